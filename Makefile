@@ -1,0 +1,65 @@
+# fbstorage — build, test and demo entry points.
+#   make          build build/lib/libfbstorage.so (static Swift stdlib) and build/lib/pkgconfig/fbstorage.pc
+#   make test     install what is missing, then run the Swift, C and Python tests
+#   make demo     build, start the bundled emulator, upload with a progress bar, list, show metadata
+# Each area adds its own targets in mk/*.mk and appends its test target to TEST_TARGETS.
+
+SHELL      := /bin/bash
+PREFIX     ?= /usr/local
+BUILD      := build
+LIBDIR     := $(BUILD)/lib
+SO         := $(LIBDIR)/libfbstorage.so
+VENV       := .venv
+PY         := $(VENV)/bin/python
+VERSION    := $(shell sed -n 's/^\#define FBS_VERSION_STRING "\(.*\)"/\1/p' include/fbstorage.h)
+SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+SWIFT_SOURCES := $(shell find Sources -type f) Package.swift include/fbstorage.h
+
+TEST_TARGETS :=
+
+.PHONY: all lib deps venv test demo clean install
+all: lib
+
+# System packages: libcurl headers and pkg-config (Debian names); installed only when missing.
+deps:
+	@if ! pkg-config --exists libcurl 2>/dev/null; then \
+	  echo "Installing libcurl4-openssl-dev and pkg-config (apt)"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libcurl4-openssl-dev pkg-config >/dev/null; \
+	fi
+	@if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv >/dev/null; \
+	fi
+
+lib: $(SO) $(LIBDIR)/pkgconfig/fbstorage.pc
+
+# -static-stdlib on the command line only (SwiftPM ignores --static-swift-stdlib for dynamic libraries).
+$(SO): $(SWIFT_SOURCES) | deps
+	swift build -c release --product fbstorage -Xswiftc -static-stdlib
+	@mkdir -p $(LIBDIR)
+	cp .build/release/libfbstorage.so $(SO)
+
+$(LIBDIR)/pkgconfig/fbstorage.pc: mk/fbstorage.pc.in include/fbstorage.h
+	@mkdir -p $(LIBDIR)/pkgconfig
+	sed -e 's|@PREFIX@|$(abspath $(BUILD))|' -e 's|@INCLUDEDIR@|$(abspath include)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+# The Python venv used by tests, the emulator and the demo.
+venv: $(VENV)/.installed
+$(VENV)/.installed: bindings/python/requirements-test.txt | deps
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	$(VENV)/bin/pip install -q -r bindings/python/requirements-test.txt
+	touch $@
+
+install: lib
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 include/fbstorage.h $(DESTDIR)$(PREFIX)/include/
+	install -m 755 $(SO) $(DESTDIR)$(PREFIX)/lib/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@INCLUDEDIR@|$(PREFIX)/include|' -e 's|@VERSION@|$(VERSION)|' mk/fbstorage.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/fbstorage.pc
+
+clean:
+	rm -rf $(BUILD) .build
+
+include $(sort $(wildcard mk/*.mk))
+
+test: $(TEST_TARGETS)
+	@echo "make test: all suites passed ($(TEST_TARGETS))"
