@@ -1,0 +1,1 @@
+"""fbstorage: Cloud Storage for Firebase client (ctypes binding over libfbstorage.so)."""
