@@ -42,6 +42,28 @@ struct CRC32C: Sendable, Equatable {
 
     /// True when the CPU supports the hardware implementation.
     static var hardwareAvailable: Bool { fbs_crc32c_hardware_available() != 0 }
+
+    /// True when `update` currently uses the hardware implementation.
+    static var usingHardware: Bool { fbs_crc32c_using_hardware() != 0 }
+
+    /// Makes `update` use the portable implementation (`true`) or the hardware one when
+    /// available (`false`), process-wide. For tests and benchmarks.
+    static func forcePortable(_ force: Bool) {
+        fbs_crc32c_force_portable(force ? 1 : 0)
+    }
+
+    /// The CRC of `crc`'s bytes followed by `bytes`, with the portable implementation.
+    static func updatePortable(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return crc }
+        return fbs_crc32c_update_portable(crc, base, bytes.count)
+    }
+
+    /// The CRC of `crc`'s bytes followed by `bytes`, with the hardware implementation (the
+    /// portable one when the CPU lacks it).
+    static func updateHardware(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return crc }
+        return fbs_crc32c_update_hardware(crc, base, bytes.count)
+    }
 }
 
 /// A running MD5 (RFC 1321).
