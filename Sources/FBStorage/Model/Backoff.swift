@@ -46,6 +46,7 @@ struct Backoff: Sendable {
             if !(r >= 0) { r = 0 }              // also NaN
             if r >= 1 { r = 1.0.nextDown }
             delay = base * (0.5 + 0.5 * r)
+            if delay >= base, base > 0 { delay = base.nextDown } // rounding at r ≈ 1
         }
         attempts += 1
         guard now + delay <= deadline else { return nil }
