@@ -70,14 +70,16 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
         var request = build(headers)
         request.applyLimits(settings, remaining: backoff.deadline - Backoff.monotonicNow())
         headError = nil
+        var onResponseHead: (@Sendable (Int, HTTPHeaders) -> Bool)?
+        if let headCheck {
+            onResponseHead = { [self] status, headers in
+                guard let error = headCheck(status, headers) else { return true }
+                headError = error
+                return false
+            }
+        }
         let callbacks = TransferCallbacks(
-            onResponseHead: headCheck.map { check in
-                { [self] status, headers in
-                    guard let error = check(status, headers) else { return true }
-                    headError = error
-                    return false
-                }
-            },
+            onResponseHead: onResponseHead,
             maxBufferedBody: maxBody,
             onComplete: { [self] result in handle(result) })
         transfer = storage.engine.start(request, callbacks)

@@ -217,7 +217,7 @@ extension Result where Success == HTTPResponse, Failure == StorageError {
     /// Decodes the response body, keeping the transfer error if there was one.
     func decoding<T>(_ decode: ([UInt8]) throws(StorageError) -> T) -> Result<T, StorageError> {
         flatMap { response in
-            do { return .success(try decode(response.body)) } catch { return .failure(error) }
+            do throws(StorageError) { return .success(try decode(response.body)) } catch { return .failure(error) }
         }
     }
 }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// An upload: one multipart request for small objects, otherwise the resumable protocol
 /// (start → chunks → finalize), streaming each chunk from the source.
 ///
@@ -270,7 +274,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     // MARK: Shared steps
 
     /// Sends an authenticated, retried request (multipart or start).
-    private func sendRequest(_ build: @escaping RetryingRequest.Build, then: @escaping (HTTPResponse) -> Void) {
+    private func sendRequest(_ build: @escaping RetryingRequest.Build, then: @escaping @Sendable (HTTPResponse) -> Void) {
         let generation = self.generation
         let request = RetryingRequest(
             storage: storage, path: reference.path, settings: settings,
@@ -288,7 +292,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     }
 
     /// Backs off then runs `next`, or fails once the deadline has passed.
-    private func handleFailure(_ outcome: AttemptOutcome, then next: @escaping () -> Void) {
+    private func handleFailure(_ outcome: AttemptOutcome, then next: @escaping @Sendable () -> Void) {
         switch outcome {
         case .success, .refreshToken:
             next()
@@ -302,7 +306,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         }
     }
 
-    private func schedule(after delay: Double, _ work: @escaping () -> Void) {
+    private func schedule(after delay: Double, _ work: @escaping @Sendable () -> Void) {
         let generation = self.generation
         timer = storage.engine.schedule(after: delay) { [self] in
             guard generation == self.generation else { return }

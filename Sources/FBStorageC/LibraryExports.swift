@@ -32,7 +32,7 @@ public func fbs_last_error_server_response() -> UnsafePointer<CChar>? {
 }
 
 /// Static C names, made once.
-private let errorNames: [Int32: UnsafePointer<CChar>] = {
+nonisolated(unsafe) private let errorNames: [Int32: UnsafePointer<CChar>] = {
     var names: [Int32: UnsafePointer<CChar>] = [0: UnsafePointer(strdup("FBS_OK")!)]
     for code in StorageErrorCode.allCases { names[code.rawValue] = UnsafePointer(strdup(code.cName)!) }
     names[Int32.min] = UnsafePointer(strdup("FBS_ERR_?")!)

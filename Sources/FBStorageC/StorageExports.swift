@@ -48,9 +48,10 @@ public func fbs_storage_set_auth_token_provider(_ storage: OpaquePointer?, _ pro
     Errors.status { () throws(StorageError) in
         let storage = try Handles.value(storage, .storage, as: Storage.self)
         let userData = UserData(pointer: userData)
-        storage.setAuthTokenProvider(provider.map { provider in
-            { forceRefresh in provider(forceRefresh ? 1 : 0, userData.pointer).flatMap { String(validatingCString: $0) } }
-        })
+        guard let provider else { return storage.setAuthTokenProvider(nil) }
+        storage.setAuthTokenProvider { forceRefresh in
+            provider(forceRefresh ? 1 : 0, userData.pointer).flatMap { String(validatingCString: $0) }
+        }
     }
 }
 

@@ -1,21 +1,21 @@
 /// Where requests go (production, or an emulator) and how their URLs are built:
 /// `scheme://host:port/v0/b/<bucket>/o[/<escaped object>]`.
-struct Endpoint: Sendable, Equatable {
+public struct Endpoint: Sendable, Equatable {
     /// `https` or `http`.
-    let scheme: String
+    public let scheme: String
     /// The host name or IP address; IPv6 addresses are kept without brackets.
-    let host: String
+    public let host: String
     /// The TCP port (always written in URLs, as the Apple SDK does).
-    let port: Int
+    public let port: Int
 
     /// `https://firebasestorage.googleapis.com:443`.
-    static let production = Endpoint(scheme: "https", host: "firebasestorage.googleapis.com", port: 443)
+    public static let production = Endpoint(scheme: "https", host: "firebasestorage.googleapis.com", port: 443)
 
     /// The default port of the Firebase Storage emulator.
     static let defaultEmulatorPort = 9199
 
     /// An endpoint; surrounding brackets of an IPv6 `host` are removed.
-    init(scheme: String, host: String, port: Int) {
+    public init(scheme: String, host: String, port: Int) {
         self.scheme = scheme
         if host.hasPrefix("["), host.hasSuffix("]"), host.count >= 2 {
             self.host = String(host.dropFirst().dropLast())

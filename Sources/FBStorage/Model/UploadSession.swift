@@ -1,22 +1,22 @@
 /// A resumable upload session persisted as a string (`fbs_task_upload_session`), so an upload
 /// can be continued later, possibly by another process (`put_file_resuming`). It holds no
 /// token: the session URL alone authorises the chunk requests.
-struct UploadSession: Sendable, Equatable {
+public struct UploadSession: Sendable, Equatable {
     /// The session URL from the start response's `X-Goog-Upload-URL`.
-    var sessionURL: String
+    public var sessionURL: String
     /// The bucket of the object being uploaded.
-    var bucket: String
+    public var bucket: String
     /// The object path being uploaded.
-    var object: String
+    public var object: String
     /// The declared size of the upload in bytes.
-    var totalBytes: Int64
+    public var totalBytes: Int64
 
     /// The current format version.
     static let version: Int64 = 1
 
     /// Compact JSON, keys sorted:
     /// `{"bucket":…,"object":…,"sessionURL":…,"totalBytes":N,"v":1}`.
-    func encode() -> String {
+    public func encode() -> String {
         let json = JSONValue.object([
             "v": .number(UploadSession.version),
             "sessionURL": .string(sessionURL),
@@ -30,7 +30,7 @@ struct UploadSession: Sendable, Equatable {
     /// Decodes a string from `encode()`.
     /// - Throws: `invalidArgument` when it is not such a string (not JSON, another version,
     ///   a missing or mistyped field, a negative size, a session URL that is not http(s)).
-    static func decode(_ s: String) throws(StorageError) -> UploadSession {
+    public static func decode(_ s: String) throws(StorageError) -> UploadSession {
         guard let json = JSONValue.parse(Array(s.utf8)), json.objectValue != nil else {
             throw .invalidArgument("The upload session is not a session string (not a JSON object).")
         }
