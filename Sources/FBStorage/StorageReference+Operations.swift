@@ -29,10 +29,18 @@ extension StorageReference {
         try storage.runAsync({ done throws(StorageError) in try startUpdateMetadata(changes, done) }, completion: completion)
     }
 
+    /// Clearing custom metadata and then setting keys takes two PATCH requests (clear, then set).
     func startUpdateMetadata(_ changes: StorageMetadata, _ done: @escaping StorageCompletion<StorageMetadata>) throws(StorageError) {
-        let body = BytesBody(changes.updateJSON())
+        try sendPatches(changes.updateJSONSteps()[...], done)
+    }
+
+    private func sendPatches(_ bodies: ArraySlice<[UInt8]>, _ done: @escaping StorageCompletion<StorageMetadata>) throws(StorageError) {
+        let rest = bodies.dropFirst()
         try startObjectRequest(method: "PATCH", headers: [(name: "Content-Type", value: "application/json; charset=utf-8")],
-                               body: body) { done($0.decoding(StorageMetadata.decode)) }
+                               body: BytesBody(bodies.first ?? Array("{}".utf8))) { [self] result in
+            guard !rest.isEmpty, case .success = result else { return done(result.decoding(StorageMetadata.decode)) }
+            do { try sendPatches(rest, done) } catch { done(.failure(error)) }
+        }
     }
 
     // MARK: Delete
