@@ -39,7 +39,7 @@ extension StorageReference {
         try startObjectRequest(method: "PATCH", headers: [(name: "Content-Type", value: "application/json; charset=utf-8")],
                                body: BytesBody(bodies.first ?? Array("{}".utf8))) { [self] result in
             guard !rest.isEmpty, case .success = result else { return done(result.decoding(StorageMetadata.decode)) }
-            do { try sendPatches(rest, done) } catch { done(.failure(error)) }
+            do throws(StorageError) { try sendPatches(rest, done) } catch { done(.failure(error)) }
         }
     }
 
