@@ -114,3 +114,34 @@ char *unique_path(const char *prefix) {
     if (asprintf(&p, "%s-%d-%d", prefix, (int)getpid(), counter++) < 0) abort();
     return p;
 }
+
+/* ---- fault injection ----------------------------------------------------------------- */
+static void fault_with(const emulator *e, fault_match m, const char *action_fields) {
+    char *j = NULL;
+    if (asprintf(&j, "{\"method\":%s%s%s,\"command\":%s%s%s,\"path\":%s%s%s,\"times\":%d,%s}",
+                 m.method ? "\"" : "", m.method ? m.method : "null", m.method ? "\"" : "",
+                 m.command ? "\"" : "", m.command ? m.command : "null", m.command ? "\"" : "",
+                 m.path_part ? "\"" : "", m.path_part ? m.path_part : "null", m.path_part ? "\"" : "",
+                 m.times, action_fields) < 0)
+        abort();
+    emu_fault(e, j);
+    free(j);
+}
+
+void emu_fault_status(const emulator *e, fault_match m, int status, int retry_after_s) {
+    char a[96];
+    snprintf(a, sizeof a, "\"status\":%d,\"retry_after\":%d", status, retry_after_s);
+    fault_with(e, m, a);
+}
+
+void emu_fault_drop(const emulator *e, fault_match m, long after_body_bytes) {
+    char a[96];
+    snprintf(a, sizeof a, "\"drop_after_bytes\":%ld", after_body_bytes);
+    fault_with(e, m, a);
+}
+
+void emu_fault_delay(const emulator *e, fault_match m, int delay_ms) {
+    char a[96];
+    snprintf(a, sizeof a, "\"delay_ms\":%d", delay_ms);
+    fault_with(e, m, a);
+}

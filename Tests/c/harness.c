@@ -28,7 +28,7 @@ static int test_count;
 
 /* Counters shared with forked test processes. */
 typedef struct counters {
-    long checks_passed, checks_failed, skips;
+    long checks_passed, checks_failed, skips, code_checks;
     int current_failed;
 } counters;
 static counters *shared;
@@ -84,6 +84,7 @@ int str_equal(const char *a, const char *b) {
 }
 
 int check_code(int got, int want, const char *expr, const char *file, int line) {
+    __atomic_add_fetch(&shared->code_checks, 1, __ATOMIC_RELAXED);
     const char *msg = fbs_last_error_message();
     if (got != want) {
         check_fail(file, line, "%s returned %s (%d), expected %s (%d); message: \"%s\"", expr,
@@ -113,10 +114,9 @@ static int remove_entry(const char *path, const struct stat *sb, int flag, struc
     return 0;
 }
 
+static pid_t tmpdir_owner;
 static void remove_tmpdir(void) {
-    static pid_t owner;
-    if (!owner) owner = getpid();
-    if (harness_tmpdir[0] && getpid() == owner)
+    if (harness_tmpdir[0] && getpid() == tmpdir_owner)
         nftw(harness_tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
@@ -182,7 +182,7 @@ int main(int argc, char **argv) {
     snprintf(harness_tmpdir, sizeof harness_tmpdir, "%s/fbs-ctest-XXXXXX",
              getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(harness_tmpdir)) { perror("mkdtemp"); return 2; }
-    remove_tmpdir();   /* records the owner */
+    tmpdir_owner = getpid();   /* forked tests inherit the atexit handler: only the runner removes */
     atexit(remove_tmpdir);
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
@@ -217,8 +217,8 @@ int main(int argc, char **argv) {
         emulator_stop(&emu);
         EMU = NULL;
     }
-    printf("# %ld checks passed, %ld checks failed, %ld skipped cases\n", shared->checks_passed,
-           shared->checks_failed, shared->skips);
+    printf("# %ld checks passed (%ld of them return-code cases), %ld checks failed, %ld skipped cases\n",
+           shared->checks_passed, shared->code_checks, shared->checks_failed, shared->skips);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

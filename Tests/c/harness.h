@@ -97,8 +97,18 @@ char *url_escape(const char *s);   /* caller frees */
 
 /* Control API of the emulator (see emu.c for the endpoints). */
 void emu_reset(const emulator *e);
-/* Injects a fault; json is the fault description (see emu.c). Fails the test on error. */
+/* Injects a fault; json is the fault description (see fixtures.c). Fails the test on error. */
 void emu_fault(const emulator *e, const char *json);
+/* Faults for the next `times` requests (-1: all) whose method is `method` (NULL: any) and
+ * whose upload command contains `command` (NULL: any; e.g. "upload", "query", "start"); for
+ * plain requests use command NULL and path_part to match the URL. */
+typedef struct fault_match {
+    const char *method, *command, *path_part;
+    int times;
+} fault_match;
+void emu_fault_status(const emulator *e, fault_match m, int status, int retry_after_s);
+void emu_fault_drop(const emulator *e, fault_match m, long after_body_bytes);
+void emu_fault_delay(const emulator *e, fault_match m, int delay_ms);
 /* The recorded requests as JSON text; caller frees. */
 char *emu_requests_json(const emulator *e);
 /* Object bytes as the server stores them (admin credential); NULL when missing. */
