@@ -54,15 +54,10 @@ char *emu_requests_json(const emulator *e) {
     return (char *)r.body;
 }
 
-static char *object_url(const emulator *e, const char *path, const char *query) {
-    char *esc = url_escape(path), *u = NULL;
-    if (asprintf(&u, "%s/v0/b/%s/o/%s%s", e->base_url, BUCKET, esc, query) < 0) abort();
-    free(esc);
-    return u;
-}
-
 unsigned char *emu_fetch_object(const emulator *e, const char *path, size_t *length) {
-    char *u = object_url(e, path, "?alt=media");
+    char *esc = url_escape(path), *u = NULL;   /* the raw bytes, no rules or side effects */
+    if (asprintf(&u, "%s/_emulator/objects/%s/%s", e->base_url, BUCKET, esc) < 0) abort();
+    free(esc);
     http_response r;
     long st = http_request("GET", u, ADMIN, NULL, 0, &r);
     free(u);
@@ -116,13 +111,26 @@ char *unique_path(const char *prefix) {
 }
 
 /* ---- fault injection ----------------------------------------------------------------- */
-static void fault_with(const emulator *e, fault_match m, const char *action_fields) {
+const char *object_prefix(const char *path) {
+    static char buf[2048];
+    char *esc = url_escape(path);
+    snprintf(buf, sizeof buf, "/v0/b/%s/o/%s", BUCKET, esc);
+    free(esc);
+    return buf;
+}
+
+static void fault_with(const emulator *e, fault_match m, const char *action) {
+    char match[2048] = "";
+    size_t n = 0;
+#define ADD_FIELD(fmt, value) \
+    if (value) n += (size_t)snprintf(match + n, sizeof match - n, "%s" fmt, n ? "," : "", value)
+    ADD_FIELD("\"method\":\"%s\"", m.method);
+    ADD_FIELD("\"path_prefix\":\"%s\"", m.path_prefix);
+    ADD_FIELD("\"query_contains\":\"%s\"", m.query_part);
+    ADD_FIELD("\"header\":{\"X-Goog-Upload-Command\":\"%s\"}", m.command);
+#undef ADD_FIELD
     char *j = NULL;
-    if (asprintf(&j, "{\"method\":%s%s%s,\"command\":%s%s%s,\"path\":%s%s%s,\"times\":%d,%s}",
-                 m.method ? "\"" : "", m.method ? m.method : "null", m.method ? "\"" : "",
-                 m.command ? "\"" : "", m.command ? m.command : "null", m.command ? "\"" : "",
-                 m.path_part ? "\"" : "", m.path_part ? m.path_part : "null", m.path_part ? "\"" : "",
-                 m.times, action_fields) < 0)
+    if (asprintf(&j, "{\"match\":{%s},\"times\":%d,\"action\":{%s}}", match, m.times > 0 ? m.times : 1, action) < 0)
         abort();
     emu_fault(e, j);
     free(j);
@@ -130,7 +138,8 @@ static void fault_with(const emulator *e, fault_match m, const char *action_fiel
 
 void emu_fault_status(const emulator *e, fault_match m, int status, int retry_after_s) {
     char a[96];
-    snprintf(a, sizeof a, "\"status\":%d,\"retry_after\":%d", status, retry_after_s);
+    if (retry_after_s > 0) snprintf(a, sizeof a, "\"status\":%d,\"retry_after\":%d", status, retry_after_s);
+    else snprintf(a, sizeof a, "\"status\":%d", status);
     fault_with(e, m, a);
 }
 

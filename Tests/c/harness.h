@@ -99,13 +99,17 @@ char *url_escape(const char *s);   /* caller frees */
 void emu_reset(const emulator *e);
 /* Injects a fault; json is the fault description (see fixtures.c). Fails the test on error. */
 void emu_fault(const emulator *e, const char *json);
-/* Faults for the next `times` requests (-1: all) whose method is `method` (NULL: any) and
- * whose upload command contains `command` (NULL: any; e.g. "upload", "query", "start"); for
- * plain requests use command NULL and path_part to match the URL. */
+/* Faults for the next `times` requests (FOREVER: all) with this method (NULL: any), this exact
+ * X-Goog-Upload-Command (NULL: any; "upload" is a non-final chunk, "upload, finalize" the
+ * last), a raw path starting with path_prefix and a raw query containing query_part (NULL: any).
+ * The emulator's fault API: docs/emulator.md. */
+#define FOREVER 1000000
 typedef struct fault_match {
-    const char *method, *command, *path_part;
+    const char *method, *command, *path_prefix, *query_part;
     int times;
 } fault_match;
+/* The raw path prefix of one object's v0 URL, e.g. "/v0/b/<bucket>/o/a%2Fb". Static buffer. */
+const char *object_prefix(const char *path);
 void emu_fault_status(const emulator *e, fault_match m, int status, int retry_after_s);
 void emu_fault_drop(const emulator *e, fault_match m, long after_body_bytes);
 void emu_fault_delay(const emulator *e, fault_match m, int delay_ms);

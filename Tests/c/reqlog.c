@@ -56,7 +56,7 @@ void reqlog_fetch(const emulator *e, reqlog *out) {
         lr->authorization = auth ? strdup(auth) : NULL;
         const char *off = header(headers, "X-Goog-Upload-Offset");
         lr->offset = off ? atoll(off) : -1;
-        lr->body_bytes = (long long)json_num(first_of(r, "body_bytes", "body_length", "bodyLength"), -1);
+        lr->body_bytes = (long long)json_num(first_of(r, "body_size", "body_bytes", "body_length"), -1);
         lr->status = (int)json_num(first_of(r, "status", "response_status", NULL), 0);
     }
     json_free(root);

@@ -35,7 +35,7 @@ static int64_t snapshot_bytes(fbs_task *t, fbs_task_status *status) {
 TEST(pause_and_resume_upload) {
     fbs_storage *s = new_storage();
     REQUIRE_OK(fbs_storage_set_upload_chunk_size(s, 256 * KIB));
-    emu_fault_delay(EMU, (fault_match){NULL, "upload", NULL, -1}, 150);
+    emu_fault_delay(EMU, (fault_match){NULL, "upload", NULL, NULL, FOREVER}, 150);
     size_t n = 2048 * KIB;
     unsigned char *bytes = random_bytes(n, 21);
     fbs_reference *r = new_ref(s, "control/paused.bin");
@@ -98,7 +98,7 @@ TEST(pause_and_resume_upload) {
 TEST(cancel_upload) {
     fbs_storage *s = new_storage();
     REQUIRE_OK(fbs_storage_set_upload_chunk_size(s, 256 * KIB));
-    emu_fault_delay(EMU, (fault_match){NULL, "upload", NULL, -1}, 150);
+    emu_fault_delay(EMU, (fault_match){NULL, "upload", NULL, NULL, FOREVER}, 150);
     size_t n = 2048 * KIB;
     unsigned char *bytes = random_bytes(n, 22);
     fbs_reference *r = new_ref(s, "control/cancelled.bin");
@@ -143,7 +143,7 @@ TEST(cancel_upload) {
 
 TEST(cancel_small_upload_immediately) {
     fbs_storage *s = new_storage();
-    emu_fault_delay(EMU, (fault_match){"POST", NULL, "/o", 1}, 500);
+    emu_fault_delay(EMU, (fault_match){"POST", NULL, "/v0/b/", NULL, 1}, 500);
     fbs_reference *r = new_ref(s, "control/small-cancel.bin");
     fbs_task *t = NULL;
     REQUIRE_OK(fbs_reference_put_data(r, "abc", 3, NULL, &t));

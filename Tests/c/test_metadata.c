@@ -94,14 +94,29 @@ TEST(metadata_update_semantics) {
     REQUIRE_OK(fbs_reference_update_metadata(r, changes, &m));
     CHECK_STR(fbs_metadata_custom(m, "keep"), "1");
     fbs_metadata_free(m);
-    /* clear deletes every custom key; keys set afterwards are kept */
+    fbs_metadata_free(changes);
+    /* clear deletes every custom key */
+    REQUIRE_OK(fbs_metadata_new(&changes));
+    REQUIRE_OK(fbs_metadata_clear_custom(changes));
+    REQUIRE_OK(fbs_reference_update_metadata(r, changes, &m));
+    CHECK_EQ_INT(fbs_metadata_custom_count(m), 0);
+    CHECK_STR(fbs_metadata_content_type(m), "text/plain");
+    fbs_metadata_free(m);
+    fbs_metadata_free(changes);
+    /* clear, then set: the keys set afterwards are the only ones left */
+    REQUIRE_OK(fbs_metadata_new(&changes));
+    REQUIRE_OK(fbs_metadata_set_custom(changes, "old", "1"));
+    REQUIRE_OK(fbs_reference_update_metadata(r, changes, &m));
+    CHECK_STR(fbs_metadata_custom(m, "old"), "1");
+    fbs_metadata_free(m);
+    fbs_metadata_free(changes);
+    REQUIRE_OK(fbs_metadata_new(&changes));
     REQUIRE_OK(fbs_metadata_clear_custom(changes));
     REQUIRE_OK(fbs_metadata_set_custom(changes, "after", "4"));
     REQUIRE_OK(fbs_reference_update_metadata(r, changes, &m));
-    CHECK(fbs_metadata_custom(m, "keep") == NULL);
-    CHECK(fbs_metadata_custom(m, "new") == NULL);
+    CHECK(fbs_metadata_custom(m, "old") == NULL);
     CHECK_STR(fbs_metadata_custom(m, "after"), "4");
-    CHECK_STR(fbs_metadata_content_type(m), "text/plain");
+    CHECK_EQ_INT(fbs_metadata_custom_count(m), 1);
     fbs_metadata_free(m);
     fbs_metadata_free(changes);
 

@@ -11,7 +11,7 @@ static void noop_cb(const fbs_snapshot *s, void *u) { (void)s; (void)u; }
 
 /* Holds the resumable start request for delay_ms so observers attach before anything moves. */
 static void hold_start(int delay_ms) {
-    emu_fault_delay(EMU, (fault_match){NULL, "start", NULL, 1}, delay_ms);
+    emu_fault_delay(EMU, (fault_match){NULL, "start", NULL, NULL, 1}, delay_ms);
 }
 
 TEST(observer_order) {
@@ -50,7 +50,7 @@ TEST(observer_order) {
 
 TEST(observer_order_small_upload_and_finished_task) {
     fbs_storage *s = new_storage();
-    emu_fault_delay(EMU, (fault_match){"POST", NULL, "/o", 1}, 300);
+    emu_fault_delay(EMU, (fault_match){"POST", NULL, "/v0/b/", NULL, 1}, 300);
     fbs_reference *r = new_ref(s, "observers/small.bin");
     fbs_task *t = NULL;
     event_log log;
@@ -79,7 +79,7 @@ static void pause_in_hook(event_log *log, const fbs_snapshot *s, fbs_task_status
 TEST(observer_already_reached_status_fires_at_once) {
     fbs_storage *s = new_storage();
     REQUIRE_OK(fbs_storage_set_upload_chunk_size(s, 256 * KIB));
-    emu_fault_delay(EMU, (fault_match){NULL, "upload", NULL, -1}, 100);
+    emu_fault_delay(EMU, (fault_match){NULL, "upload", NULL, NULL, FOREVER}, 100);
     size_t n = 1024 * KIB;
     unsigned char *bytes = random_bytes(n, 2);
     fbs_reference *r = new_ref(s, "observers/late.bin");
