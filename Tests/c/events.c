@@ -115,6 +115,9 @@ void check_event_order(event_log *log, fbs_task_status terminal) {
         terminals += e->status == FBS_TASK_STATUS_SUCCESS || e->status == FBS_TASK_STATUS_FAILURE;
         mains += e->on_main_thread;
         mismatched += e->status != e->observed_as;
+        /* After a resume the server says how much it kept, which can be less than was sent
+         * before the pause (a chunk in flight is lost): monotonic between RESUMEs. */
+        if (e->status == FBS_TASK_STATUS_RESUME) last = -1;
         if (e->status == FBS_TASK_STATUS_PROGRESS) {
             if (e->bytes < last) order_ok = 0;
             if (e->total >= 0 && e->bytes > e->total) bounds_ok = 0;
@@ -126,6 +129,14 @@ void check_event_order(event_log *log, fbs_task_status terminal) {
     CHECK_EQ_INT(mismatched, 0);
     CHECK(order_ok);    /* PROGRESS bytes never go down */
     CHECK(bounds_ok);   /* PROGRESS bytes <= total */
+    if (!order_ok || !bounds_ok || terminals != 1) {
+        static const char *names[] = {"?", "RESUME", "PROGRESS", "PAUSE", "SUCCESS", "FAILURE"};
+        printf("      events:");
+        for (int i = 0; i < n; i++)
+            printf(" %s(%lld/%lld)", names[log->events[i].status % 6], (long long)log->events[i].bytes,
+                   (long long)log->events[i].total);
+        printf("\n");
+    }
     pthread_mutex_unlock(&log->lock);
 }
 

@@ -39,7 +39,8 @@ fbs_observer_handle observe(fbs_task *t, fbs_task_status st, event_log *log);
 /* Waits until an event with this snapshot status is recorded; 1 if seen. */
 int event_log_wait(event_log *log, fbs_task_status st, int timeout_ms);
 int event_log_count(event_log *log, fbs_task_status st);
-/* Checks order: RESUME first, PROGRESS monotonic and <= total, exactly one terminal last. */
+/* Checks order: RESUME first, PROGRESS monotonic (between RESUMEs) and <= total, exactly one
+ * terminal event, last; all on the callback thread. */
 void check_event_order(event_log *log, fbs_task_status terminal);
 
 /* A one-shot completion record for _async operations. */

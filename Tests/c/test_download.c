@@ -146,29 +146,47 @@ TEST(write_to_file_with_pause_resume) {
     fbs_storage_free(s);
 }
 
+static void pause_on_first_progress(event_log *log, const fbs_snapshot *s, fbs_task_status as) {
+    (void)s;
+    if (as == FBS_TASK_STATUS_PROGRESS && log->user == NULL) {
+        log->user = (void *)1;
+        fbs_task_pause(log->task);
+    }
+}
+
 TEST(write_to_file_failure_leaves_nothing) {
     fbs_storage *s = new_storage();
-    size_t n = 2 * 1024 * KIB;
+    size_t n = 40 * 1024 * KIB;
     unsigned char *bytes = random_bytes(n, 44);
     REQUIRE_OK(upload_bytes(s, "dl/fail.bin", bytes, n));
     REQUIRE_OK(fbs_storage_set_max_download_retry_time(s, 1.5));
-    /* every download connection drops mid-body */
-    emu_fault_drop(EMU, (fault_match){"GET", NULL, NULL, "alt=media", FOREVER}, 300000);
     char *dir = fresh_dir(), *dest = NULL;
     if (asprintf(&dest, "%s/out.bin", dir) < 0) abort();
     fbs_reference *r = new_ref(s, "dl/fail.bin");
     fbs_task *t = NULL;
+    /* pause mid-download (first PROGRESS), make every further download request fail, resume */
     event_log log;
     event_log_init(&log);
-    REQUIRE_OK(fbs_reference_write_to_file(r, dest, &t));
-    observe(t, FBS_TASK_STATUS_FAILURE, &log);
-    int rc = fbs_task_wait(t, 30000);
-    CHECK(rc != FBS_OK && rc != FBS_ERR_INVALID_ARGUMENT);
+    log.hook = pause_on_first_progress;
+    REQUIRE_OK(fbs_reference_write_to_file(r, dest, &log.task));
+    t = log.task;
+    observe_all(t, &log);
+    REQUIRE(event_log_wait(&log, FBS_TASK_STATUS_PAUSE, 10000));
+    fbs_snapshot *snap = NULL;
+    REQUIRE_OK(fbs_task_snapshot(t, &snap));
+    int64_t at_pause = fbs_snapshot_bytes_transferred(snap);
+    fbs_snapshot_free(snap);
+    CHECK(at_pause > 0 && at_pause < (int64_t)n);   /* really mid-download */
+    CHECK(access(dest, F_OK) != 0);
+    emu_fault_status(EMU, (fault_match){"GET", NULL, NULL, "alt=media", FOREVER}, 503, 0);
+    REQUIRE_OK(fbs_task_resume(t));
+    CHECK_CODE(fbs_task_wait(t, 30000), FBS_ERR_RETRY_LIMIT_EXCEEDED);
     CHECK_EQ_INT(event_log_count(&log, FBS_TASK_STATUS_FAILURE), 1);
     char *listing = dir_listing(dir);
-    CHECK_STR(listing, "");
+    CHECK_STR(listing, "");   /* neither the destination nor a temporary file */
     free(listing);
     fbs_task_free(t);
+    emu_reset(EMU);
 
     /* a missing object: FAILURE with OBJECT_NOT_FOUND; an existing file stays untouched */
     fbs_reference *missing = new_ref(s, "dl/none");
@@ -187,12 +205,14 @@ TEST(write_to_file_failure_leaves_nothing) {
     fbs_task_free(t);
 
     /* cancelled mid-download: nothing left either */
-    emu_reset(EMU);
     REQUIRE_OK(upload_bytes(s, "dl/fail.bin", bytes, n));
-    emu_fault_delay(EMU, (fault_match){"GET", NULL, NULL, "alt=media", 1}, 500);
     unlink(dest);
-    REQUIRE_OK(fbs_reference_write_to_file(r, dest, &t));
-    sleep_ms(100);
+    event_log_init(&log);
+    log.hook = pause_on_first_progress;
+    REQUIRE_OK(fbs_reference_write_to_file(r, dest, &log.task));
+    t = log.task;
+    observe_all(t, &log);
+    REQUIRE(event_log_wait(&log, FBS_TASK_STATUS_PAUSE, 10000));
     CHECK_CODE(fbs_task_cancel(t), FBS_OK);
     CHECK_CODE(fbs_task_wait(t, 10000), FBS_ERR_CANCELLED);
     listing = dir_listing(dir);

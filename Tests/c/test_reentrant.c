@@ -30,6 +30,8 @@ static fbs_task *start_upload(fbs_storage *s, const char *path, size_t n, unsign
 static fbs_storage *chunked_storage(void) {
     fbs_storage *s = new_storage();
     REQUIRE_OK(fbs_storage_set_upload_chunk_size(s, 256 * KIB));
+    /* observers attach while the start request is held; chunks go slowly enough to act on */
+    emu_fault_delay(EMU, (fault_match){NULL, "start", NULL, NULL, FOREVER}, 300);
     emu_fault_delay(EMU, (fault_match){NULL, "upload", NULL, NULL, FOREVER}, 50);
     return s;
 }
