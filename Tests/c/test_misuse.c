@@ -265,6 +265,7 @@ TEST_OFFLINE(misuse_bad_reference_handles) {
     }
     sleep_ms(200);
     CHECK_EQ_INT(callbacks, 0);   /* a refused _async call never calls back */
+    free(local_file);
     free_handles(&h);
 }
 

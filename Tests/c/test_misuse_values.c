@@ -169,6 +169,8 @@ TEST_OFFLINE(misuse_upload_arguments) {
     CASE(fbs_reference_write_to_file(r, NULL, &t), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_reference_write_to_file(r, "/tmp/x", NULL), FBS_ERR_INVALID_ARGUMENT);
     CHECK(t == (fbs_task *)&t);
+    free(file);
+    free(locked);
     fbs_reference_free(root);
     fbs_reference_free(root2);
     fbs_reference_free(r);
@@ -323,6 +325,7 @@ TEST_OFFLINE(misuse_after_storage_free) {
     CHECK_STR(fbs_reference_full_path(r), "closed/x.bin");   /* still a valid handle */
     fbs_reference_free(r);
     fbs_metadata_free(m);
+    free(file);
 }
 
 TEST_OFFLINE(misuse_error_names) {
