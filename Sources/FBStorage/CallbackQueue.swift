@@ -9,7 +9,8 @@ import Glibc
 /// for the GIL) cannot stall transfers, and a callback may call back into the library.
 final class CallbackQueue: @unchecked Sendable {
     private let state = ConditionLock()
-    private var jobs: [@Sendable () -> Void] = []
+    /// Taken jobs are set to nil at once, so a finished job releases what it captured.
+    private var jobs: [(@Sendable () -> Void)?] = []
     private var head = 0
     private var stopping = false
     private var detachOnExit = false
@@ -77,6 +78,7 @@ final class CallbackQueue: @unchecked Sendable {
         state.withLock {
             if head < jobs.count {
                 job = jobs[head]
+                jobs[head] = nil
                 head += 1
                 if head > 1024 && head * 2 > jobs.count {
                     jobs.removeFirst(head)

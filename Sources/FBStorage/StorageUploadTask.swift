@@ -163,6 +163,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
             (name: "X-Goog-Upload-Offset", value: String(offset)),
         ], body: ChunkBody(source: source, start: offset, length: length, checksums: checksums))
         applyChunkLimits(&request)
+        request.allowsResend = false
         let generation = self.generation
         transfer = storage.engine.start(request, TransferCallbacks(
             onUploadProgress: { [self] sent in
@@ -189,8 +190,9 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
                 return sendNextChunk()
             case 404, 410:
                 return restartAfterLostSession()
-            case 400, 409, 412, 413, 416 where clientErrors < 2:
-                // Out of step with the server (e.g. a wrong offset): ask it where it is.
+            case 400, 409, 412, 413, 416:
+                // Out of step with the server (e.g. a wrong offset): ask it where it is, twice at most.
+                guard clientErrors < 2 else { break }
                 clientErrors += 1
                 return query()
             default:

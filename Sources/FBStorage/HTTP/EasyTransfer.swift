@@ -9,6 +9,7 @@ final class EasyTransfer {
     let callbacks: TransferCallbacks
     let body: (any RequestBody)?
     let bodyLength: Int64
+    let allowsResend: Bool
 
     /// Set by `HTTPEngine.cancel` on the transfer thread: every later callback aborts at once.
     var cancelRequested = false
@@ -30,6 +31,7 @@ final class EasyTransfer {
         self.callbacks = callbacks
         self.body = request.body
         self.bodyLength = request.body?.length ?? 0
+        self.allowsResend = request.allowsResend
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     }
@@ -68,7 +70,9 @@ final class EasyTransfer {
 
     /// SEEKFUNCTION: curl rewinds the body to resend it (e.g. on a reused connection that had closed).
     func seekBody(to offset: Int64, origin: Int32) -> Int32 {
-        guard origin == SEEK_SET, offset >= 0, offset <= bodyLength else { return CURL_SEEKFUNC_CANTSEEK }
+        guard origin == SEEK_SET, offset >= 0, offset <= bodyLength, allowsResend || readOffset == 0 else {
+            return CURL_SEEKFUNC_CANTSEEK
+        }
         readOffset = offset
         return CURL_SEEKFUNC_OK
     }

@@ -16,6 +16,10 @@ struct HTTPRequest: Sendable {
     var stallTimeout: Double = 60
     /// PEM CA bundle to verify the server with (`CURLOPT_CAINFO`); peer and host verification are always on.
     var caFile: String? = nil
+    /// Whether curl may rewind and re-send the body by itself (its transparent retry when a reused
+    /// connection turns out dead). Resumable-upload chunks say no: a re-sent chunk must follow a
+    /// `query`, or a server that kept the first copy appends it twice.
+    var allowsResend = true
 
     init(
         method: String, url: String, headers: [(name: String, value: String)] = [],
