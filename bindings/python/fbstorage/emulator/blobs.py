@@ -1,0 +1,150 @@
+"""Object bytes: streaming them to disk while hashing, and reading them back.
+
+Hashing and writing a large chunk run on worker threads (hashlib, google-crc32c and os.write
+release the GIL), one chunk behind the event loop, so receiving the next chunk overlaps with
+MD5 (the slowest step) and the disk write.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import os
+from dataclasses import dataclass
+from typing import Awaitable, Iterator
+
+import google_crc32c
+
+from .metadata import Digest
+
+OFFLOAD_BYTES = 256 * 1024  # smaller writes are cheaper inline than on a worker thread
+READ_PIECE = 1 << 20
+
+
+@dataclass
+class _Checkpoint:
+    size: int
+    md5: "hashlib._Hash"
+    crc32c: int
+
+
+class BlobWriter:
+    """Appends bytes to a new file, computing size, MD5 and CRC32C as they pass."""
+
+    def __init__(self, path: str, *, durable: bool):
+        self.path = path
+        self.durable = durable
+        self.size = 0
+        self._fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+        self._md5 = hashlib.md5()
+        self._crc32c = 0
+        self._pending: Awaitable | None = None
+        self._checkpoint = _Checkpoint(0, self._md5.copy(), 0)
+
+    async def write(self, data: bytes) -> None:
+        await self.flush()
+        self.size += len(data)
+        if len(data) < OFFLOAD_BYTES:
+            self._hash(data)
+            self._write(data)
+            return
+        loop = asyncio.get_running_loop()
+        self._pending = asyncio.gather(loop.run_in_executor(None, self._hash, data),
+                                       loop.run_in_executor(None, self._write, data))
+
+    async def flush(self) -> None:
+        """Wait until every accepted byte is hashed and written."""
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            await pending
+
+    async def mark(self) -> None:
+        """Remember the current size and hashes as the point `truncate` may return to."""
+        await self.flush()
+        self._checkpoint = _Checkpoint(self.size, self._md5.copy(), self._crc32c)
+
+    async def truncate(self, size: int) -> None:
+        """Cut the file back to `size` (not before the last mark) and fix the hashes to match."""
+        await self.flush()
+        mark = self._checkpoint
+        if not mark.size <= size <= self.size:
+            raise ValueError(f"cannot truncate to {size}: mark {mark.size}, size {self.size}")
+        os.ftruncate(self._fd, size)
+        os.lseek(self._fd, size, os.SEEK_SET)
+        self._md5, self._crc32c, self.size = mark.md5.copy(), mark.crc32c, size
+        await asyncio.get_running_loop().run_in_executor(None, self._rehash, mark.size, size)
+        await self.mark()
+
+    async def finish(self) -> Digest:
+        """Close the file (synced to disk when durable) and return what was hashed."""
+        await self.flush()
+        if self.durable:
+            await asyncio.get_running_loop().run_in_executor(None, os.fsync, self._fd)
+        self._close()
+        return Digest(self.size, base64.b64encode(self._md5.digest()).decode("ascii"), self._crc32c)
+
+    async def discard(self) -> None:
+        try:
+            await self.flush()
+        except OSError:
+            pass
+        self._close()
+        try:
+            os.unlink(self.path)
+        except FileNotFoundError:
+            pass
+
+    def _hash(self, data: bytes) -> None:
+        self._md5.update(data)
+        self._crc32c = google_crc32c.extend(self._crc32c, data)
+
+    def _write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self._fd, view):]
+
+    def _rehash(self, start: int, end: int) -> None:
+        for offset in range(start, end, READ_PIECE):
+            self._hash(os.pread(self._fd, min(READ_PIECE, end - offset), offset))
+
+    def _close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+
+class Blob:
+    """Stored bytes of an object, readable by ranges."""
+
+    size: int
+
+    def pieces(self, start: int, end: int) -> Iterator[bytes]:
+        """Yield the bytes [start, end) in pieces of at most READ_PIECE."""
+        raise NotImplementedError
+
+
+class MemoryBlob(Blob):
+    def __init__(self, data: bytes):
+        self.data = data
+        self.size = len(data)
+
+    def pieces(self, start: int, end: int) -> Iterator[bytes]:
+        view = memoryview(self.data)
+        for offset in range(start, end, READ_PIECE):
+            yield view[offset:min(offset + READ_PIECE, end)]
+
+
+class FileBlob(Blob):
+    def __init__(self, path: str, size: int):
+        self.path = path
+        self.size = size
+
+    def pieces(self, start: int, end: int) -> Iterator[bytes]:
+        # Opened once per read, so a concurrent overwrite (a rename) never changes what is streamed.
+        fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            for offset in range(start, end, READ_PIECE):
+                yield os.pread(fd, min(READ_PIECE, end - offset), offset)
+        finally:
+            os.close(fd)
