@@ -43,13 +43,13 @@ async def serve(args: argparse.Namespace) -> None:
     try:
         site = web.TCPSite(runner, args.host, args.port, reuse_address=True)
         await site.start()
-        host, port = runner.addresses[0][:2]
-        shown = f"[{host}]" if ":" in host else host
-        print(f"READY http://{shown}:{port}", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, stop.set)
+        host, port = runner.addresses[0][:2]
+        shown = f"[{host}]" if ":" in host else host
+        print(f"READY http://{shown}:{port}", flush=True)
         await stop.wait()
     finally:
         await runner.cleanup()
