@@ -13,6 +13,7 @@ import signal
 import sys
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from .flavor import FLAVORS, PRODUCTION
 from .rules import RuleSet
@@ -55,9 +56,19 @@ async def serve(args: argparse.Namespace) -> None:
         await runner.cleanup()
 
 
+def _shorten_bad_http(record: logging.LogRecord) -> bool:
+    """aiohttp logs a client's malformed HTTP with a traceback; one line says enough."""
+    error = record.exc_info[1] if record.exc_info else None
+    if isinstance(error, HttpProcessingError):
+        record.msg, record.args, record.exc_info = f"rejected malformed HTTP: {str(error).splitlines()[0]}", (), None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="fbstorage.emulator: %(levelname)s %(message)s")
+    logging.getLogger("aiohttp.server").addFilter(_shorten_bad_http)
     keep_large_buffers_in_heap()
     try:
         asyncio.run(serve(args))

@@ -73,12 +73,11 @@ class _Buffer:
             await sink(bytes(self._data[:found]))
         del self._data[:found + len(marker)]
 
-    async def read_exact(self, size: int) -> bytes:
-        while len(self._data) < size:
+    async def peek(self, size: int) -> bytes:
+        """Up to `size` next bytes (fewer only at the end of the body), not consumed."""
+        while len(self._data) < size and not self._eof:
             await self._fill()
-        value = bytes(self._data[:size])
-        del self._data[:size]
-        return value
+        return bytes(self._data[:size])
 
     async def drain(self) -> None:
         async for _ in self._pieces:
@@ -101,7 +100,7 @@ async def receive_multipart(request: web.Request, writer: BlobWriter) -> tuple[d
     await _open_part(body)
     data_content_type = await _part_content_type(body)
     await body.stream_until(delimiter, writer.write)
-    if await body.read_exact(2) != b"--":
+    if await body.peek(2) != b"--":
         raise multipart_error("Unexpected number of parts in request body")
     await body.drain()
     return resource, data_content_type
@@ -109,8 +108,9 @@ async def receive_multipart(request: web.Request, writer: BlobWriter) -> tuple[d
 
 async def _open_part(body: _Buffer) -> None:
     """After a delimiter: `--` closes the body (too early here), else the rest of the line is padding."""
-    if (await body.read_until(b"\n", MAX_HEADER_BYTES)).startswith(b"--"):
+    if await body.peek(2) == b"--":
         raise multipart_error("Unexpected number of parts in request body")
+    await body.read_until(b"\n", MAX_HEADER_BYTES)
 
 
 async def _part_content_type(body: _Buffer) -> str:

@@ -64,8 +64,10 @@ async def render_errors(request: web.Request, handler) -> web.StreamResponse:
         if request.transport is not None:
             request.transport.abort()
         return web.Response(status=499, text="connection dropped")
-    except web.HTTPException:
-        raise
+    except web.HTTPException as error:  # aiohttp's own routing errors (unknown path, bad method)
+        if error.status < 400:
+            raise
+        return json_error(error.status, error.reason, {"Allow": error.headers["Allow"]} if "Allow" in error.headers else None)
     except Exception as error:  # the last resort: never a traceback or hang for the client
         log.exception("unexpected error handling %s %s", request.method, request.raw_path)
         return json_error(500, f"Internal emulator error: {type(error).__name__}: {error}")
@@ -96,7 +98,8 @@ def create_app(state: EmulatorState) -> web.Application:
         middlewares=[allow_cross_origin, record_requests, inject_faults, render_errors])
     app[STATE] = state
     app.add_routes(control_routes)
-    app.router.add_route("*", "/v0{tail:.*}", handle_v0)
+    # Any character, newlines included: names are decoded and judged by the v0 handler.
+    app.router.add_route("*", r"/v0{tail:[\s\S]*}", handle_v0)
     app.on_cleanup.append(_close_state)
     return app
 

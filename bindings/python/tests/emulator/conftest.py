@@ -25,11 +25,11 @@ ADMIN = {"Authorization": "Bearer owner"}
 class Emulator:
     """A running emulator process and helpers to talk to it."""
 
-    def __init__(self, *args: str, flavor: str = "production"):
+    def __init__(self, *args: str, flavor: str = "production", env: dict | None = None):
         self.flavor = flavor
         self.production = flavor == "production"
         self._stderr = tempfile.TemporaryFile()
-        env = {**os.environ, "PYTHONPATH": str(PYTHON_ROOT)}
+        env = {**os.environ, "PYTHONPATH": str(PYTHON_ROOT), **(env or {})}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "fbstorage.emulator", "--host", "127.0.0.1", "--port", "0", "--flavor", flavor,
              *args], stdout=subprocess.PIPE, stderr=self._stderr, env=env, text=True)
@@ -184,8 +184,8 @@ def start_emulator():
     """Start dedicated emulators (with their own flags); all are stopped after the test."""
     started: list[Emulator] = []
 
-    def start(*args: str, flavor: str = "production") -> Emulator:
-        emulator = Emulator(*args, flavor=flavor)
+    def start(*args: str, flavor: str = "production", env: dict | None = None) -> Emulator:
+        emulator = Emulator(*args, flavor=flavor, env=env)
         started.append(emulator)
         return emulator
 
