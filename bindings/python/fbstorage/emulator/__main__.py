@@ -37,23 +37,26 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 async def serve(args: argparse.Namespace) -> None:
     rules = RuleSet.load(args.rules) if args.rules else RuleSet.allow_all()
-    state = EmulatorState(flavor=FLAVORS[args.flavor], store=ObjectStore(args.data_dir),
-                          startup_rules=rules, rules=rules)
-    runner = web.AppRunner(create_app(state), access_log=None, handle_signals=False)
-    await runner.setup()
+    store = ObjectStore(args.data_dir)
     try:
-        site = web.TCPSite(runner, args.host, args.port, reuse_address=True)
-        await site.start()
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, stop.set)
-        host, port = runner.addresses[0][:2]
-        shown = f"[{host}]" if ":" in host else host
-        print(f"READY http://{shown}:{port}", flush=True)
-        await stop.wait()
+        state = EmulatorState(flavor=FLAVORS[args.flavor], store=store, startup_rules=rules, rules=rules)
+        runner = web.AppRunner(create_app(state), access_log=None, handle_signals=False)
+        await runner.setup()
+        try:
+            site = web.TCPSite(runner, args.host, args.port, reuse_address=True)
+            await site.start()
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(signum, stop.set)
+            host, port = runner.addresses[0][:2]
+            shown = f"[{host}]" if ":" in host else host
+            print(f"READY http://{shown}:{port}", flush=True)
+            await stop.wait()
+        finally:
+            await runner.cleanup()
     finally:
-        await runner.cleanup()
+        store.close()
 
 
 def _shorten_bad_http(record: logging.LogRecord) -> bool:
