@@ -1,25 +1,31 @@
 """Object bytes: streaming them to disk while hashing, and reading them back.
 
-Hashing and writing a large chunk run on worker threads (hashlib, google-crc32c and os.write
-release the GIL), one chunk behind the event loop, so receiving the next chunk overlaps with
-MD5 (the slowest step) and the disk write.
+Large pieces are hashed on one worker thread and written on another (hashlib, google-crc32c and
+os.write release the GIL), up to PIPELINE_DEPTH pieces behind the event loop. Receiving, MD5 (the
+slowest step, ~650 MiB/s) and the disk write thus overlap, and the MD5 thread never waits for
+the disk. Each is a single thread, so the pieces of one blob are processed in order.
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import collections
 import hashlib
 import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Awaitable, Iterator
+from typing import Iterator
 
 import google_crc32c
 
 from .metadata import Digest
 
 OFFLOAD_BYTES = 256 * 1024  # smaller writes are cheaper inline than on a worker thread
+PIPELINE_DEPTH = 2  # pieces hashed or written while the next one is received
 READ_PIECE = 1 << 20
+_HASHER = ThreadPoolExecutor(1, thread_name_prefix="fbstorage-hash")
+_DISK_WRITER = ThreadPoolExecutor(1, thread_name_prefix="fbstorage-write")
 
 
 @dataclass
@@ -39,25 +45,25 @@ class BlobWriter:
         self._fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
         self._md5 = hashlib.md5()
         self._crc32c = 0
-        self._pending: Awaitable | None = None
+        self._in_flight: collections.deque[asyncio.Future] = collections.deque()
         self._checkpoint = _Checkpoint(0, self._md5.copy(), 0)
 
     async def write(self, data: bytes) -> None:
-        await self.flush()
         self.size += len(data)
-        if len(data) < OFFLOAD_BYTES:
+        if len(data) < OFFLOAD_BYTES and not self._in_flight:
             self._hash(data)
             self._write(data)
             return
         loop = asyncio.get_running_loop()
-        self._pending = asyncio.gather(loop.run_in_executor(None, self._hash, data),
-                                       loop.run_in_executor(None, self._write, data))
+        self._in_flight.append(asyncio.gather(loop.run_in_executor(_HASHER, self._hash, data),
+                                              loop.run_in_executor(_DISK_WRITER, self._write, data)))
+        while len(self._in_flight) > PIPELINE_DEPTH:
+            await self._in_flight.popleft()
 
     async def flush(self) -> None:
         """Wait until every accepted byte is hashed and written."""
-        pending, self._pending = self._pending, None
-        if pending is not None:
-            await pending
+        while self._in_flight:
+            await self._in_flight.popleft()
 
     async def mark(self) -> None:
         """Remember the current size and hashes as the point `truncate` may return to."""

@@ -14,7 +14,7 @@ from .state import STATE, EmulatorState
 
 CONTROL_PREFIX = "/_emulator/"
 # Large body reads mean fewer, bigger pieces; the limit only applies to request.read()/post().
-READ_BUFFER_BYTES = 4 << 20
+READ_BUFFER_BYTES = 1 << 20
 MAX_BODY_BYTES = 1 << 50
 CORS_EXPOSED = ", ".join([
     "Content-Type", "X-Firebase-Storage-Version", "X-Goog-Upload-Size-Received", "X-Goog-Upload-URL",

@@ -23,5 +23,5 @@ def keep_large_buffers_in_heap() -> bool:
         mallopt = libc.mallopt
     except (OSError, AttributeError, TypeError):
         return False
-    return bool(mallopt(M_MMAP_THRESHOLD, 16 << 20) and mallopt(M_TRIM_THRESHOLD, 64 << 20)
-                and mallopt(M_TOP_PAD, 16 << 20))
+    return bool(mallopt(M_MMAP_THRESHOLD, 16 << 20) and mallopt(M_TRIM_THRESHOLD, 8 << 20)
+                and mallopt(M_TOP_PAD, 1 << 20))
