@@ -147,10 +147,12 @@ class FileBlob(Blob):
         self.size = size
 
     def pieces(self, start: int, end: int) -> Iterator[bytes]:
-        # Opened once per read, so a concurrent overwrite (a rename) never changes what is streamed.
-        fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
-        try:
+        # Opened now, before the caller awaits anything: a concurrent overwrite or delete unlinks
+        # the path, but an open file keeps streaming the old bytes.
+        return self._read(open(self.path, "rb", buffering=0), start, end)
+
+    @staticmethod
+    def _read(file, start: int, end: int) -> Iterator[bytes]:
+        with file:
             for offset in range(start, end, READ_PIECE):
-                yield os.pread(fd, min(READ_PIECE, end - offset), offset)
-        finally:
-            os.close(fd)
+                yield os.pread(file.fileno(), min(READ_PIECE, end - offset), offset)

@@ -81,10 +81,11 @@ async def raw_object(request: web.Request) -> web.StreamResponse:
     stored = state.store.get(decode_component(segments[3]), decode_component(segments[4]))
     if stored is None:
         return json_error(404, "No such object.")
+    pieces = stored.blob.pieces(0, stored.blob.size)
     response = web.StreamResponse(headers=object_headers(stored, state.flavor))
     response.content_length = stored.blob.size
     await response.prepare(request)
-    for piece in stored.blob.pieces(0, stored.blob.size):
+    for piece in pieces:
         await response.write(piece)
     await response.write_eof()
     return response

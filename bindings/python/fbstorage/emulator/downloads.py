@@ -64,11 +64,12 @@ async def download_response(request: web.Request, stored: StoredObject, flavor: 
         headers["Content-Range"] = f"bytes {start}-{end - 1}/{size}"
     else:
         start, end, status = 0, size, 200
+    pieces = stored.blob.pieces(start, end)
     response = web.StreamResponse(status=status, headers=headers)
     response.content_length = end - start
     await response.prepare(request)
     if request.method != "HEAD":
-        for piece in stored.blob.pieces(start, end):
+        for piece in pieces:
             await response.write(piece)
     await response.write_eof()
     return response

@@ -100,9 +100,4 @@ def create_app(state: EmulatorState) -> web.Application:
     app.add_routes(control_routes)
     # Any character, newlines included: names are decoded and judged by the v0 handler.
     app.router.add_route("*", r"/v0{tail:[\s\S]*}", handle_v0)
-    app.on_cleanup.append(_discard_sessions)
     return app
-
-
-async def _discard_sessions(app: web.Application) -> None:
-    await app[STATE].sessions.clear()

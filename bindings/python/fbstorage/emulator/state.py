@@ -26,7 +26,7 @@ class EmulatorState:
 
     async def reset(self) -> None:
         """Back to a fresh start: no objects, sessions, faults or recorded requests; startup rules."""
-        await self.sessions.clear()
+        self.sessions.clear()
         await self.store.reset()
         self.faults.clear()
         self.requests.clear()

@@ -114,6 +114,8 @@ async def _continue_resumable(request: web.Request, state: EmulatorState, upload
             raise bad_request(f"The upload is {session.state}.", headers=_session_headers(session, state, with_size=True))
         if "upload" in commands:
             await _receive_chunk(request, state, session, last="finalize" in commands)
+            if session.state != ACTIVE:  # a reset cancelled the session while the chunk arrived
+                raise not_found("The upload session was reset.")
         if "finalize" in commands:
             return await _finalize(state, session)
         reports_size = state.flavor.reports_size_on_chunks

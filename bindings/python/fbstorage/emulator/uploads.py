@@ -34,6 +34,7 @@ class UploadSession:
 class UploadSessions:
     def __init__(self) -> None:
         self._sessions: dict[str, UploadSession] = {}
+        self._discarding: set[asyncio.Task] = set()
 
     def start(self, **fields: Any) -> UploadSession:
         session = UploadSession(id=uuid.uuid4().hex, **fields)
@@ -43,9 +44,18 @@ class UploadSessions:
     def get(self, upload_id: str) -> UploadSession | None:
         return self._sessions.get(upload_id)
 
-    async def clear(self) -> None:
-        """Forget every session and delete the bytes of those still open."""
+    def clear(self) -> None:
+        """Forget every session; those still open are cancelled and their bytes deleted as soon
+        as no chunk request is using them (without waiting for a stalled client)."""
         sessions, self._sessions = self._sessions, {}
         for session in sessions.values():
             if session.state == ACTIVE:
-                await session.writer.discard()
+                session.state = CANCELLED
+                task = asyncio.get_running_loop().create_task(self._discard(session))
+                self._discarding.add(task)
+                task.add_done_callback(self._discarding.discard)
+
+    @staticmethod
+    async def _discard(session: UploadSession) -> None:
+        async with session.lock:
+            await session.writer.discard()

@@ -2,6 +2,7 @@
 
 import os
 import socket
+import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -155,3 +156,15 @@ def test_fault_drop_mid_chunk_then_query_and_continue(emu):
     assert size_received(emu, url) == g
     final = emu.chunk(url, "upload, finalize", data[g:], offset=g)
     assert final.status_code == 200 and final.json()["md5Hash"] == md5_b64(data)
+
+
+def test_reset_during_a_chunk_cancels_the_session(emu):
+    url = urlsplit(emu.session_url("reset-me"))
+    with socket.create_connection((url.hostname, url.port), timeout=5) as sock:
+        sock.sendall((f"POST {url.path}?{url.query} HTTP/1.1\r\nHost: {url.netloc}\r\n"
+                      "X-Goog-Upload-Command: upload, finalize\r\nContent-Length: 10\r\n\r\n12345").encode())
+        time.sleep(0.2)  # the handler is now waiting for the rest of the body
+        emu.reset()
+        sock.sendall(b"67890")
+        assert sock.recv(100).startswith(b"HTTP/1.1 404")
+    assert emu.get_metadata("reset-me").status_code == 404
