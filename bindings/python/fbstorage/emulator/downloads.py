@@ -14,21 +14,27 @@ from .store import StoredObject
 _RANGE = re.compile(r"^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*(?:,.*)?$", re.IGNORECASE)
 
 
-def parse_range(header: str | None, size: int) -> tuple[int, int] | None | bool:
-    """(start, end exclusive) for a satisfiable first range, None for no or malformed Range
-    (the whole body), False for an unsatisfiable one."""
+class UnsatisfiableRange(Exception):
+    """The Range header is valid but selects no byte of the object."""
+
+
+def parse_range(header: str | None, size: int) -> tuple[int, int] | None:
+    """(start, end exclusive) of the first range; None for no or a malformed Range (whole body)."""
     match = _RANGE.match(header or "")
     if not match or match.group(1) == match.group(2) == "":
         return None
     first, last = match.group(1), match.group(2)
     if first == "":  # suffix range: the last N bytes
         length = int(last)
-        return (size - min(length, size), size) if length and size else False
+        if not length or not size:
+            raise UnsatisfiableRange
+        return size - min(length, size), size
     start = int(first)
-    end = size if last == "" else min(int(last) + 1, size)
     if last != "" and int(last) < start:
         return None  # syntactically invalid: ignored, as HTTP says
-    return (start, end) if start < size else False
+    if start >= size:
+        raise UnsatisfiableRange
+    return start, size if last == "" else min(int(last) + 1, size)
 
 
 def object_headers(stored: StoredObject, flavor: Flavor) -> dict[str, str]:
@@ -54,16 +60,19 @@ def object_headers(stored: StoredObject, flavor: Flavor) -> dict[str, str]:
 async def download_response(request: web.Request, stored: StoredObject, flavor: Flavor) -> web.StreamResponse:
     size = stored.blob.size
     headers = object_headers(stored, flavor)
-    span = parse_range(request.headers.get("Range"), size)
-    if span is False and flavor.rejects_unsatisfiable_range:
-        raise ApiError(416, f"Requested range not satisfiable for an object of {size} bytes.",
-                       headers={"Content-Range": f"bytes */{size}"})
-    if isinstance(span, tuple):
+    try:
+        span = parse_range(request.headers.get("Range"), size)
+    except UnsatisfiableRange:
+        if flavor.rejects_unsatisfiable_range:
+            raise ApiError(416, f"Requested range not satisfiable for an object of {size} bytes.",
+                           headers={"Content-Range": f"bytes */{size}"}) from None
+        span = None
+    if span is None:
+        start, end, status = 0, size, 200
+    else:
         start, end = span
         status = 206
         headers["Content-Range"] = f"bytes {start}-{end - 1}/{size}"
-    else:
-        start, end, status = 0, size, 200
     pieces = stored.blob.pieces(start, end)
     response = web.StreamResponse(status=status, headers=headers)
     response.content_length = end - start

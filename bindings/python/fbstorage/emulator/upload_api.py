@@ -49,9 +49,9 @@ async def handle_upload(request: web.Request, state: EmulatorState, bucket: str,
     return metadata_response(metadata, state)
 
 
-def metadata_response(metadata: ObjectMetadata, state: EmulatorState, headers: dict[str, str] | None = None,
-                      status: int = 200) -> web.Response:
-    return web.json_response(metadata.to_resource(state.flavor), status=status, headers=headers)
+def metadata_response(metadata: ObjectMetadata, state: EmulatorState,
+                      headers: dict[str, str] | None = None) -> web.Response:
+    return web.json_response(metadata.to_resource(state.flavor), headers=headers)
 
 
 async def _commit(state: EmulatorState, bucket: str, name: str, writer: BlobWriter, resource: dict[str, Any],

@@ -129,3 +129,15 @@ def test_token_query_on_get(start_emulator, tmp_path):
     assert_json_error(emu.download("secret", params={"token": "wrong"}), 403)
     assert emu.download("secret", params={"token": token}).content == b"s"
     assert emu.get_metadata("secret", params={"token": token}).status_code == 200
+
+
+def test_cors_reflects_origin(emu):
+    emu.upload_ok("c", b"x")
+    response = emu.get_metadata("c", headers={"Origin": "http://app.test"})
+    assert response.headers["Access-Control-Allow-Origin"] == "http://app.test"
+    assert "X-Goog-Upload-URL" in response.headers["Access-Control-Expose-Headers"]
+    preflight = emu.http.options(emu.bucket_url(), headers={
+        "Origin": "http://app.test", "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "x-goog-upload-protocol"})
+    assert preflight.status_code == 204
+    assert preflight.headers["Access-Control-Allow-Headers"] == "x-goog-upload-protocol"

@@ -90,6 +90,15 @@ def test_multipart_upload(emu):
     assert emu.download("m").content == data
 
 
+def test_large_multipart_upload_streams(emu):
+    boundary = "b" * 60
+    data = (b"\r\n--" + boundary[:-1].encode() + os.urandom(1000)) * 3000  # near-delimiters across pieces
+    response = multipart_upload(emu, "large-mp", multipart_body("{}", data, boundary=boundary), boundary=boundary)
+    assert response.status_code == 200, response.text
+    assert response.json()["md5Hash"] == md5_b64(data)
+    assert emu.download("large-mp").content == data
+
+
 def test_multipart_content_type_from_data_part_and_quoted_boundary(emu):
     body = multipart_body("{}", b"a", boundary="q:x", data_type="image/png")
     response = multipart_upload(emu, "p", body, boundary='"q:x"')
