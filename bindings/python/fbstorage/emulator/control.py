@@ -8,7 +8,7 @@ from typing import Any
 from aiohttp import web
 
 from .bodies import read_small_body
-from .downloads import object_headers
+from .downloads import object_headers, stream_bytes
 from .errors import ApiError, json_error
 from .names import decode_component
 from .rules import RuleSet
@@ -81,11 +81,4 @@ async def raw_object(request: web.Request) -> web.StreamResponse:
     stored = state.store.get(decode_component(segments[3]), decode_component(segments[4]))
     if stored is None:
         return json_error(404, "No such object.")
-    pieces = stored.blob.pieces(0, stored.blob.size)
-    response = web.StreamResponse(headers=object_headers(stored, state.flavor))
-    response.content_length = stored.blob.size
-    await response.prepare(request)
-    for piece in pieces:
-        await response.write(piece)
-    await response.write_eof()
-    return response
+    return await stream_bytes(request, stored, 0, stored.blob.size, 200, object_headers(stored, state.flavor))

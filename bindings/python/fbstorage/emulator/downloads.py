@@ -73,7 +73,13 @@ async def download_response(request: web.Request, stored: StoredObject, flavor: 
         start, end = span
         status = 206
         headers["Content-Range"] = f"bytes {start}-{end - 1}/{size}"
-    pieces = stored.blob.pieces(start, end)
+    return await stream_bytes(request, stored, start, end, status, headers)
+
+
+async def stream_bytes(request: web.Request, stored: StoredObject, start: int, end: int, status: int,
+                       headers: dict[str, str]) -> web.StreamResponse:
+    """Send bytes [start, end) of the object, a piece at a time."""
+    pieces = stored.blob.pieces(start, end)  # opened before any await: see FileBlob.pieces
     response = web.StreamResponse(status=status, headers=headers)
     response.content_length = end - start
     await response.prepare(request)
