@@ -1,0 +1,4 @@
+"""Bundled Firebase Storage emulator (the v0 REST protocol). Run with `python -m fbstorage.emulator`.
+
+Importing this package needs aiohttp and google-crc32c, not the compiled fbstorage library.
+"""

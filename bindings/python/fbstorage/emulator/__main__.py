@@ -1,0 +1,85 @@
+"""Command line: `python -m fbstorage.emulator --host 127.0.0.1 --port 9199 [options]`.
+
+Prints `READY http://HOST:PORT` (flushed) once it accepts connections and exits cleanly on
+SIGINT or SIGTERM.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+
+from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
+
+from .flavor import FLAVORS, PRODUCTION
+from .rules import RuleSet
+from .server import create_app
+from .state import EmulatorState
+from .store import ObjectStore
+from .tuning import keep_large_buffers_in_heap
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m fbstorage.emulator",
+                                     description="Local Firebase Storage (v0 REST API) emulator.")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=9199, help="port; 0 picks a free one (default 9199)")
+    parser.add_argument("--data-dir", help="persist objects here across restarts (default: memory only)")
+    parser.add_argument("--flavor", choices=sorted(FLAVORS), default=PRODUCTION.name,
+                        help="production (default) or firebase-tools: the official emulator's quirks")
+    parser.add_argument("--rules", help="JSON rules file (default: everything allowed)")
+    return parser.parse_args(argv)
+
+
+async def serve(args: argparse.Namespace) -> None:
+    rules = RuleSet.load(args.rules) if args.rules else RuleSet.allow_all()
+    store = ObjectStore(args.data_dir)
+    try:
+        state = EmulatorState(flavor=FLAVORS[args.flavor], store=store, startup_rules=rules, rules=rules)
+        runner = web.AppRunner(create_app(state), access_log=None, handle_signals=False)
+        await runner.setup()
+        try:
+            site = web.TCPSite(runner, args.host, args.port, reuse_address=True)
+            await site.start()
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(signum, stop.set)
+            host, port = runner.addresses[0][:2]
+            shown = f"[{host}]" if ":" in host else host
+            print(f"READY http://{shown}:{port}", flush=True)
+            await stop.wait()
+        finally:
+            await runner.cleanup()
+    finally:
+        store.close()
+
+
+def _shorten_bad_http(record: logging.LogRecord) -> bool:
+    """aiohttp logs a client's malformed HTTP with a traceback; one line says enough."""
+    error = record.exc_info[1] if record.exc_info else None
+    if isinstance(error, HttpProcessingError):
+        record.msg, record.args, record.exc_info = f"rejected malformed HTTP: {str(error).splitlines()[0]}", (), None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="fbstorage.emulator: %(levelname)s %(message)s")
+    logging.getLogger("aiohttp.server").addFilter(_shorten_bad_http)
+    keep_large_buffers_in_heap()
+    try:
+        asyncio.run(serve(args))
+    except (OSError, ValueError) as error:  # port in use, unreadable rules or data dir
+        print(f"fbstorage.emulator: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

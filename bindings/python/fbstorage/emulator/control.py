@@ -1,0 +1,84 @@
+"""The test control API under /_emulator/ (documented in docs/emulator.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from aiohttp import web
+
+from .bodies import read_small_body
+from .downloads import object_headers, stream_bytes
+from .errors import ApiError, json_error
+from .names import decode_component
+from .rules import RuleSet
+from .state import STATE
+
+routes = web.RouteTableDef()
+
+
+async def _json_body(request: web.Request) -> Any:
+    try:
+        return json.loads(await read_small_body(request))
+    except (ValueError, UnicodeDecodeError) as error:
+        raise ApiError(400, f"Invalid JSON: {error}") from None
+
+
+@routes.post("/_emulator/reset")
+async def reset(request: web.Request) -> web.Response:
+    await request.app[STATE].reset()
+    return web.json_response({"reset": True})
+
+
+@routes.get("/_emulator/requests")
+async def list_requests(request: web.Request) -> web.Response:
+    return web.json_response({"requests": request.app[STATE].requests.entries()})
+
+
+@routes.delete("/_emulator/requests")
+async def clear_requests(request: web.Request) -> web.Response:
+    request.app[STATE].requests.clear()
+    return web.Response(status=204)
+
+
+@routes.post("/_emulator/faults")
+async def add_fault(request: web.Request) -> web.Response:
+    try:
+        fault = request.app[STATE].faults.add(await _json_body(request))
+    except ValueError as error:
+        return json_error(400, f"Invalid fault: {error}")
+    return web.json_response(fault.describe(), status=201)
+
+
+@routes.get("/_emulator/faults")
+async def list_faults(request: web.Request) -> web.Response:
+    return web.json_response({"faults": request.app[STATE].faults.describe()})
+
+
+@routes.delete("/_emulator/faults")
+async def clear_faults(request: web.Request) -> web.Response:
+    request.app[STATE].faults.clear()
+    return web.Response(status=204)
+
+
+@routes.put("/_emulator/rules")
+async def set_rules(request: web.Request) -> web.Response:
+    """Replace the rules until the next reset; JSON `null` allows everything."""
+    state = request.app[STATE]
+    spec = await _json_body(request)
+    try:
+        state.rules = RuleSet.from_json(spec) if spec is not None else RuleSet.allow_all()
+    except ValueError as error:
+        return json_error(400, f"Invalid rules: {error}")
+    return web.Response(status=204)
+
+
+@routes.get("/_emulator/objects/{bucket}/{name}")
+async def raw_object(request: web.Request) -> web.StreamResponse:
+    """An object's bytes, with no rules, Range or side effects; `x-goog-hash` carries its MD5."""
+    state = request.app[STATE]
+    segments = request.raw_path.partition("?")[0].split("/")  # "", "_emulator", "objects", bucket, name
+    stored = state.store.get(decode_component(segments[3]), decode_component(segments[4]))
+    if stored is None:
+        return json_error(404, "No such object.")
+    return await stream_bytes(request, stored, 0, stored.blob.size, 200, object_headers(stored, state.flavor))

@@ -1,0 +1,44 @@
+"""The one exception type handlers raise for a client-visible error, and how it is rendered."""
+
+from __future__ import annotations
+
+import json
+from typing import Mapping
+
+from aiohttp import web
+
+from .flavor import Flavor
+
+
+class ApiError(Exception):
+    """An HTTP error reply.
+
+    `quirk_text` is the plain-text body the official emulator sends for this error (for example
+    `Not Found`); None means it sends the JSON body too.
+    """
+
+    def __init__(self, status: int, message: str, *, quirk_text: str | None = None,
+                 headers: Mapping[str, str] | None = None):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.quirk_text = quirk_text
+        self.headers = dict(headers or {})
+
+    def response(self, flavor: Flavor) -> web.Response:
+        if self.quirk_text is not None and not flavor.json_errors:
+            return web.Response(status=self.status, text=self.quirk_text, headers=self.headers)
+        return json_error(self.status, self.message, self.headers)
+
+
+def json_error(status: int, message: str, headers: Mapping[str, str] | None = None) -> web.Response:
+    body = json.dumps({"error": {"code": status, "message": message}})
+    return web.Response(status=status, text=body, content_type="application/json", headers=headers)
+
+
+def bad_request(message: str, **kwargs) -> ApiError:
+    return ApiError(400, message, quirk_text="Bad Request", **kwargs)
+
+
+def not_found(message: str = "Not Found.", **kwargs) -> ApiError:
+    return ApiError(404, message, quirk_text="Not Found", **kwargs)

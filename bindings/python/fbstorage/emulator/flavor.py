@@ -1,0 +1,71 @@
+"""Behaviour policies: production Firebase Storage versus the official (firebase-tools) emulator.
+
+Every difference between the two servers the emulator can imitate lives in one `Flavor` value, so
+handlers ask a question ("are offsets checked?") instead of testing a flavor name.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+from urllib.parse import quote
+
+
+@dataclass(frozen=True)
+class Flavor:
+    name: str
+    # Resumable uploads.
+    chunk_granularity: int
+    checks_upload_offsets: bool  # offset, granularity, declared length and final size are verified
+    reports_size_on_chunks: bool  # X-Goog-Upload-Size-Received on every chunk reply, not only on query
+    # Errors: False means 404 and generic 400 bodies are the plain-text status phrase.
+    json_errors: bool
+    # Listing.
+    paginates_prefixes: bool  # prefixes share the pages with items; else every page repeats them all
+    opaque_page_tokens: bool  # else the token is the raw name of the next page's first item
+    bounds_max_results: bool  # maxResults must be 1..1000; else any number, junk means "no paging"
+    # Objects.
+    crc32c_as_base64: bool  # else the decimal string of the unsigned value
+    rejects_unsatisfiable_range: bool  # 416; else 200 with the full body
+    rfc5987_filename: bool  # `filename*=utf-8''<escaped>`; else the bare name, as firebase-tools sends
+
+    def format_crc32c(self, value: int) -> str:
+        if self.crc32c_as_base64:
+            return base64.b64encode(value.to_bytes(4, "big")).decode("ascii")
+        return str(value)
+
+    def filename_parameter(self, basename: str) -> str:
+        if self.rfc5987_filename:
+            return "filename*=utf-8''" + quote(basename, safe="")
+        return "filename*=" + basename
+
+
+PRODUCTION = Flavor(
+    name="production",
+    chunk_granularity=256 * 1024,
+    checks_upload_offsets=True,
+    reports_size_on_chunks=True,
+    json_errors=True,
+    paginates_prefixes=True,
+    opaque_page_tokens=True,
+    bounds_max_results=True,
+    crc32c_as_base64=True,
+    rejects_unsatisfiable_range=True,
+    rfc5987_filename=True,
+)
+
+FIREBASE_TOOLS = Flavor(
+    name="firebase-tools",
+    chunk_granularity=10000,
+    checks_upload_offsets=False,
+    reports_size_on_chunks=False,
+    json_errors=False,
+    paginates_prefixes=False,
+    opaque_page_tokens=False,
+    bounds_max_results=False,
+    crc32c_as_base64=False,
+    rejects_unsatisfiable_range=False,
+    rfc5987_filename=False,
+)
+
+FLAVORS = {flavor.name: flavor for flavor in (PRODUCTION, FIREBASE_TOOLS)}

@@ -1,0 +1,72 @@
+"""Strict decoding of the raw request target into bucket, object name and query parameters.
+
+aiohttp's decoded `path` turns `%2F` into `/` and normalises `..`, which would merge distinct
+object names, so the v0 API works on `request.raw_path` and decodes each component exactly once.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import unquote_to_bytes
+
+from .errors import bad_request, not_found
+
+MAX_NAME_BYTES = 1024
+_BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+
+
+def decode_component(raw: str, *, plus_is_space: bool = False) -> str:
+    """Percent-decode one URL component into text; malformed escapes or UTF-8 are a 400."""
+    if _BAD_ESCAPE.search(raw):
+        raise bad_request(f"Invalid percent-encoding in {raw!r}.")
+    if plus_is_space:
+        raw = raw.replace("+", " ")
+    try:
+        return unquote_to_bytes(raw).decode("utf-8")
+    except UnicodeDecodeError:
+        raise bad_request(f"Invalid UTF-8 in {raw!r}.") from None
+
+
+def parse_query(raw_query: str) -> dict[str, str]:
+    """Form-decode a query string; the first occurrence of a repeated key wins."""
+    params: dict[str, str] = {}
+    for pair in raw_query.split("&"):
+        if not pair:
+            continue
+        key, _, value = pair.partition("=")
+        params.setdefault(decode_component(key, plus_is_space=True),
+                          decode_component(value, plus_is_space=True))
+    return params
+
+
+def check_object_name(name: str) -> str:
+    """Names are stored exactly as given; only what production rejects is refused."""
+    if not name:
+        raise bad_request("Object name is empty.")
+    if len(name.encode("utf-8")) > MAX_NAME_BYTES:
+        raise bad_request(f"Object name is longer than {MAX_NAME_BYTES} bytes.")
+    if "\r" in name or "\n" in name:
+        raise bad_request("Object name contains a carriage return or line feed.")
+    return name
+
+
+@dataclass(frozen=True)
+class Target:
+    """A v0 request target: `/v0/b/{bucket}/o[/{name}]?{query}`."""
+
+    bucket: str
+    name: str | None  # from the path segment; None for the bucket's `/o` collection
+    query: dict[str, str]
+
+
+def parse_v0_target(raw_target: str) -> Target:
+    raw_path, _, raw_query = raw_target.partition("?")
+    segments = raw_path.split("/")  # "", "v0", "b", bucket, "o"[, name]
+    if len(segments) not in (5, 6) or segments[:3] != ["", "v0", "b"] or segments[4] != "o":
+        raise not_found("Not Found. Object names must be one path segment with '/' sent as %2F.")
+    bucket = decode_component(segments[3])
+    if not bucket:
+        raise bad_request("Bucket name is empty.")
+    name = check_object_name(decode_component(segments[5])) if len(segments) == 6 else None
+    return Target(bucket, name, parse_query(raw_query))

@@ -1,0 +1,116 @@
+"""The v0 API: routing of `/v0/b/{bucket}/o[/{name}]` and the non-upload object operations."""
+
+from __future__ import annotations
+
+import json
+
+from aiohttp import web
+
+from .auth import Principal, principal_from_header
+from .bodies import read_small_body
+from .downloads import download_response, object_headers
+from .errors import ApiError, bad_request, not_found
+from .listing import list_objects
+from .metadata import new_token
+from .names import parse_v0_target
+from .state import STATE, EmulatorState
+from .store import StoredObject
+from .upload_api import handle_upload, metadata_response
+
+
+async def handle_v0(request: web.Request) -> web.StreamResponse:
+    state = request.app[STATE]
+    if request.raw_path in ("/v0", "/v0/"):
+        return web.json_response({"emulator": "storage"})
+    target = parse_v0_target(request.raw_path)
+    principal = principal_from_header(request.headers.get("Authorization"))
+    method = request.method
+    if method == "PUT" and request.headers.get("X-HTTP-Method-Override", "").upper() == "PATCH":
+        method = "PATCH"
+    name, query = target.name, target.query
+    if name is None:
+        if method == "GET":
+            state.rules.check("list", query.get("prefix", "").rstrip("/"), principal)
+            names = state.store.sorted_names(target.bucket)
+            return web.json_response(list_objects(names, target.bucket, query, state.flavor))
+    elif method in ("GET", "HEAD"):
+        stored = _readable_object(state, target.bucket, name, query.get("token"), principal)
+        if query.get("alt") == "media":
+            return await download_response(request, stored, state.flavor)
+        return metadata_response(stored.metadata, state)
+    elif method == "PATCH":
+        return await _update_metadata(request, state, target.bucket, name, principal)
+    elif method == "DELETE":
+        state.rules.check("delete", name, principal)
+        if not await state.store.delete(target.bucket, name):
+            raise not_found()
+        return web.Response(status=204)
+    elif method in ("POST", "PUT") and (query.get("create_token") or query.get("delete_token")):
+        return await _change_tokens(state, target.bucket, name, query, principal)
+    if method in ("POST", "PUT"):
+        return await handle_upload(request, state, target.bucket, name, query, principal)
+    raise ApiError(405, f"Method {request.method} is not allowed here.")
+
+
+def _readable_object(state: EmulatorState, bucket: str, name: str, token: str | None,
+                     principal: Principal) -> StoredObject:
+    """Rules are checked before existence, unless `token` is one of the object's download tokens."""
+    stored = state.store.get(bucket, name)
+    if not (stored and token and token in stored.metadata.download_tokens):
+        state.rules.check("read", name, principal)
+    if stored is None:
+        raise not_found()
+    return stored
+
+
+def _existing(state: EmulatorState, bucket: str, name: str) -> StoredObject:
+    stored = state.store.get(bucket, name)
+    if stored is None:
+        raise not_found()
+    return stored
+
+
+async def _update_metadata(request: web.Request, state: EmulatorState, bucket: str, name: str,
+                           principal: Principal) -> web.Response:
+    state.rules.check("write", name, principal)
+    stored = _existing(state, bucket, name)
+    body = await read_small_body(request)
+    try:
+        changes = json.loads(body) if body.strip() else {}
+    except (ValueError, UnicodeDecodeError):
+        raise bad_request("The metadata update body must be JSON.") from None
+    stored.metadata.patch(changes)
+    await state.store.save_metadata(stored)
+    return metadata_response(stored.metadata, state, _patch_headers(stored, state))
+
+
+def _patch_headers(stored: StoredObject, state: EmulatorState) -> dict[str, str]:
+    """The object's own headers that v0 copies onto metadata replies (not the download ones)."""
+    copied = ("Content-Disposition", "Content-Encoding", "Cache-Control", "Content-Language")
+    return {name: value for name, value in object_headers(stored, state.flavor).items() if name in copied}
+
+
+async def _change_tokens(state: EmulatorState, bucket: str, name: str, query: dict[str, str],
+                         principal: Principal) -> web.Response:
+    """`?create_token=true` adds a download token, `?delete_token=T` removes T (the last one is
+    replaced by a new one). Admin only."""
+    if not principal.is_admin:
+        raise ApiError(403, "Missing admin credentials.")
+    create = query.get("create_token")
+    if create and create != "true":
+        raise bad_request(f"create_token must be 'true', not {create!r}.")
+    stored = _existing(state, bucket, name)
+    metadata = stored.metadata
+    if create:
+        metadata.download_tokens.append(new_token())
+        metadata.touch()
+    elif metadata.download_tokens:
+        token = query["delete_token"]
+        if token in metadata.download_tokens:
+            metadata.download_tokens.remove(token)
+        metadata.touch()
+        if not metadata.download_tokens:
+            metadata.download_tokens.append(new_token())
+            metadata.touch()
+    await state.store.save_metadata(stored)
+    return metadata_response(metadata, state, _patch_headers(stored, state))

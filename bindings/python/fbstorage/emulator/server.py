@@ -1,0 +1,103 @@
+"""The aiohttp application: middlewares (request log, faults, errors) and routes."""
+
+from __future__ import annotations
+
+import logging
+
+from aiohttp import web
+
+from .bodies import DROP_AFTER_BYTES, BodyDropped
+from .control import routes as control_routes
+from .errors import ApiError, json_error
+from .object_api import handle_v0
+from .state import STATE, EmulatorState
+
+CONTROL_PREFIX = "/_emulator/"
+# Large body reads mean fewer, bigger pieces; the limit only applies to request.read()/post().
+READ_BUFFER_BYTES = 1 << 20
+MAX_BODY_BYTES = 1 << 50
+CORS_EXPOSED = ", ".join([
+    "Content-Type", "X-Firebase-Storage-Version", "X-Goog-Upload-Size-Received", "X-Goog-Upload-URL",
+    "X-Goog-Upload-Command", "X-GUploader-UploadID", "X-Goog-Upload-Header-Content-Length",
+    "X-Goog-Upload-Header-Content-Type", "X-Goog-Upload-Protocol", "X-Goog-Upload-Status",
+    "X-Goog-Upload-Chunk-Granularity", "X-Goog-Upload-Control-URL"])
+log = logging.getLogger(__name__)
+
+
+@web.middleware
+async def record_requests(request: web.Request, handler) -> web.StreamResponse:
+    """Log every v0 request (not control calls) with its outcome."""
+    if request.path.startswith(CONTROL_PREFIX):
+        return await handler(request)
+    response = None
+    try:
+        response = await handler(request)
+        return response
+    finally:
+        dropped = request.transport is None or request.transport.is_closing()
+        request.app[STATE].requests.record(request, None if dropped else response.status, dropped)
+
+
+@web.middleware
+async def inject_faults(request: web.Request, handler) -> web.StreamResponse:
+    if request.path.startswith(CONTROL_PREFIX):
+        return await handler(request)
+    fault = request.app[STATE].faults.take(request)
+    if fault is None:
+        return await handler(request)
+    response = await fault.run(request, handler)
+    if DROP_AFTER_BYTES in request and request.transport is not None:
+        # Whatever the handler did, the client loses the connection instead of the response.
+        request.transport.abort()
+    return response
+
+
+@web.middleware
+async def render_errors(request: web.Request, handler) -> web.StreamResponse:
+    """ApiError -> its reply; a lost client -> abort; anything else is a bug -> JSON 500, logged."""
+    try:
+        return await handler(request)
+    except ApiError as error:
+        return error.response(request.app[STATE].flavor)
+    except BodyDropped:
+        # The client is gone (or a fault cut it off): there is no one to reply to.
+        if request.transport is not None:
+            request.transport.abort()
+        return web.Response(status=499, text="connection dropped")
+    except web.HTTPException as error:  # aiohttp's own routing errors (unknown path, bad method)
+        if error.status < 400:
+            raise
+        return json_error(error.status, error.reason, {"Allow": error.headers["Allow"]} if "Allow" in error.headers else None)
+    except Exception as error:  # the last resort: never a traceback or hang for the client
+        log.exception("unexpected error handling %s %s", request.method, request.raw_path)
+        return json_error(500, f"Internal emulator error: {type(error).__name__}: {error}")
+
+
+@web.middleware
+async def allow_cross_origin(request: web.Request, handler) -> web.StreamResponse:
+    """CORS as the official emulator: any origin, every upload header exposed."""
+    origin = request.headers.get("Origin")
+    if request.method == "OPTIONS" and origin:
+        response = web.Response(status=204, headers={
+            "Access-Control-Allow-Methods": "GET, HEAD, PUT, PATCH, POST, DELETE",
+            "Access-Control-Allow-Headers": request.headers.get("Access-Control-Request-Headers", "*"),
+            "Access-Control-Max-Age": "3600"})
+    else:
+        response = await handler(request)
+    if origin:
+        response.headers["Access-Control-Allow-Origin"] = origin
+        response.headers["Access-Control-Expose-Headers"] = CORS_EXPOSED
+        response.headers["Vary"] = "Origin"
+    return response
+
+
+def create_app(state: EmulatorState) -> web.Application:
+    app = web.Application(
+        client_max_size=MAX_BODY_BYTES,
+        handler_args={"read_bufsize": READ_BUFFER_BYTES},
+        middlewares=[allow_cross_origin, record_requests, inject_faults, render_errors])
+    app[STATE] = state
+    app.add_routes(control_routes)
+    # Any character, newlines included: names are decoded and judged by the v0 handler.
+    app.router.add_route("*", r"/v0{tail:[\s\S]*}", handle_v0)
+    return app

@@ -1,0 +1,36 @@
+"""Everything one running emulator holds, shared by the v0 API and the control API."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from aiohttp import web
+
+from .faults import FaultInjector
+from .flavor import Flavor
+from .requestlog import RequestLog
+from .rules import RuleSet
+from .store import ObjectStore
+from .uploads import UploadSessions
+
+
+@dataclass
+class EmulatorState:
+    flavor: Flavor
+    store: ObjectStore
+    startup_rules: RuleSet = field(default_factory=RuleSet.allow_all)
+    rules: RuleSet = field(default_factory=RuleSet.allow_all)
+    sessions: UploadSessions = field(default_factory=UploadSessions)
+    faults: FaultInjector = field(default_factory=FaultInjector)
+    requests: RequestLog = field(default_factory=RequestLog)
+
+    async def reset(self) -> None:
+        """Back to a fresh start: no objects, sessions, faults or recorded requests; startup rules."""
+        self.sessions.clear()
+        await self.store.reset()
+        self.faults.clear()
+        self.requests.clear()
+        self.rules = self.startup_rules
+
+
+STATE = web.AppKey("fbstorage_emulator_state", EmulatorState)

@@ -1,0 +1,192 @@
+"""Object storage: an in-memory index over blob files, optionally persisted in a data directory.
+
+Layout of the root directory (a private temp dir unless --data-dir is given):
+
+    tmp/                 uploads being received (cleared at start)
+    blobs/<uuid>         object bytes; a new blob per write, never modified in place
+    objects/<sha256>.json  {"metadata": …, "blob": <uuid>} keyed by a hash of bucket and name,
+                         so no object name can reach outside the directory
+
+A write is durable and atomic in a data directory: the blob is fsynced and renamed into
+blobs/, then the record is written to tmp/, fsynced and renamed over the old one; the old blob
+is deleted last. A crash leaves either the old or the new object, plus at worst an unreferenced
+blob that the next start deletes. Without a data directory nothing is fsynced and objects up to
+SMALL_OBJECT_BYTES are kept in memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import os
+import shutil
+import tempfile
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from .blobs import Blob, BlobWriter, FileBlob, MemoryBlob
+from .metadata import ObjectMetadata
+
+SMALL_OBJECT_BYTES = 1 << 20
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class StoredObject:
+    metadata: ObjectMetadata
+    blob: Blob
+    blob_id: str | None  # file name under blobs/, None for an in-memory blob
+
+
+def utf8_order(name: str) -> bytes:
+    """Sort key: object names are ordered by their UTF-8 bytes, as in GCS."""
+    return name.encode("utf-8")
+
+
+class ObjectStore:
+    def __init__(self, data_dir: str | None = None):
+        self.persistent = data_dir is not None
+        self.root = Path(data_dir) if data_dir else Path(tempfile.mkdtemp(prefix="fbstorage-emulator-"))
+        self._tmp, self._blobs, self._records = self.root / "tmp", self.root / "blobs", self.root / "objects"
+        for directory in (self._tmp, self._blobs, self._records):
+            directory.mkdir(parents=True, exist_ok=True)
+        self._buckets: dict[str, dict[str, StoredObject]] = {}
+        self._sorted_names: dict[str, list[str]] = {}  # cache, dropped when a bucket changes
+        self._commit_lock = asyncio.Lock()  # disk steps of commits run one at a time, in order
+        if self.persistent:
+            self._load()
+
+    # Reading.
+
+    def get(self, bucket: str, name: str) -> StoredObject | None:
+        return self._buckets.get(bucket, {}).get(name)
+
+    def sorted_names(self, bucket: str) -> list[str]:
+        names = self._sorted_names.get(bucket)
+        if names is None:
+            names = self._sorted_names[bucket] = sorted(self._buckets.get(bucket, {}), key=utf8_order)
+        return names
+
+    # Writing.
+
+    def new_writer(self) -> BlobWriter:
+        """A writer for incoming bytes, staged in tmp/ until `put` commits them."""
+        return BlobWriter(str(self._tmp / uuid.uuid4().hex), durable=self.persistent)
+
+    async def put(self, staged_path: str, metadata: ObjectMetadata) -> StoredObject:
+        """Commit a finished writer's file as the object named by `metadata`, replacing any old one."""
+        async with self._commit_lock:
+            if not self.persistent and os.path.getsize(staged_path) <= SMALL_OBJECT_BYTES:
+                stored = StoredObject(metadata, MemoryBlob(Path(staged_path).read_bytes()), None)
+                os.unlink(staged_path)
+            else:
+                blob_id = uuid.uuid4().hex
+                blob_path = self._blobs / blob_id
+                await self._in_thread(self._commit_blob, staged_path, blob_path, metadata, blob_id)
+                stored = StoredObject(metadata, FileBlob(str(blob_path), metadata.size), blob_id)
+            old = self._index(metadata.bucket).get(metadata.name)
+            self._index(metadata.bucket)[metadata.name] = stored
+            self._sorted_names.pop(metadata.bucket, None)
+            if old is not None:
+                await self._drop_blob(old)
+            return stored
+
+    async def save_metadata(self, stored: StoredObject) -> None:
+        """Persist a metadata change made in place."""
+        if self.persistent:
+            async with self._commit_lock:
+                await self._in_thread(self._write_record, stored.metadata, stored.blob_id)
+
+    async def delete(self, bucket: str, name: str) -> bool:
+        async with self._commit_lock:
+            stored = self._index(bucket).pop(name, None)
+            if stored is None:
+                return False
+            self._sorted_names.pop(bucket, None)
+            if self.persistent:
+                await self._in_thread(self._remove_record, bucket, name)
+            await self._drop_blob(stored)
+            return True
+
+    async def reset(self) -> None:
+        """Delete every object of every bucket."""
+        async with self._commit_lock:
+            self._buckets.clear()
+            self._sorted_names.clear()
+            for directory in (self._blobs, self._records):
+                shutil.rmtree(directory, ignore_errors=True)
+                directory.mkdir()
+
+    def close(self) -> None:
+        if not self.persistent:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+    # Internals.
+
+    def _index(self, bucket: str) -> dict[str, StoredObject]:
+        return self._buckets.setdefault(bucket, {})
+
+    def _record_path(self, bucket: str, name: str) -> Path:
+        key = hashlib.sha256(f"{bucket}\0{name}".encode("utf-8")).hexdigest()
+        return self._records / f"{key}.json"
+
+    def _commit_blob(self, staged_path: str, blob_path: Path, metadata: ObjectMetadata, blob_id: str) -> None:
+        os.rename(staged_path, blob_path)
+        if self.persistent:
+            _fsync_directory(self._blobs)
+            self._write_record(metadata, blob_id)
+
+    def _write_record(self, metadata: ObjectMetadata, blob_id: str | None) -> None:
+        record = json.dumps({"metadata": metadata.to_record(), "blob": blob_id}).encode("utf-8")
+        temp = self._tmp / f"record-{uuid.uuid4().hex}"
+        with open(temp, "wb") as file:
+            file.write(record)
+            file.flush()
+            os.fsync(file.fileno())
+        os.rename(temp, self._record_path(metadata.bucket, metadata.name))
+        _fsync_directory(self._records)
+
+    def _remove_record(self, bucket: str, name: str) -> None:
+        self._record_path(bucket, name).unlink(missing_ok=True)
+        _fsync_directory(self._records)
+
+    async def _drop_blob(self, stored: StoredObject) -> None:
+        # Readers that already opened the file keep streaming it after the unlink, which can take
+        # a while for a large file, hence the thread.
+        if stored.blob_id is not None:
+            await self._in_thread((self._blobs / stored.blob_id).unlink, True)
+
+    async def _in_thread(self, function, *args) -> None:
+        await asyncio.get_running_loop().run_in_executor(None, function, *args)
+
+    def _load(self) -> None:
+        referenced = set()
+        for record_path in self._records.glob("*.json"):
+            try:
+                record = json.loads(record_path.read_text(encoding="utf-8"))
+                metadata = ObjectMetadata.from_record(record["metadata"])
+                blob_path = self._blobs / record["blob"]
+                if blob_path.stat().st_size != metadata.size:
+                    raise ValueError(f"blob is {blob_path.stat().st_size} bytes, metadata says {metadata.size}")
+            except (OSError, ValueError, KeyError, TypeError) as error:
+                log.warning("skipping unreadable object record %s: %s", record_path.name, error)
+                continue
+            referenced.add(record["blob"])
+            self._index(metadata.bucket)[metadata.name] = StoredObject(
+                metadata, FileBlob(str(blob_path), metadata.size), record["blob"])
+        for blob_path in self._blobs.iterdir():
+            if blob_path.name not in referenced:
+                blob_path.unlink()
+        for leftover in self._tmp.iterdir():
+            leftover.unlink()
+
+
+def _fsync_directory(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,195 @@
+"""The three upload protocols of `POST|PUT /v0/b/{bucket}/o[/{name}]`: media, multipart, resumable."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import quote
+
+from aiohttp import web
+
+from .auth import Principal
+from .blobs import BlobWriter
+from .bodies import BodyDropped, iter_body, read_small_body
+from .errors import ApiError, bad_request, not_found
+from .metadata import ObjectMetadata
+from .multipart import receive_multipart
+from .names import check_object_name
+from .state import EmulatorState
+from .uploads import ACTIVE, CANCELLED, FINAL, UploadSession
+
+COMMANDS = ({"upload"}, {"upload", "finalize"}, {"finalize"}, {"query"}, {"cancel"})
+
+
+async def handle_upload(request: web.Request, state: EmulatorState, bucket: str, path_name: str | None,
+                        query: dict[str, str], principal: Principal) -> web.StreamResponse:
+    """Pick the protocol from the headers (the `uploadType` query parameter is ignored, as in v0)."""
+    if "upload_id" in query:
+        return await _continue_resumable(request, state, query["upload_id"])
+    name = path_name if path_name is not None else check_object_name(query.get("name", ""))
+    protocol = request.headers.get("X-Goog-Upload-Protocol", "").strip().lower()
+    command = request.headers.get("X-Goog-Upload-Command")
+    state.rules.check("write", name, principal)
+    if protocol == "resumable" or command is not None:
+        if (command or "").strip().lower() != "start":
+            raise bad_request("A resumable upload must begin with X-Goog-Upload-Command: start.")
+        return await _start_resumable(request, state, bucket, name)
+    writer = state.store.new_writer()
+    try:
+        if protocol == "multipart":
+            resource, part_type = await receive_multipart(request, writer)
+            metadata = await _commit(state, bucket, name, writer, resource, part_type)
+        else:
+            async for piece in iter_body(request):
+                await writer.write(piece)
+            metadata = await _commit(state, bucket, name, writer, {}, request.headers.get("Content-Type"))
+    except BaseException:
+        await writer.discard()
+        raise
+    return metadata_response(metadata, state)
+
+
+def metadata_response(metadata: ObjectMetadata, state: EmulatorState,
+                      headers: dict[str, str] | None = None) -> web.Response:
+    return web.json_response(metadata.to_resource(state.flavor), headers=headers)
+
+
+async def _commit(state: EmulatorState, bucket: str, name: str, writer: BlobWriter, resource: dict[str, Any],
+                  default_content_type: str | None) -> ObjectMetadata:
+    """Turn a finished writer into the stored object `name`, replacing any previous one."""
+    digest = await writer.finish()
+    metadata = ObjectMetadata.for_upload(bucket, name, resource, digest, default_content_type)
+    await state.store.put(writer.path, metadata)
+    return metadata
+
+
+# Resumable uploads.
+
+async def _start_resumable(request: web.Request, state: EmulatorState, bucket: str, name: str) -> web.Response:
+    """Write rules were checked with the caller's credentials; the session URL is the capability
+    for the chunk requests, which carry none."""
+    body = await read_small_body(request)
+    try:
+        resource = json.loads(body) if body.strip() else {}
+    except (ValueError, UnicodeDecodeError):
+        raise bad_request("The resumable upload start body must be JSON metadata.") from None
+    if not isinstance(resource, dict):
+        raise bad_request("The resumable upload start body must be a JSON object.")
+    declared = request.headers.get("X-Goog-Upload-Header-Content-Length")
+    if declared is not None and not declared.strip().isdigit():
+        raise bad_request(f"Invalid X-Goog-Upload-Header-Content-Length {declared!r}.")
+    session = state.sessions.start(
+        bucket=bucket, name=name, resource=resource,
+        declared_size=int(declared) if declared is not None else None,
+        declared_content_type=request.headers.get("X-Goog-Upload-Header-Content-Type"),
+        writer=state.store.new_writer())
+    upload_url = (f"{request.scheme}://{request.host}/v0/b/{quote(bucket, safe='')}/o?name={quote(name, safe='')}"
+                  f"&upload_id={session.id}&upload_protocol=resumable")
+    return web.Response(headers={
+        "X-Goog-Upload-Status": ACTIVE,
+        "X-Goog-Upload-URL": upload_url,
+        "X-Goog-Upload-Chunk-Granularity": str(state.flavor.chunk_granularity),
+        "X-GUploader-UploadID": session.id,
+        "X-Goog-Upload-Control-URL": "",
+    })
+
+
+async def _continue_resumable(request: web.Request, state: EmulatorState, upload_id: str) -> web.Response:
+    session = state.sessions.get(upload_id)
+    if session is None:
+        raise not_found("Upload session not found.")
+    header = request.headers.get("X-Goog-Upload-Command", "")
+    commands = {command.strip().lower() for command in header.split(",") if command.strip()}
+    if commands not in COMMANDS:
+        raise bad_request(f"Unsupported X-Goog-Upload-Command {header!r}.",
+                          headers=_session_headers(session, state, with_size=True))
+    async with session.lock:
+        if commands == {"query"}:
+            return web.Response(headers=_session_headers(session, state, with_size=True))
+        if commands == {"cancel"}:
+            return await _cancel(state, session)
+        if session.state == FINAL and commands == {"finalize"}:
+            return metadata_response(session.result, state, _session_headers(session, state, with_size=True))
+        if session.state != ACTIVE:
+            raise bad_request(f"The upload is {session.state}.", headers=_session_headers(session, state, with_size=True))
+        if "upload" in commands:
+            await _receive_chunk(request, state, session, last="finalize" in commands)
+            if session.state != ACTIVE:  # a reset cancelled the session while the chunk arrived
+                raise not_found("The upload session was reset.")
+        if "finalize" in commands:
+            return await _finalize(state, session)
+        reports_size = state.flavor.reports_size_on_chunks
+        return web.Response(text="" if reports_size else "OK",
+                            headers=_session_headers(session, state, with_size=reports_size))
+
+
+def _session_headers(session: UploadSession, state: EmulatorState, *, with_size: bool) -> dict[str, str]:
+    headers = {"X-Goog-Upload-Status": session.state}
+    if with_size:
+        headers["X-Goog-Upload-Size-Received"] = str(session.received)
+    return headers
+
+
+def _chunk_error(message: str, session: UploadSession, state: EmulatorState) -> ApiError:
+    """A rejected chunk; production replies carry the session status and size."""
+    return bad_request(message, headers=_session_headers(session, state, with_size=state.flavor.reports_size_on_chunks))
+
+
+async def _cancel(state: EmulatorState, session: UploadSession) -> web.Response:
+    if session.state == FINAL:
+        raise bad_request("The upload is already final.", headers=_session_headers(session, state, with_size=True))
+    if session.state == ACTIVE:
+        session.state = CANCELLED
+        await session.writer.discard()
+    return web.Response(headers=_session_headers(session, state, with_size=True))
+
+
+async def _receive_chunk(request: web.Request, state: EmulatorState, session: UploadSession, *, last: bool) -> None:
+    """Append the body. A dropped connection keeps the bytes up to the last granularity boundary
+    (so `query` then resuming works); a rejected chunk keeps none of them."""
+    granularity = state.flavor.chunk_granularity
+    checks = state.flavor.checks_upload_offsets
+    writer = session.writer
+    start = writer.size
+    if checks:
+        offset = request.headers.get("X-Goog-Upload-Offset")
+        if offset is not None and (not offset.strip().isdigit() or int(offset) != start):
+            raise _chunk_error(f"Uploading at wrong offset: {offset!r}, expected {start}.", session, state)
+        if request.content_length is not None:
+            _check_chunk_size(session, state, start, request.content_length, last)
+    await writer.mark()
+    try:
+        async for piece in iter_body(request):
+            await writer.write(piece)
+            if checks and session.declared_size is not None and writer.size > session.declared_size:
+                raise _chunk_error(f"Too many bytes: the upload was declared as {session.declared_size} bytes.",
+                                   session, state)
+        if checks:
+            _check_chunk_size(session, state, start, writer.size - start, last)
+    except BodyDropped:
+        await writer.truncate(max(start, writer.size // granularity * granularity))
+        raise
+    except ApiError as error:
+        await writer.truncate(start)
+        error.headers.update(_session_headers(session, state, with_size=state.flavor.reports_size_on_chunks))
+        raise
+
+
+def _check_chunk_size(session: UploadSession, state: EmulatorState, start: int, length: int, last: bool) -> None:
+    granularity = state.flavor.chunk_granularity
+    if session.declared_size is not None and start + length > session.declared_size:
+        raise _chunk_error(f"Too many bytes: the upload was declared as {session.declared_size} bytes.", session, state)
+    if not last and length % granularity:
+        raise _chunk_error(f"A chunk that does not finalize must be a multiple of {granularity} bytes, not {length}.",
+                           session, state)
+
+
+async def _finalize(state: EmulatorState, session: UploadSession) -> web.Response:
+    declared = session.declared_size
+    if state.flavor.checks_upload_offsets and declared is not None and session.received != declared:
+        raise bad_request(f"The upload has {session.received} bytes but {declared} were declared.",
+                          headers=_session_headers(session, state, with_size=True))
+    session.result = await _commit(state, session.bucket, session.name, session.writer, session.resource,
+                                   session.declared_content_type)
+    session.state = FINAL
+    return metadata_response(session.result, state, _session_headers(session, state, with_size=True))

@@ -1,0 +1,98 @@
+"""The process: READY line, signals, port conflicts, HTTP/1.1 behaviour, concurrency, memory."""
+
+import http.client
+import signal
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+import requests
+
+from conftest import Emulator, md5_b64
+
+
+def memory_kib(emu: Emulator, field: str) -> int:
+    for line in Path(f"/proc/{emu.process.pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise AssertionError(field)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_ready_line_and_clean_stop(start_emulator, sig):
+    emu = start_emulator()
+    assert emu.base == f"http://127.0.0.1:{emu.port}" and emu.port > 0
+    assert emu.http.get(emu.url("/v0/")).json() == {"emulator": "storage"}
+    emu.upload_ok("x")
+    assert emu.stop(sig) == 0
+
+
+def test_port_in_use_fails_with_message(start_emulator):
+    emu = start_emulator()
+    with pytest.raises(RuntimeError, match="address already in use"):
+        Emulator("--port", str(emu.port))
+
+
+def test_keep_alive_and_expect_100_continue(emu):
+    with socket.create_connection(("127.0.0.1", emu.port), timeout=5) as sock:
+        sock.sendall(b"POST /v0/b/b/o?name=e HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
+        assert sock.recv(100).startswith(b"HTTP/1.1 100 Continue\r\n\r\n")
+        sock.sendall(b"hello")
+        reader = sock.makefile("rb")
+        assert reader.readline().startswith(b"HTTP/1.1 200")
+        length = 0
+        while (line := reader.readline()) != b"\r\n":
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        reader.read(length)
+        sock.sendall(b"GET /v0/b/b/o/e?alt=media HTTP/1.1\r\nHost: x\r\n\r\n")  # same connection
+        assert reader.readline().startswith(b"HTTP/1.1 200")
+        while reader.readline() != b"\r\n":
+            pass
+        assert reader.read(5) == b"hello"
+
+
+def test_many_concurrent_clients(emu):
+    errors = []
+
+    def client(index: int) -> None:
+        try:
+            with requests.Session() as session:
+                data = bytes([index]) * (100000 + index)
+                for round_ in range(3):
+                    name = f"c/{index}/{round_}"
+                    meta = session.post(emu.bucket_url(), params={"name": name}, data=data).json()
+                    assert meta["md5Hash"] == md5_b64(data)
+                    assert session.get(emu.object_url(name), params={"alt": "media"}).content == data
+        except Exception as error:  # reported below with the client's index
+            errors.append((index, error))
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(24)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    assert len(emu.list(prefix="c/").json()["items"]) == 72
+    assert len(emu.list(prefix="c/", delimiter="/").json()["prefixes"]) == 24
+
+
+def test_large_upload_and_download_stream_without_growing_memory(start_emulator):
+    emu = start_emulator()
+    size = 256 << 20
+    piece = bytes(range(256)) * 4096  # 1 MiB
+    baseline = memory_kib(emu, "VmRSS")
+    connection = http.client.HTTPConnection("127.0.0.1", emu.port)
+    connection.request("PUT", "/v0/b/b/o?name=huge", body=(piece for _ in range(size // len(piece))),
+                       headers={"Content-Length": str(size)})
+    response = connection.getresponse()
+    assert response.status == 200 and response.read()
+    connection.request("GET", "/v0/b/b/o/huge?alt=media")
+    response = connection.getresponse()
+    received = 0
+    while chunk := response.read(1 << 20):
+        received += len(chunk)
+    assert received == size
+    growth_mib = (memory_kib(emu, "VmHWM") - baseline) / 1024
+    assert growth_mib < 64, f"peak RSS grew by {growth_mib:.1f} MiB"
