@@ -27,6 +27,8 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     private var transfer: TransferID?
     private var timer: TimerID?
     private var request: RetryingRequest?
+    /// The chunk on the wire: its length and the bytes of it curl has sent.
+    private var chunkInFlight: (length: Int64, sent: Int64)?
     private var paused = false
     private var ended = false
     /// Consecutive 4xx answers to chunks, each followed by a `query` to resynchronise.
@@ -74,10 +76,13 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         }
     }
 
+    /// A chunk whose bytes are all sent is left to finish: the server has (or will have) them, and
+    /// aborting it would race the resume's `query` against the server storing them.
     override func pauseOnTransferThread() {
         guard !ended, !paused else { return }
         paused = true
-        abandonInFlight()
+        let chunkFullySent = chunkInFlight.map { $0.sent >= $0.length } ?? false
+        if !chunkFullySent { abandonInFlight() }
         emit(.pause, bytes: snapshot.bytesTransferred, total: total)
     }
 
@@ -86,6 +91,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         paused = false
         resetBackoff()
         emit(.resume, bytes: snapshot.bytesTransferred, total: total)
+        if transfer != nil { return }   // a fully sent chunk is still finishing; it carries on
         if sessionURL != nil { query() } else { begin() }
     }
 
@@ -165,14 +171,17 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         applyChunkLimits(&request)
         request.allowsResend = false
         let generation = self.generation
+        chunkInFlight = (length, 0)
         transfer = storage.engine.start(request, TransferCallbacks(
             onUploadProgress: { [self] sent in
                 guard generation == self.generation else { return }
-                emit(.progress, bytes: offset + sent, total: total)
+                chunkInFlight?.sent = sent
+                if !paused { emit(.progress, bytes: offset + sent, total: total) }
             },
             onComplete: { [self] result in
                 guard generation == self.generation else { return }
                 transfer = nil
+                chunkInFlight = nil
                 chunkDone(result, offset: offset, length: length, isLast: isLast)
             }))
     }
@@ -186,6 +195,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
                 confirmed = response.headers.value("X-Goog-Upload-Size-Received").flatMap { Int64($0) } ?? offset + length
                 clientErrors = 0
                 resetBackoff()
+                if paused { return }   // the chunk finished after a pause; resume continues from here
                 emit(.progress, bytes: confirmed, total: total, force: true)
                 return sendNextChunk()
             case 404, 410:
@@ -199,6 +209,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
                 break
             }
         }
+        if paused { return }   // resume will ask the server where it stands
         handleFailure(AttemptOutcome(result, path: reference.path, mayRefreshToken: false), then: query)
     }
 
@@ -351,6 +362,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     /// Stops whatever request or timer is in flight; their late completions are ignored.
     private func abandonInFlight() {
         generation += 1
+        chunkInFlight = nil
         if let transfer { storage.engine.cancel(transfer) }
         if let timer { storage.engine.cancelTimer(timer) }
         request?.cancel()
