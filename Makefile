@@ -63,3 +63,6 @@ include $(sort $(wildcard mk/*.mk))
 
 test: $(TEST_TARGETS)
 	@echo "make test: all suites passed ($(TEST_TARGETS))"
+
+# The demo: each example (Python, C) runs against its own emulator on a free port.
+demo: lib venv demo-python demo-c

@@ -146,9 +146,10 @@ int fbs_storage_use_emulator(fbs_storage *storage, const char *host, int port);
  * it. Tokens are sent only over https or to loopback hosts (localhost, 127.0.0.0/8, ::1). */
 int fbs_storage_set_auth_token(fbs_storage *storage, const char *token);
 
-/* Supplies tokens on demand. Called before requests, on a library thread (never with a lock
- * held), with force_refresh = 1 after the server answered 401 (the request is then retried
- * once). Return the token, or NULL for none. The returned string must stay valid until the
+/* Supplies tokens on demand. Called before requests on the storage's transfer thread (never
+ * with a lock held; keep it quick, and do not call blocking fbs_ operations from it — they
+ * fail with FBS_ERR_INVALID_ARGUMENT there), with force_refresh = 1 after the server answered
+ * 401 (the request is then retried once). Return the token, or NULL for none. The returned string must stay valid until the
  * provider is called again or the storage is freed; the library copies it. A provider
  * replaces a fixed token; fn = NULL removes the provider. */
 typedef const char *(*fbs_token_provider)(int force_refresh, void *user_data);
@@ -167,9 +168,10 @@ int fbs_storage_get_max_download_retry_time(const fbs_storage *storage, double *
 int fbs_storage_set_max_operation_retry_time(fbs_storage *storage, double seconds);
 int fbs_storage_get_max_operation_retry_time(const fbs_storage *storage, double *out_seconds);
 
-/* Bytes per resumable-upload request (default 8 MiB), also the size above which uploads use
- * the resumable protocol (smaller ones go in one multipart request). Rounded down to the
- * server's chunk granularity (never below one unit). Range 256 KiB .. 1 GiB.
+/* Bytes per resumable-upload request (default 8 MiB). Uploads of at most 256 KiB go in one
+ * multipart request; larger ones use the resumable protocol, one request per chunk, each
+ * streamed from the source. Rounded down to the server's chunk granularity (never below one
+ * unit). Range 256 KiB .. 1 GiB.
  * Errors: FBS_ERR_INVALID_ARGUMENT. */
 int fbs_storage_set_upload_chunk_size(fbs_storage *storage, int64_t bytes);
 int fbs_storage_get_upload_chunk_size(const fbs_storage *storage, int64_t *out_bytes);
@@ -234,7 +236,8 @@ int fbs_metadata_set_content_encoding(fbs_metadata *m, const char *value);
 int fbs_metadata_set_content_language(fbs_metadata *m, const char *value);
 int fbs_metadata_set_content_type(fbs_metadata *m, const char *value);
 
-/* Field values, borrowed from m; NULL when absent, marked for deletion, or a bad handle. */
+/* Field values, borrowed from m until that field changes or m is freed; NULL when absent,
+ * marked for deletion, or a bad handle. */
 const char *fbs_metadata_cache_control(const fbs_metadata *m);
 const char *fbs_metadata_content_disposition(const fbs_metadata *m);
 const char *fbs_metadata_content_encoding(const fbs_metadata *m);
@@ -262,7 +265,8 @@ int64_t fbs_metadata_updated_ms(const fbs_metadata *m);
 int fbs_metadata_set_custom(fbs_metadata *m, const char *key, const char *value);
 int fbs_metadata_remove_custom(fbs_metadata *m, const char *key);
 int fbs_metadata_clear_custom(fbs_metadata *m);
-/* The value for key, borrowed; NULL when absent or marked for deletion. */
+/* The value for key, borrowed until the custom metadata changes; NULL when absent or marked
+ * for deletion. */
 const char *fbs_metadata_custom(const fbs_metadata *m, const char *key);
 /* Number of custom keys (including keys marked for deletion); 0 on a bad handle. */
 size_t fbs_metadata_custom_count(const fbs_metadata *m);
@@ -325,8 +329,9 @@ int fbs_reference_put_file_resuming(const fbs_reference *r, const char *local_pa
 int fbs_reference_write_to_file(const fbs_reference *r, const char *local_path, fbs_task **out);
 
 /* Adds an observer for status (RESUME .. FAILURE). If the task is already in that status the
- * callback also fires once at once (on the callback thread).
- * Errors: FBS_ERR_INVALID_ARGUMENT (NULL, UNKNOWN status, task finished and delivered). */
+ * callback also fires once at once (on the callback thread) — also after the task ended, for
+ * its final status. Observers of other statuses added after the end never fire.
+ * Errors: FBS_ERR_INVALID_ARGUMENT (NULL task or callback, UNKNOWN or out-of-range status). */
 int fbs_task_observe(fbs_task *t, fbs_task_status status, fbs_task_callback cb,
                      void *user_data, fbs_observer_handle *out);
 int fbs_task_remove_observer(fbs_task *t, fbs_observer_handle h);

@@ -1,0 +1,133 @@
+import CCurl
+
+extension EasyTransfer {
+    /// Sets every option of a fresh (or `curl_easy_reset`) handle for `request`.
+    /// `self` must stay alive while curl may call back: the caller retains it for that time.
+    func configure(_ request: HTTPRequest, tuning: EngineTuning, userAgent: String) throws(TransportError) {
+        let h = easy
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        var rc = CURLE_OK
+        var badOption = ""
+        func check(_ code: CURLcode, _ what: @autoclosure () -> String) {
+            if rc == CURLE_OK && code != CURLE_OK { rc = code; badOption = what() }
+        }
+
+        check(ccurl_setopt_string(h, CURLOPT_URL, request.url), "URL")
+        check(ccurl_setopt_string(h, CURLOPT_PROTOCOLS_STR, "http,https"), "PROTOCOLS_STR")
+        check(ccurl_setopt_long(h, CURLOPT_NOSIGNAL, 1), "NOSIGNAL")
+        check(ccurl_setopt_long(h, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1), "HTTP_VERSION")
+        check(ccurl_setopt_long(h, CURLOPT_FOLLOWLOCATION, 0), "FOLLOWLOCATION")
+        check(ccurl_setopt_pointer(h, CURLOPT_PRIVATE, me), "PRIVATE")
+        check(ccurl_setopt_pointer(h, CURLOPT_ERRORBUFFER, errorBuffer), "ERRORBUFFER")
+        check(ccurl_setopt_string(h, CURLOPT_USERAGENT, userAgent), "USERAGENT")
+
+        // Limits. LOW_SPEED_* counts both directions, so a long upload is not a stall.
+        check(ccurl_setopt_long(h, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(request.connectTimeout)), "CONNECTTIMEOUT")
+        check(ccurl_setopt_long(h, CURLOPT_TIMEOUT_MS, request.timeout.map(Self.milliseconds) ?? 0), "TIMEOUT")
+        check(ccurl_setopt_long(h, CURLOPT_LOW_SPEED_LIMIT, 1), "LOW_SPEED_LIMIT")
+        check(ccurl_setopt_long(h, CURLOPT_LOW_SPEED_TIME, max(1, Int(request.stallTimeout.rounded(.up)))), "LOW_SPEED_TIME")
+
+        // TLS: always verify.
+        check(ccurl_setopt_long(h, CURLOPT_SSL_VERIFYPEER, 1), "SSL_VERIFYPEER")
+        check(ccurl_setopt_long(h, CURLOPT_SSL_VERIFYHOST, 2), "SSL_VERIFYHOST")
+        if let caFile = request.caFile { check(ccurl_setopt_string(h, CURLOPT_CAINFO, caFile), "CAINFO") }
+
+        check(ccurl_setopt_long(h, CURLOPT_UPLOAD_BUFFERSIZE, tuning.uploadBufferSize), "UPLOAD_BUFFERSIZE")
+        check(ccurl_setopt_long(h, CURLOPT_BUFFERSIZE, tuning.receiveBufferSize), "BUFFERSIZE")
+
+        // Callbacks: non-capturing closures; the context comes back through the userdata pointer.
+        check(ccurl_setopt_write_callback(h, CURLOPT_HEADERFUNCTION) { line, size, count, ctx in
+            let t = Unmanaged<EasyTransfer>.fromOpaque(ctx!).takeUnretainedValue()
+            return t.headerLine(UnsafeRawBufferPointer(start: line, count: size * count)) ? size * count : 0
+        }, "HEADERFUNCTION")
+        check(ccurl_setopt_pointer(h, CURLOPT_HEADERDATA, me), "HEADERDATA")
+        check(ccurl_setopt_write_callback(h, CURLOPT_WRITEFUNCTION) { data, size, count, ctx in
+            let t = Unmanaged<EasyTransfer>.fromOpaque(ctx!).takeUnretainedValue()
+            return t.bodyData(UnsafeRawBufferPointer(start: data, count: size * count))
+                ? size * count : Int(CURL_WRITEFUNC_ERROR)
+        }, "WRITEFUNCTION")
+        check(ccurl_setopt_pointer(h, CURLOPT_WRITEDATA, me), "WRITEDATA")
+        check(ccurl_setopt_long(h, CURLOPT_NOPROGRESS, 0), "NOPROGRESS")
+        check(ccurl_setopt_xferinfo_callback(h, CURLOPT_XFERINFOFUNCTION) { ctx, _, _, _, uploaded in
+            Unmanaged<EasyTransfer>.fromOpaque(ctx!).takeUnretainedValue().progress(uploaded: Int64(uploaded))
+        }, "XFERINFOFUNCTION")
+        check(ccurl_setopt_pointer(h, CURLOPT_XFERINFODATA, me), "XFERINFODATA")
+
+        let method = request.method
+        let hasBody = request.body != nil
+        let sendsBody = hasBody || method == "POST" || method == "PUT"
+        if sendsBody {
+            check(ccurl_setopt_read_callback(h, CURLOPT_READFUNCTION) { buffer, size, count, ctx in
+                let t = Unmanaged<EasyTransfer>.fromOpaque(ctx!).takeUnretainedValue()
+                return t.readBody(into: UnsafeMutableRawPointer(buffer!), count: size * count)
+            }, "READFUNCTION")
+            check(ccurl_setopt_pointer(h, CURLOPT_READDATA, me), "READDATA")
+            check(ccurl_setopt_seek_callback(h, CURLOPT_SEEKFUNCTION) { ctx, offset, origin in
+                Unmanaged<EasyTransfer>.fromOpaque(ctx!).takeUnretainedValue().seekBody(to: Int64(offset), origin: origin)
+            }, "SEEKFUNCTION")
+            check(ccurl_setopt_pointer(h, CURLOPT_SEEKDATA, me), "SEEKDATA")
+        }
+        switch method {
+        case "PUT":
+            check(ccurl_setopt_long(h, CURLOPT_UPLOAD, 1), "UPLOAD")
+            check(ccurl_setopt_off(h, CURLOPT_INFILESIZE_LARGE, Int(bodyLength)), "INFILESIZE_LARGE")
+        case _ where sendsBody:
+            // POST, and PATCH/DELETE/... with a body: a POST whose body comes from the read callback.
+            check(ccurl_setopt_long(h, CURLOPT_POST, 1), "POST")
+            check(ccurl_setopt_off(h, CURLOPT_POSTFIELDSIZE_LARGE, Int(bodyLength)), "POSTFIELDSIZE_LARGE")
+            if method != "POST" { check(ccurl_setopt_string(h, CURLOPT_CUSTOMREQUEST, method), "CUSTOMREQUEST") }
+        case "GET":
+            check(ccurl_setopt_long(h, CURLOPT_HTTPGET, 1), "HTTPGET")
+        case "HEAD":
+            check(ccurl_setopt_long(h, CURLOPT_NOBODY, 1), "NOBODY")
+        default:
+            check(ccurl_setopt_string(h, CURLOPT_CUSTOMREQUEST, method), "CUSTOMREQUEST")
+        }
+
+        headerList = try Self.headerList(request.headers, sendsBody: sendsBody)
+        check(ccurl_setopt_slist(h, CURLOPT_HTTPHEADER, headerList), "HTTPHEADER")
+
+        if rc != CURLE_OK {
+            throw .failed(code: Int32(rc.rawValue), message: "\(String(cString: curl_easy_strerror(rc))) (CURLOPT_\(badOption))")
+        }
+    }
+
+    /// The request's headers as a curl list, plus the removals of curl's own defaults the protocol
+    /// must not get: `Expect: 100-continue` (an extra round trip per request) and, for bodies, the
+    /// `Content-Type: application/x-www-form-urlencoded` curl adds to POSTs.
+    private static func headerList(
+        _ headers: [(name: String, value: String)], sendsBody: Bool
+    ) throws(TransportError) -> UnsafeMutablePointer<curl_slist>? {
+        var lines: [String] = []
+        var hasExpect = false, hasContentType = false
+        for (name, value) in headers {
+            guard !name.isEmpty, !name.utf8.contains(where: { $0 <= 0x20 || $0 == UInt8(ascii: ":") || $0 == 0x7F }),
+                  !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 })
+            else {
+                // The value may be a credential: name the field only when the name itself is printable.
+                throw .failed(code: Int32(CURLE_BAD_FUNCTION_ARGUMENT.rawValue),
+                              message: "invalid request header field (control character or bad name)")
+            }
+            hasExpect = hasExpect || HTTPHeaders.namesEqual(name, "Expect")
+            hasContentType = hasContentType || HTTPHeaders.namesEqual(name, "Content-Type")
+            // "Name;" is curl's syntax for a header with an empty value ("Name:" would remove it).
+            lines.append(value.isEmpty ? name + ";" : name + ": " + value)
+        }
+        if !hasExpect { lines.append("Expect:") }
+        if sendsBody && !hasContentType { lines.append("Content-Type:") }
+        var list: UnsafeMutablePointer<curl_slist>?
+        for line in lines {
+            guard let appended = curl_slist_append(list, line) else {
+                if let list { curl_slist_free_all(list) }
+                throw .failed(code: Int32(CURLE_OUT_OF_MEMORY.rawValue), message: "out of memory building request headers")
+            }
+            list = appended
+        }
+        return list
+    }
+
+    private static func milliseconds(_ seconds: Double) -> Int {
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        return Int(min(seconds * 1000, Double(Int32.max)).rounded(.up))
+    }
+}

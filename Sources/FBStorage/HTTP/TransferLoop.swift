@@ -1,0 +1,188 @@
+import CCurl
+import Glibc
+
+/// The transfer thread's state and loop: one curl multi handle (one connection cache, so connections
+/// are reused across requests), the live transfers, the timers and a pool of idle easy handles.
+/// Every curl call except `curl_multi_wakeup` happens here, on that one thread.
+final class TransferLoop {
+    let multi: UnsafeMutableRawPointer
+    let inbox: Inbox
+    private let tuning: EngineTuning
+    private let userAgent: String
+    private var transfers: [TransferID: EasyTransfer] = [:]
+    private var timers = TimerQueue()
+    private var idleHandles: [UnsafeMutableRawPointer] = []
+    private var stopping = false
+
+    /// Longest poll without a wakeup, timer or curl timeout; only a safety net.
+    private static let maxPollMilliseconds: Int32 = 1000
+
+    init(tuning: EngineTuning) throws(StorageError) {
+        userAgent = CurlGlobal.userAgent
+        guard let multi = curl_multi_init() else {
+            throw StorageError(code: .internalError, message: "curl_multi_init failed")
+        }
+        self.multi = multi
+        self.tuning = tuning
+        inbox = Inbox(multi: MultiHandle(raw: multi))
+    }
+
+    /// Frees the multi handle if the thread never ran (engine init failed after creating the loop).
+    func discard() {
+        curl_multi_cleanup(multi)
+    }
+
+    var activeTransfers: Int { transfers.count }
+
+    /// Runs until `.stop`, then cancels what is left and frees every curl handle.
+    func run() {
+        var running: Int32 = 0
+        while !stopping {
+            processCommands()
+            if stopping { break }
+            runDueTimers()
+            if stopping { break }
+            if !transfers.isEmpty {
+                curl_multi_perform(multi, &running)
+                collectCompletions()
+            }
+            if stopping { break }
+            curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
+        }
+        tearDown()
+    }
+
+    // MARK: commands
+
+    private func processCommands() {
+        // Commands posted while handling a batch (from performs, timers' work, callbacks) are taken
+        // in the same turn, so an on-thread cancel lands before curl or the timers run again.
+        for _ in 0..<64 {
+            let batch = inbox.take()
+            if batch.isEmpty { return }
+            for command in batch { handle(command) }
+        }
+    }
+
+    private func handle(_ command: EngineCommand) {
+        switch command {
+        case let .start(id, request, callbacks):
+            if stopping { callbacks.onComplete(.failure(.cancelled)) } else { begin(id, request, callbacks) }
+        case let .cancel(id):
+            if let t = transfers[id] { finish(t, code: nil) }
+        case let .perform(work):
+            if !stopping { work() }
+        case let .addTimer(id, deadline, work):
+            if !stopping { timers.add(id, deadline: deadline, work) }
+        case let .cancelTimer(id):
+            timers.cancel(id)
+        case .stop:
+            stopping = true
+        }
+    }
+
+    /// Called on this thread by `HTTPEngine.cancel`: stop the transfer's callbacks at once; the
+    /// queued `.cancel` then removes it and reports `.cancelled`.
+    func markCancelled(_ id: TransferID) {
+        transfers[id]?.cancelRequested = true
+    }
+
+    func cancelTimerNow(_ id: TimerID) {
+        timers.cancel(id)
+    }
+
+    func addTimerNow(_ id: TimerID, deadline: UInt64, _ work: @escaping @Sendable () -> Void) {
+        if !stopping { timers.add(id, deadline: deadline, work) }
+    }
+
+    // MARK: transfers
+
+    private func begin(_ id: TransferID, _ request: HTTPRequest, _ callbacks: TransferCallbacks) {
+        guard let easy = idleHandles.popLast() ?? curl_easy_init() else {
+            callbacks.onComplete(.failure(.failed(code: Int32(CURLE_OUT_OF_MEMORY.rawValue), message: "curl_easy_init failed")))
+            return
+        }
+        let t = EasyTransfer(id: id, easy: easy, request: request, callbacks: callbacks)
+        do {
+            try t.configure(request, tuning: tuning, userAgent: userAgent)
+        } catch {
+            recycle(t)
+            callbacks.onComplete(.failure(error))
+            return
+        }
+        // The retain curl's userdata pointers rely on; released in `finish` after remove_handle.
+        _ = Unmanaged.passRetained(t)
+        let rc = curl_multi_add_handle(multi, easy)
+        guard rc == CURLM_OK else {
+            Unmanaged.passUnretained(t).release()
+            recycle(t)
+            let message = String(cString: curl_multi_strerror(rc))
+            callbacks.onComplete(.failure(.failed(code: Int32(rc.rawValue), message: "curl_multi_add_handle: \(message)")))
+            return
+        }
+        transfers[id] = t
+    }
+
+    private func collectCompletions() {
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(multi, &left) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            let code = message.pointee.data.result   // read before remove_handle invalidates `message`
+            var context: UnsafeMutableRawPointer?
+            _ = ccurl_getinfo_pointer(easy, CURLINFO_PRIVATE, &context)
+            guard let context else { continue }
+            finish(Unmanaged<EasyTransfer>.fromOpaque(context).takeUnretainedValue(), code: code)
+        }
+    }
+
+    /// Removes `t` from curl and reports its outcome: curl's `code`, or `.cancelled` when nil.
+    private func finish(_ t: EasyTransfer, code: CURLcode?) {
+        curl_multi_remove_handle(multi, t.easy)
+        transfers[t.id] = nil
+        let result = code.map { t.result(code: $0) } ?? .failure(.cancelled)
+        recycle(t)
+        Unmanaged.passUnretained(t).release()
+        t.callbacks.onComplete(result)
+    }
+
+    /// Returns the easy handle to the pool (reset, so no option or pointer of `t` survives) and frees
+    /// what curl referenced.
+    private func recycle(_ t: EasyTransfer) {
+        if idleHandles.count < tuning.easyHandlePoolSize {
+            curl_easy_reset(t.easy)
+            idleHandles.append(t.easy)
+        } else {
+            curl_easy_cleanup(t.easy)
+        }
+        t.releaseResources()
+    }
+
+    // MARK: timers
+
+    private func runDueTimers() {
+        let now = MonotonicClock.nanoseconds()
+        while !stopping, let work = timers.popDue(now: now) {
+            work()
+            processCommands()   // e.g. a timer's work cancelled a transfer or a later timer
+        }
+    }
+
+    private func pollTimeout() -> Int32 {
+        guard let deadline = timers.nextDeadline() else { return Self.maxPollMilliseconds }
+        let now = MonotonicClock.nanoseconds()
+        guard deadline > now else { return 0 }
+        let ms = (deadline - now + 999_999) / 1_000_000
+        return Int32(min(ms, UInt64(Self.maxPollMilliseconds)))
+    }
+
+    // MARK: shutdown
+
+    private func tearDown() {
+        // `.stop` is the last command the closed inbox accepted, so nothing is queued behind it.
+        timers.removeAll()
+        for t in transfers.values.sorted(by: { $0.id.raw < $1.id.raw }) { finish(t, code: nil) }
+        for easy in idleHandles { curl_easy_cleanup(easy) }
+        idleHandles.removeAll()
+        curl_multi_cleanup(multi)
+    }
+}

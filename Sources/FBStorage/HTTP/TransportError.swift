@@ -1,0 +1,13 @@
+/// Why a transfer produced no HTTP response. HTTP error statuses are not transport errors: they
+/// complete with `.success` and the service layer maps them.
+enum TransportError: Error, Sendable, Equatable {
+    /// `HTTPEngine.cancel` or `shutdown` was called before the transfer completed.
+    case cancelled
+    /// `onResponseHead` or `onBodyData` returned false.
+    case aborted
+    /// The buffered response body exceeded `TransferCallbacks.maxBufferedBody`.
+    case bodyTooLarge(limit: Int)
+    /// libcurl failed: its `CURLcode` and a message made of `curl_easy_strerror` and the error buffer.
+    /// The message never contains header values (they may hold credentials).
+    case failed(code: Int32, message: String)
+}

@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Exponential backoff with jitter until a deadline.
+///
+/// The n-th delay (n from 0) is `min(initialDelay × 2ⁿ, maxDelay) × j` with the jitter `j`
+/// uniform in [0.5, 1.0); a server's `Retry-After` replaces it. `nextDelay` returns `nil` when
+/// waiting that long would pass the deadline, so the caller stops and reports
+/// `retryLimitExceeded`. Times are seconds on the monotonic clock (`monotonicNow()`).
+struct Backoff: Sendable {
+    /// The absolute time after which no retry starts.
+    let deadline: Double
+    /// The first delay before jitter.
+    let initialDelay: Double
+    /// The largest delay before jitter.
+    let maxDelay: Double
+    private let random: @Sendable () -> Double
+    /// How many delays were handed out.
+    private(set) var attempts = 0
+
+    /// - Parameters:
+    ///   - deadline: absolute, in seconds on the monotonic clock.
+    ///   - random: a source of uniform values in [0, 1) (values outside are clamped).
+    init(deadline: Double, initialDelay: Double = 0.5, maxDelay: Double = 32,
+         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.deadline = deadline
+        self.initialDelay = initialDelay
+        self.maxDelay = maxDelay
+        self.random = random
+    }
+
+    /// The delay before the next attempt, or `nil` when `now + delay` would pass the deadline.
+    /// - Parameter retryAfter: the server's `Retry-After` in seconds, which replaces the
+    ///   computed delay (see `parseRetryAfter`).
+    mutating func nextDelay(now: Double, retryAfter: Double?) -> Double? {
+        var delay: Double
+        if let retryAfter, retryAfter.isFinite, retryAfter >= 0 {
+            delay = retryAfter
+        } else {
+            let exponent = Double(min(attempts, 62))
+            let base = min(initialDelay * Double.pow2(exponent), maxDelay)
+            var r = random()
+            if !(r >= 0) { r = 0 }              // also NaN
+            if r >= 1 { r = 1.0.nextDown }
+            delay = base * (0.5 + 0.5 * r)
+            if delay >= base, base > 0 { delay = base.nextDown } // rounding at r ≈ 1
+        }
+        attempts += 1
+        guard now + delay <= deadline else { return nil }
+        return delay
+    }
+
+    /// The seconds of a `Retry-After` header in its delta-seconds form (`"120"`); `nil` when
+    /// absent, empty, an HTTP date, or anything else.
+    static func parseRetryAfter(_ header: String?) -> Double? {
+        guard let header else { return nil }
+        let trimmed = header.utf8.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }
+        let digits = Array(trimmed.reversed())
+        guard !digits.isEmpty, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return Double(String(decoding: digits, as: UTF8.self))
+    }
+
+    /// True for statuses worth retrying: 408, 429 and 500–599.
+    static func isRetryable(status: Int) -> Bool {
+        status == 408 || status == 429 || (500...599).contains(status)
+    }
+
+    /// Seconds on the monotonic clock (`CLOCK_MONOTONIC`).
+    static func monotonicNow() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1_000_000_000
+    }
+}
+
+private extension Double {
+    /// 2 to the power `exponent` (an integral value from 0 to 62).
+    static func pow2(_ exponent: Double) -> Double {
+        Double(sign: .plus, exponent: Int(exponent), significand: 1)
+    }
+}

@@ -1,0 +1,137 @@
+/// Where requests go (production, or an emulator) and how their URLs are built:
+/// `scheme://host:port/v0/b/<bucket>/o[/<escaped object>]`.
+public struct Endpoint: Sendable, Equatable {
+    /// `https` or `http`.
+    public let scheme: String
+    /// The host name or IP address; IPv6 addresses are kept without brackets.
+    public let host: String
+    /// The TCP port (always written in URLs, as the Apple SDK does).
+    public let port: Int
+
+    /// `https://firebasestorage.googleapis.com:443`.
+    public static let production = Endpoint(scheme: "https", host: "firebasestorage.googleapis.com", port: 443)
+
+    /// The default port of the Firebase Storage emulator.
+    static let defaultEmulatorPort = 9199
+
+    /// An endpoint; surrounding brackets of an IPv6 `host` are removed.
+    public init(scheme: String, host: String, port: Int) {
+        self.scheme = scheme
+        if host.hasPrefix("["), host.hasSuffix("]"), host.count >= 2 {
+            self.host = String(host.dropFirst().dropLast())
+        } else {
+            self.host = host
+        }
+        self.port = port
+    }
+
+    /// An emulator at `http://host:port` (host a name or an IPv4/IPv6 address, IPv6 with or
+    /// without brackets).
+    /// - Throws: `invalidArgument` for an empty host, a host with whitespace, `/`, `?`, `#`
+    ///   or `@`, or a port outside 1...65535.
+    static func emulator(host: String, port: Int) throws(StorageError) -> Endpoint {
+        let endpoint = Endpoint(scheme: "http", host: host, port: port)
+        if endpoint.host.isEmpty {
+            throw .invalidArgument("The emulator host is empty.")
+        }
+        if endpoint.host.unicodeScalars.contains(where: {
+            $0.properties.isWhitespace || $0.value < 0x20 || "/?#@[]".unicodeScalars.contains($0)
+        }) {
+            throw .invalidArgument("The emulator host '\(host)' is not a host name or IP address.")
+        }
+        if !(1...65535).contains(port) {
+            throw .invalidArgument("The emulator port \(port) is not in 1...65535.")
+        }
+        return endpoint
+    }
+
+    /// The emulator named by `FIREBASE_STORAGE_EMULATOR_HOST`'s format: `host:port`,
+    /// `[ipv6]:port`, or a host alone (port 9199). `nil` when malformed (a scheme, a bad port,
+    /// an unbracketed IPv6 address with a port).
+    static func emulator(hostPort: String) -> Endpoint? {
+        let s = hostPort.trimmingASCIIWhitespace()
+        var host = Substring(s)
+        var port = defaultEmulatorPort
+        if s.hasPrefix("[") {
+            guard let close = s.firstIndex(of: "]") else { return nil }
+            host = s[s.index(after: s.startIndex)..<close]
+            let rest = s[s.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":"), let p = Int(rest.dropFirst()) else { return nil }
+                port = p
+            }
+        } else if let colon = s.firstIndex(of: ":") {
+            if s[s.index(after: colon)...].contains(":") {
+                // Several colons: an unbracketed IPv6 address, which cannot carry a port.
+                host = Substring(s)
+            } else {
+                host = s[..<colon]
+                guard let p = Int(s[s.index(after: colon)...]) else { return nil }
+                port = p
+            }
+        }
+        return try? emulator(host: String(host), port: port)
+    }
+
+    /// `scheme://host:port`, with an IPv6 host in brackets.
+    var origin: String {
+        let h = host.contains(":") ? "[\(host)]" : host
+        return "\(scheme)://\(h):\(port)"
+    }
+
+    /// `origin/v0/b/<escaped bucket>/o`.
+    func bucketURL(_ bucket: String) -> String {
+        "\(origin)/v0/b/\(PercentEscaping.objectName(bucket))/o"
+    }
+
+    /// The same as `bucketURL(_:)`.
+    func bucketURL(bucket: String) -> String {
+        bucketURL(bucket)
+    }
+
+    /// `bucketURL/<escaped object>`; the bucket URL itself at the root.
+    func objectURL(_ path: StoragePath) -> String {
+        let base = bucketURL(path.bucket)
+        return path.isRoot ? base : "\(base)/\(PercentEscaping.objectName(path.object))"
+    }
+
+    /// `bucketURL?prefix=<fullPath>/&delimiter=/[&maxResults=N][&pageToken=T]`; `prefix` is
+    /// omitted at the root. Values are escaped as query values.
+    func listURL(_ path: StoragePath, maxResults: Int?, pageToken: String?) -> String {
+        var query: [String] = []
+        if !path.isRoot { query.append("prefix=" + PercentEscaping.queryValue(path.object + "/")) }
+        query.append("delimiter=" + PercentEscaping.queryValue("/"))
+        if let maxResults { query.append("maxResults=\(maxResults)") }
+        if let pageToken { query.append("pageToken=" + PercentEscaping.queryValue(pageToken)) }
+        return bucketURL(path.bucket) + "?" + query.joined(separator: "&")
+    }
+
+    /// `bucketURL?name=<escaped object>`: where multipart uploads and resumable starts go.
+    func uploadURL(_ path: StoragePath) -> String {
+        bucketURL(path.bucket) + "?name=" + PercentEscaping.queryValue(path.object)
+    }
+
+    /// `objectURL?alt=media&token=<escaped token>`: a download URL.
+    func downloadURL(_ path: StoragePath, token: String) -> String {
+        objectURL(path) + "?alt=media&token=" + PercentEscaping.queryValue(token)
+    }
+
+    /// `objectURL?alt=media`: the URL that downloads the object's bytes with the caller's auth.
+    func mediaURL(_ path: StoragePath) -> String {
+        objectURL(path) + "?alt=media"
+    }
+
+    /// True when tokens may be sent here: https, or a loopback host (`localhost`, an IPv4
+    /// address in 127.0.0.0/8, `::1`).
+    var isSecureOrLoopback: Bool {
+        if scheme.lowercased() == "https" { return true }
+        let h = host.lowercased()
+        if h == "localhost" || h == "::1" || h == "0:0:0:0:0:0:0:1" { return true }
+        let parts = h.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "127" else { return false }
+        return parts.allSatisfy { part in
+            !part.isEmpty && part.count <= 3 && part.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+                && (Int(part) ?? 256) <= 255
+        }
+    }
+}

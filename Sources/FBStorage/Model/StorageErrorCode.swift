@@ -1,0 +1,55 @@
+/// The error codes of fbstorage: the Firebase `StorageErrorCode` raw values, which are also the
+/// values of `fbs_error_code` in `include/fbstorage.h` (all of them except `FBS_OK`).
+public enum StorageErrorCode: Int32, Sendable, CaseIterable {
+    /// An unmapped server status or an unexpected failure; the message says which.
+    case unknown = -13000
+    /// HTTP 404 on an object.
+    case objectNotFound = -13010
+    /// The bucket does not exist.
+    case bucketNotFound = -13011
+    /// The project does not exist.
+    case projectNotFound = -13012
+    /// HTTP 402, or 429 once retries are spent.
+    case quotaExceeded = -13013
+    /// HTTP 401 (after one token refresh).
+    case unauthenticated = -13020
+    /// HTTP 403.
+    case unauthorized = -13021
+    /// The operation's retry deadline passed on retryable failures.
+    case retryLimitExceeded = -13030
+    /// The uploaded bytes' checksum differs from the server's.
+    case nonMatchingChecksum = -13031
+    /// The object is larger than the caller's maximum size.
+    case downloadSizeExceeded = -13032
+    /// The task or operation was cancelled.
+    case cancelled = -13040
+    /// A NULL, bad handle, bad UTF-8 or out-of-range value.
+    case invalidArgument = -13050
+    /// A URL names another bucket than the storage's.
+    case bucketMismatch = -13051
+    /// A bug in the library.
+    case internalError = -13052
+    /// A bad URL or path.
+    case pathError = -13053
+
+    /// The name of the code's constant in `fbstorage.h`, e.g. `"FBS_ERR_OBJECT_NOT_FOUND"`.
+    public var cName: String {
+        switch self {
+        case .unknown: "FBS_ERR_UNKNOWN"
+        case .objectNotFound: "FBS_ERR_OBJECT_NOT_FOUND"
+        case .bucketNotFound: "FBS_ERR_BUCKET_NOT_FOUND"
+        case .projectNotFound: "FBS_ERR_PROJECT_NOT_FOUND"
+        case .quotaExceeded: "FBS_ERR_QUOTA_EXCEEDED"
+        case .unauthenticated: "FBS_ERR_UNAUTHENTICATED"
+        case .unauthorized: "FBS_ERR_UNAUTHORIZED"
+        case .retryLimitExceeded: "FBS_ERR_RETRY_LIMIT_EXCEEDED"
+        case .nonMatchingChecksum: "FBS_ERR_NON_MATCHING_CHECKSUM"
+        case .downloadSizeExceeded: "FBS_ERR_DOWNLOAD_SIZE_EXCEEDED"
+        case .cancelled: "FBS_ERR_CANCELLED"
+        case .invalidArgument: "FBS_ERR_INVALID_ARGUMENT"
+        case .bucketMismatch: "FBS_ERR_BUCKET_MISMATCH"
+        case .internalError: "FBS_ERR_INTERNAL"
+        case .pathError: "FBS_ERR_PATH"
+        }
+    }
+}

@@ -1,0 +1,213 @@
+/// A bucket and a normalised object path (`""` is the bucket's root).
+///
+/// Normalisation follows the Apple SDK: runs of `/` collapse to one `/`, and leading and
+/// trailing `/` are trimmed; `.` and `..` are ordinary characters. Unlike the Apple SDK, an
+/// object path longer than 1024 UTF-8 bytes, or containing CR or LF, is refused with
+/// `pathError` (Cloud Storage refuses such names).
+public struct StoragePath: Hashable, Sendable, CustomStringConvertible {
+    /// The bucket name, without `gs://`.
+    public let bucket: String
+    /// The normalised object path; `""` at the root.
+    public let object: String
+
+    /// The most UTF-8 bytes an object path may have.
+    public static let maxObjectBytes = 1024
+
+    /// Creates a path, normalising `object`.
+    /// - Throws: `pathError` when the normalised object is longer than 1024 UTF-8 bytes or
+    ///   contains CR or LF.
+    public init(bucket: String, object: String) throws(StorageError) {
+        let normalized = StoragePath.normalize(object)
+        let byteCount = normalized.utf8.count
+        if byteCount > StoragePath.maxObjectBytes {
+            throw .path("The object path is \(byteCount) bytes long; the maximum is \(StoragePath.maxObjectBytes) bytes of UTF-8.")
+        }
+        if normalized.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+            throw .path("The object path contains a carriage return or line feed, which Cloud Storage does not allow.")
+        }
+        self.bucket = bucket
+        self.object = normalized
+    }
+
+    /// Creates a path from parts already known to be valid and normalised.
+    private init(validBucket: String, normalizedObject: String) {
+        bucket = validBucket
+        object = normalizedObject
+    }
+
+    // MARK: Navigation
+
+    /// True at the bucket's root.
+    public var isRoot: Bool { object.isEmpty }
+
+    /// The object path (`""` at the root); the same as `object`.
+    public var fullPath: String { object }
+
+    /// The last path component; `""` at the root.
+    public var name: String {
+        guard let slash = object.utf8.lastIndex(of: UInt8(ascii: "/")) else { return object }
+        return String(object[object.utf8.index(after: slash)...])
+    }
+
+    /// The parent path; `nil` at the root.
+    public var parent: StoragePath? {
+        if isRoot { return nil }
+        guard let slash = object.utf8.lastIndex(of: UInt8(ascii: "/")) else {
+            return StoragePath(validBucket: bucket, normalizedObject: "")
+        }
+        return StoragePath(validBucket: bucket, normalizedObject: String(object[..<slash]))
+    }
+
+    /// The bucket's root.
+    public var root: StoragePath { StoragePath(validBucket: bucket, normalizedObject: "") }
+
+    /// The path `path` below this one (normalised); `""` gives this path.
+    /// - Throws: `pathError` as `init(bucket:object:)`.
+    public func child(_ path: String) throws(StorageError) -> StoragePath {
+        if path.isEmpty { return self }
+        return try StoragePath(bucket: bucket, object: isRoot ? path : object + "/" + path)
+    }
+
+    /// `gs://bucket/object` (`gs://bucket/` at the root).
+    public var gsURL: String { "gs://\(bucket)/\(object)" }
+
+    /// The same as `gsURL`.
+    public var description: String { gsURL }
+
+    // MARK: Parsing
+
+    /// Parses a bucket given as `"b"`, `"gs://b"` or `"gs://b/"`.
+    /// - Throws: `pathError` when it is empty, has a path after the bucket, or contains
+    ///   whitespace, control characters or `/`.
+    public static func parseBucket(_ s: String) throws(StorageError) -> String {
+        var name = Substring(s)
+        if let rest = dropScheme("gs", from: s) {
+            var bucket = rest
+            if let slash = rest.firstIndex(of: "/") {
+                bucket = rest[..<slash]
+                let after = rest[rest.index(after: slash)...]
+                if !normalize(String(after)).isEmpty {
+                    throw .path("A storage is for a bucket: '\(s)' has a path after the bucket.")
+                }
+            }
+            name = bucket
+        }
+        try validateBucket(name, in: s)
+        return String(name)
+    }
+
+    /// Parses `gs://bucket[/path]` (the path is normalised, not percent-decoded) or
+    /// `http(s)://host[:port]/v0/b/<bucket>[/o[/<escaped path>]]` (bucket and path are
+    /// percent-decoded once; the host, query string and fragment are ignored).
+    /// - Throws: `pathError` naming the problem for anything else.
+    public static func parse(url: String) throws(StorageError) -> StoragePath {
+        if let rest = dropScheme("gs", from: url) {
+            var bucket = rest
+            var object = Substring("")
+            if let slash = rest.firstIndex(of: "/") {
+                bucket = rest[..<slash]
+                object = rest[rest.index(after: slash)...]
+            }
+            if bucket.isEmpty {
+                throw .path("The URL '\(url)' has no bucket after gs://.")
+            }
+            try validateBucket(bucket, in: url)
+            return try StoragePath(bucket: String(bucket), object: String(object))
+        }
+        if let rest = dropScheme("https", from: url) ?? dropScheme("http", from: url) {
+            return try parseHTTP(afterScheme: rest, url: url)
+        }
+        throw .path("The URL '\(url)' is neither a gs:// URL nor an http(s):// Firebase Storage URL.")
+    }
+
+    /// The `http(s)` form, after `scheme://`.
+    private static func parseHTTP(afterScheme rest: Substring, url: String) throws(StorageError) -> StoragePath {
+        // Cut the fragment, then the query string.
+        var target = rest
+        if let hash = target.firstIndex(of: "#") { target = target[..<hash] }
+        if let query = target.firstIndex(of: "?") { target = target[..<query] }
+        let host = target.prefix { $0 != "/" }
+        if host.isEmpty {
+            throw .path("The URL '\(url)' has no host.")
+        }
+        let path = target[host.endIndex...]
+        let prefix = "/v0/b/"
+        guard path.hasPrefix(prefix) else {
+            throw .path("The URL '\(url)' is not a Firebase Storage URL: its path does not start with /v0/b/<bucket>.")
+        }
+        let afterB = path.dropFirst(prefix.count)
+        let escapedBucket = afterB.prefix { $0 != "/" }
+        guard let bucket = PercentEscaping.decode(String(escapedBucket)), !bucket.isEmpty else {
+            throw .path(escapedBucket.isEmpty
+                        ? "The URL '\(url)' has no bucket after /v0/b/."
+                        : "The URL '\(url)' has an invalid percent-encoding in its bucket.")
+        }
+        try validateBucket(Substring(bucket), in: url)
+        var remainder = afterB[escapedBucket.endIndex...]   // "", "/", "/o", "/o/<object>"
+        if remainder.hasPrefix("/") { remainder = remainder.dropFirst() }
+        if remainder.isEmpty {
+            return try StoragePath(bucket: bucket, object: "")
+        }
+        guard remainder == "o" || remainder.hasPrefix("o/") else {
+            throw .path("The URL '\(url)' is not a Firebase Storage URL: expected /o after the bucket.")
+        }
+        let escapedObject = remainder.dropFirst(remainder == "o" ? 1 : 2)
+        guard let object = PercentEscaping.decode(String(escapedObject)) else {
+            throw .path("The URL '\(url)' has an invalid percent-encoding in its object path.")
+        }
+        return try StoragePath(bucket: bucket, object: object)
+    }
+
+    /// `s` after `scheme://` when it starts with it (the scheme compared case-insensitively).
+    private static func dropScheme(_ scheme: String, from s: String) -> Substring? {
+        let separator = scheme + "://"
+        let head = s.utf8.prefix(separator.utf8.count)
+        guard head.count == separator.utf8.count,
+              zip(head, separator.utf8).allSatisfy({ asciiLower($0) == $1 })
+        else { return nil }
+        return Substring(s.utf8.dropFirst(separator.utf8.count))
+    }
+
+    private static func asciiLower(_ c: UInt8) -> UInt8 {
+        (c >= 0x41 && c <= 0x5A) ? c + 0x20 : c
+    }
+
+    /// Refuses an empty bucket, or one containing `/`, whitespace or control characters.
+    private static func validateBucket(_ bucket: Substring, in input: String) throws(StorageError) {
+        if bucket.isEmpty {
+            throw .path("The bucket name is empty in '\(input)'.")
+        }
+        for scalar in bucket.unicodeScalars {
+            if scalar == "/" {
+                throw .path("The bucket name '\(bucket)' contains '/'.")
+            }
+            if scalar.properties.isWhitespace || scalar.value < 0x20 || scalar.value == 0x7F {
+                throw .path("The bucket name in '\(input)' contains whitespace or a control character.")
+            }
+        }
+    }
+
+    /// Collapses runs of `/` and trims leading and trailing `/`.
+    static func normalize(_ path: String) -> String {
+        let slash = UInt8(ascii: "/")
+        let utf8 = path.utf8
+        // Fast path: already normalised.
+        if utf8.first != slash, utf8.last != slash,
+           !zip(utf8, utf8.dropFirst()).contains(where: { $0 == slash && $1 == slash }) {
+            return path
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count)
+        var pendingSlash = false
+        for byte in utf8 {
+            if byte == slash {
+                pendingSlash = !out.isEmpty
+            } else {
+                if pendingSlash { out.append(slash) }
+                pendingSlash = false
+                out.append(byte)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

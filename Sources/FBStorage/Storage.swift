@@ -1,0 +1,166 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Work a storage must stop when it closes: running tasks and operations.
+protocol StorageWork: AnyObject, Sendable {
+    /// Ends the work with `StorageError.cancelled`. Called on the transfer thread.
+    func cancelForClose()
+}
+
+/// One bucket, its settings and credentials, and the two threads that serve it: the transfer
+/// thread (libcurl) and the callback thread (user callbacks).
+public final class Storage: @unchecked Sendable {
+    /// The bucket name, without `gs://`.
+    public let bucket: String
+    let engine: HTTPEngine
+    let callbackQueue: CallbackQueue
+
+    private let lock = ConditionLock()
+    private var currentSettings = StorageSettings()
+    private var currentAuth = AuthTokens()
+    private var closed = false
+    private var activeWork: [ObjectIdentifier: any StorageWork] = [:]
+
+    /// Creates a storage for `bucket` ("b" or "gs://b"). Honours
+    /// `FIREBASE_STORAGE_EMULATOR_HOST=host:port` as the Admin SDKs do.
+    public init(bucket: String) throws(StorageError) {
+        self.bucket = try StoragePath.parseBucket(bucket)
+        if let variable = getenv("FIREBASE_STORAGE_EMULATOR_HOST") {
+            let value = String(cString: variable)
+            guard let (host, port) = Self.parseHostPort(value) else {
+                throw StorageError(code: .invalidArgument,
+                                   message: "FIREBASE_STORAGE_EMULATOR_HOST must be host:port, not '\(value)'")
+            }
+            currentSettings.endpoint = Endpoint(scheme: "http", host: host, port: port)
+        }
+        engine = try HTTPEngine(name: "fbstorage-transfer")
+        do {
+            callbackQueue = try CallbackQueue(name: "fbstorage-callbacks")
+        } catch {
+            engine.shutdown()
+            throw error
+        }
+    }
+
+    deinit {
+        engine.shutdown()
+        callbackQueue.shutdown()
+    }
+
+    // MARK: Settings
+
+    /// A copy of the current settings.
+    public var settings: StorageSettings { lock.withLock { currentSettings } }
+
+    var auth: AuthTokens { lock.withLock { currentAuth } }
+
+    /// Changes the settings used by operations started afterwards.
+    public func updateSettings(_ change: (inout StorageSettings) throws(StorageError) -> Void) throws(StorageError) {
+        var settings = self.settings
+        try change(&settings)
+        lock.withLock { currentSettings = settings }
+    }
+
+    /// Sends every request to an emulator at `http://host:port`.
+    public func useEmulator(host: String, port: Int) throws(StorageError) {
+        var host = host
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, (1...65535).contains(port) else {
+            throw StorageError(code: .invalidArgument, message: "Emulator host must be non-empty and port 1..65535")
+        }
+        let endpoint = Endpoint(scheme: "http", host: host, port: port)
+        lock.withLock { currentSettings.endpoint = endpoint }
+    }
+
+    public func setAuthToken(_ token: String?) {
+        lock.withLock { currentAuth.fixedToken = token; currentAuth.provider = nil }
+    }
+
+    public func setAuthTokenProvider(_ provider: (@Sendable (Bool) -> String?)?) {
+        lock.withLock { currentAuth.provider = provider }
+    }
+
+    public func setAppCheckToken(_ token: String?) {
+        lock.withLock { currentAuth.appCheckToken = token }
+    }
+
+    // MARK: References
+
+    /// A reference to `path` (nil or "" = the root).
+    public func reference(_ path: String? = nil) throws(StorageError) -> StorageReference {
+        let root = try StoragePath(bucket: bucket, object: "")
+        return StorageReference(storage: self, path: try root.child(path ?? ""))
+    }
+
+    /// A reference from a `gs://` or `http(s)://…/v0/b/<bucket>/o/<path>` URL of this bucket.
+    public func reference(forURL url: String) throws(StorageError) -> StorageReference {
+        let path = try StoragePath.parse(url: url)
+        guard path.bucket == bucket else {
+            throw StorageError(code: .bucketMismatch,
+                               message: "The URL's bucket '\(path.bucket)' is not this storage's bucket '\(bucket)'")
+        }
+        return StorageReference(storage: self, path: path)
+    }
+
+    // MARK: Lifetime
+
+    public var isClosed: Bool { lock.withLock { closed } }
+
+    /// Records running work so `close()` can cancel it; fails once the storage is closed.
+    func register(_ work: any StorageWork) throws(StorageError) {
+        let accepted = lock.withLock { () -> Bool in
+            guard !closed else { return false }
+            activeWork[ObjectIdentifier(work)] = work
+            return true
+        }
+        guard accepted else { throw StorageError(code: .invalidArgument, message: "The storage is closed") }
+    }
+
+    func unregister(_ work: any StorageWork) {
+        _ = lock.withLock { activeWork.removeValue(forKey: ObjectIdentifier(work)) }
+    }
+
+    /// Cancels running tasks and operations (their callbacks run with `.cancelled`), runs every
+    /// pending callback, and stops both threads. Idempotent. From a callback of this storage it
+    /// returns at once; the callback thread ends after that callback.
+    public func close() {
+        let work = lock.withLock { () -> [any StorageWork]? in
+            guard !closed else { return nil }
+            closed = true
+            return Array(activeWork.values)
+        }
+        guard let work else { return }
+        if engine.isTransferThread {
+            for item in work { item.cancelForClose() }
+        } else {
+            let cancelled = Completion<Void>()
+            engine.perform {
+                for item in work { item.cancelForClose() }
+                cancelled.complete(())
+            }
+            cancelled.wait()
+        }
+        engine.shutdown()
+        callbackQueue.shutdown()
+    }
+
+    /// Parses `host:port`, `[v6]:port`.
+    static func parseHostPort(_ value: String) -> (String, Int)? {
+        var host: Substring
+        var portText: Substring
+        if value.hasPrefix("[") {
+            guard let close = value.firstIndex(of: "]") else { return nil }
+            host = value[value.index(after: value.startIndex)..<close]
+            let rest = value[value.index(after: close)...]
+            guard rest.hasPrefix(":") else { return nil }
+            portText = rest.dropFirst()
+        } else {
+            guard let colon = value.lastIndex(of: ":") else { return nil }
+            host = value[..<colon]
+            portText = value[value.index(after: colon)...]
+        }
+        guard !host.isEmpty, let port = Int(portText), (1...65535).contains(port) else { return nil }
+        return (String(host), port)
+    }
+}

@@ -1,0 +1,264 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A download to a local file, observable like an upload.
+///
+/// Bytes go to a temporary file beside the destination, renamed over it on success, so a failure
+/// or cancel never leaves a partial or clobbered destination. After a failure, pause or resume
+/// the download continues with `Range` from the bytes already written. The object's CRC32C (from
+/// `x-goog-hash`) is checked when the server sends one. State is touched only on the transfer
+/// thread; late completions of abandoned requests are ignored by comparing `generation`.
+public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
+    private let destination: String
+    private let temporaryPath: String
+    private let settings: StorageSettings
+    private var fd: Int32
+    private var written: Int64 = 0
+    private var total: Int64 = -1
+    private var crc32c = CRC32C()
+    private var expectedCRC: String?
+    private var backoff: Backoff
+    private var generation = 0
+    private var transfer: TransferID?
+    private var timer: TimerID?
+    private var paused = false
+    private var ended = false
+    private var refreshedToken = false
+
+    // Per-attempt response state.
+    private var responseStatus = 0
+    private var errorBody: [UInt8] = []
+    private var writeError: Int32 = 0
+
+    init(reference: StorageReference, destination: String) throws(StorageError) {
+        try reference.requireObject()
+        guard !destination.isEmpty else {
+            throw StorageError(code: .invalidArgument, message: "The destination path is empty")
+        }
+        let directory = destination.lastIndex(of: "/").map { String(destination[...$0]) } ?? "./"
+        let base = destination.split(separator: "/").last.map(String.init) ?? "download"
+        var template = Array("\(directory).\(base).fbsdownload-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            throw StorageError(code: .unknown,
+                               message: "Cannot create a temporary file beside \(destination) (\(String(cString: strerror(errno))))")
+        }
+        self.fd = fd
+        temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        self.destination = destination
+        settings = reference.storage.settings
+        backoff = Backoff(deadline: Backoff.monotonicNow() + settings.maxDownloadRetryTime)
+        super.init(reference: reference, totalBytes: -1)
+    }
+
+    deinit {
+        if fd >= 0 {
+            close(fd)
+            unlink(temporaryPath)
+        }
+    }
+
+    // MARK: Lifecycle (transfer thread)
+
+    override func startOnTransferThread() {
+        emit(.resume, bytes: 0, total: total)
+        sendRequest(forceRefresh: false)
+    }
+
+    override func pauseOnTransferThread() {
+        guard !ended, !paused else { return }
+        paused = true
+        abandonInFlight()
+        emit(.pause, bytes: written, total: total)
+    }
+
+    override func resumeOnTransferThread() {
+        guard !ended, paused else { return }
+        paused = false
+        backoff = Backoff(deadline: Backoff.monotonicNow() + settings.maxDownloadRetryTime)
+        emit(.resume, bytes: written, total: total)
+        sendRequest(forceRefresh: false)
+    }
+
+    override func cancelOnTransferThread() {
+        fail(StorageError(code: .cancelled, message: "User cancelled the download of \(reference.path.gsURL)"))
+    }
+
+    // MARK: Requests
+
+    private func sendRequest(forceRefresh: Bool) {
+        var headers = storage.auth.headers(for: settings.endpoint, forceRefresh: forceRefresh)
+        if written > 0 { headers.append((name: "Range", value: "bytes=\(written)-")) }
+        var request = HTTPRequest(method: "GET", url: settings.endpoint.objectURL(reference.path) + "?alt=media",
+                                  headers: headers)
+        request.applyLimits(settings, remaining: backoff.deadline - Backoff.monotonicNow())
+        request.timeout = nil
+        responseStatus = 0
+        errorBody = []
+        writeError = 0
+        let generation = self.generation
+        transfer = storage.engine.start(request, TransferCallbacks(
+            onResponseHead: { [self] status, headers in
+                guard generation == self.generation else { return false }
+                return responseHead(status: status, headers: headers)
+            },
+            onBodyData: { [self] bytes in
+                guard generation == self.generation else { return false }
+                return received(bytes)
+            },
+            onComplete: { [self] result in
+                guard generation == self.generation else { return }
+                transfer = nil
+                completed(result)
+            }))
+    }
+
+    private func responseHead(status: Int, headers: HTTPHeaders) -> Bool {
+        responseStatus = status
+        switch status {
+        case 200:
+            // A full body: start the file over (the server ignored or could not honour Range).
+            if written > 0 {
+                guard ftruncate(fd, 0) == 0 else { writeError = errno; return false }
+                written = 0
+                crc32c = CRC32C()
+            }
+            total = headers.value("Content-Length").flatMap { Int64($0) } ?? -1
+        case 206:
+            // "bytes <first>-<last>/<size>": it must continue exactly where the file ends.
+            guard let range = headers.value("Content-Range"), let rangeTotal = Self.parseContentRange(range, from: written) else {
+                writeError = EPROTO
+                return false
+            }
+            total = rangeTotal
+        default:
+            return true
+        }
+        expectedCRC = headers.value("x-goog-hash").flatMap(Self.crc32cFromHashHeader)
+        return true
+    }
+
+    private func received(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard (200..<300).contains(responseStatus) else {
+            errorBody.append(contentsOf: bytes.prefix(max(0, 65536 - errorBody.count)))
+            return true
+        }
+        var done = 0
+        while done < bytes.count {
+            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(written) + off_t(done))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { writeError = errno; return false }
+            done += n
+        }
+        crc32c.update(bytes)
+        written += Int64(bytes.count)
+        emit(.progress, bytes: written, total: total)
+        return true
+    }
+
+    private func completed(_ result: Result<HTTPResponse, TransportError>) {
+        if writeError != 0 {
+            let reason = writeError == EPROTO ? "the server answered with an unexpected range"
+                                              : "cannot write \(temporaryPath): \(String(cString: strerror(writeError)))"
+            return fail(StorageError(code: .unknown, message: "Download failed: \(reason)"))
+        }
+        let mayRefresh = !refreshedToken && storage.auth.canRefresh
+        switch AttemptOutcome(result, path: reference.path, mayRefreshToken: mayRefresh, errorBody: errorBody) {
+        case .success:
+            if total >= 0 && written < total {
+                // The connection ended early: continue from here.
+                return retry(after: StorageError(code: .unknown, message: "The download ended after \(written) of \(total) bytes"),
+                             retryAfter: nil)
+            }
+            succeed()
+        case .refreshToken:
+            refreshedToken = true
+            sendRequest(forceRefresh: true)
+        case .retry(let cause, let retryAfter):
+            retry(after: cause, retryAfter: retryAfter)
+        case .fail(let error):
+            fail(error)
+        }
+    }
+
+    private func retry(after cause: StorageError, retryAfter: Double?) {
+        guard let delay = backoff.nextDelay(now: Backoff.monotonicNow(), retryAfter: retryAfter) else {
+            return fail(.retryLimit(after: cause, seconds: settings.maxDownloadRetryTime))
+        }
+        let generation = self.generation
+        timer = storage.engine.schedule(after: delay) { [self] in
+            guard generation == self.generation else { return }
+            timer = nil
+            sendRequest(forceRefresh: false)
+        }
+    }
+
+    private func succeed() {
+        if let expectedCRC, !crc32c.matches(server: expectedCRC) {
+            return fail(StorageError(code: .nonMatchingChecksum,
+                                     message: "The downloaded bytes' CRC32C \(crc32c.base64) differs from the server's \(expectedCRC)"))
+        }
+        guard fsync(fd) == 0, close(fd) == 0 else {
+            return fail(StorageError(code: .unknown, message: "Cannot write \(temporaryPath): \(String(cString: strerror(errno)))"))
+        }
+        fd = -1
+        guard rename(temporaryPath, destination) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporaryPath)
+            return fail(StorageError(code: .unknown, message: "Cannot move the download to \(destination): \(reason)"))
+        }
+        ended = true
+        emit(.progress, bytes: written, total: written, force: true)
+        emit(.success, bytes: written, total: written)
+    }
+
+    private func fail(_ error: StorageError) {
+        guard !ended else { return }
+        ended = true
+        abandonInFlight()
+        if fd >= 0 {
+            close(fd)
+            unlink(temporaryPath)
+            fd = -1
+        }
+        emit(.failure, bytes: written, total: total, error: error)
+    }
+
+    private func abandonInFlight() {
+        generation += 1
+        if let transfer { storage.engine.cancel(transfer) }
+        if let timer { storage.engine.cancelTimer(timer) }
+        transfer = nil
+        timer = nil
+    }
+
+    // MARK: Header parsing
+
+    /// The total size from `bytes <first>-<last>/<size>`, if `first` is `expectedStart`.
+    static func parseContentRange(_ value: String, from expectedStart: Int64) -> Int64? {
+        guard value.hasPrefix("bytes ") else { return nil }
+        let parts = value.dropFirst(6).split(separator: "/")
+        guard parts.count == 2, let first = parts[0].split(separator: "-").first.flatMap({ Int64($0) }),
+              first == expectedStart else { return nil }
+        return Int64(parts[1]) ?? -1
+    }
+
+    /// The `crc32c=<base64>` part of `x-goog-hash: crc32c=…,md5=…`.
+    static func crc32cFromHashHeader(_ value: String) -> String? {
+        for part in value.split(separator: ",") {
+            let item = part.trimmingCharacters(in: " ")
+            if item.hasPrefix("crc32c=") { return String(item.dropFirst(7)) }
+        }
+        return nil
+    }
+}
+
+private extension Substring {
+    func trimmingCharacters(in character: Character) -> Substring {
+        var result = self
+        while result.first == character { result = result.dropFirst() }
+        while result.last == character { result = result.dropLast() }
+        return result
+    }
+}

@@ -1,0 +1,26 @@
+/// One page (or, from `listAll`, every page) of a listing.
+public struct StorageListResult: Sendable {
+    /// The objects directly below the listed reference.
+    public var items: [StorageReference]
+    /// The "folders" directly below it (one trailing `/` removed).
+    public var prefixes: [StorageReference]
+    /// The token for the next page; nil on the last page.
+    public var pageToken: String?
+
+    /// Builds references from a server page; names a reference cannot hold (over 1024 bytes,
+    /// CR/LF) are left out rather than failing the page.
+    init(storage: Storage, bucket: String, response: ListResponse) {
+        func reference(_ name: Substring) -> StorageReference? {
+            (try? StoragePath(bucket: bucket, object: String(name))).map { StorageReference(storage: storage, path: $0) }
+        }
+        items = response.items.compactMap { reference(Substring($0)) }
+        prefixes = response.prefixes.compactMap { reference($0.hasSuffix("/") ? $0.dropLast() : Substring($0)) }
+        pageToken = response.nextPageToken
+    }
+
+    init(items: [StorageReference], prefixes: [StorageReference], pageToken: String?) {
+        self.items = items
+        self.prefixes = prefixes
+        self.pageToken = pageToken
+    }
+}

@@ -1,0 +1,250 @@
+/// A completion that runs on the transfer thread (internal) or the callback thread (public).
+public typealias StorageCompletion<T> = @Sendable (Result<T, StorageError>) -> Void
+
+// Every operation has one internal starter that completes on the transfer thread, and two public
+// forms built from it by `Storage.runBlocking` and `Storage.runAsync`. Blocking forms therefore
+// never wait for the callback thread, so they may be called from callbacks.
+extension StorageReference {
+
+    // MARK: Metadata
+
+    public func getMetadata() throws(StorageError) -> StorageMetadata {
+        try storage.runBlocking(startGetMetadata)
+    }
+
+    public func getMetadata(completion: @escaping StorageCompletion<StorageMetadata>) throws(StorageError) {
+        try storage.runAsync(startGetMetadata, completion: completion)
+    }
+
+    func startGetMetadata(_ done: @escaping StorageCompletion<StorageMetadata>) throws(StorageError) {
+        try startObjectRequest(method: "GET") { done($0.decoding(StorageMetadata.decode)) }
+    }
+
+    /// Sends only the fields set on `changes` and returns the updated metadata.
+    public func updateMetadata(_ changes: StorageMetadata) throws(StorageError) -> StorageMetadata {
+        try storage.runBlocking { done throws(StorageError) in try startUpdateMetadata(changes, done) }
+    }
+
+    public func updateMetadata(_ changes: StorageMetadata, completion: @escaping StorageCompletion<StorageMetadata>) throws(StorageError) {
+        try storage.runAsync({ done throws(StorageError) in try startUpdateMetadata(changes, done) }, completion: completion)
+    }
+
+    /// Clearing custom metadata and then setting keys takes two PATCH requests (clear, then set).
+    func startUpdateMetadata(_ changes: StorageMetadata, _ done: @escaping StorageCompletion<StorageMetadata>) throws(StorageError) {
+        try sendPatches(changes.updateJSONSteps()[...], done)
+    }
+
+    private func sendPatches(_ bodies: ArraySlice<[UInt8]>, _ done: @escaping StorageCompletion<StorageMetadata>) throws(StorageError) {
+        let rest = bodies.dropFirst()
+        try startObjectRequest(method: "PATCH", headers: [(name: "Content-Type", value: "application/json; charset=utf-8")],
+                               body: BytesBody(bodies.first ?? Array("{}".utf8))) { [self] result in
+            guard !rest.isEmpty, case .success = result else { return done(result.decoding(StorageMetadata.decode)) }
+            do throws(StorageError) { try sendPatches(rest, done) } catch { done(.failure(error)) }
+        }
+    }
+
+    // MARK: Delete
+
+    public func delete() throws(StorageError) {
+        try storage.runBlocking(startDelete)
+    }
+
+    public func delete(completion: @escaping StorageCompletion<Void>) throws(StorageError) {
+        try storage.runAsync(startDelete, completion: completion)
+    }
+
+    func startDelete(_ done: @escaping StorageCompletion<Void>) throws(StorageError) {
+        try startObjectRequest(method: "DELETE") { done($0.map { _ in () }) }
+    }
+
+    // MARK: Download URL
+
+    /// `…/v0/b/<bucket>/o/<escaped path>?alt=media&token=<first download token>`.
+    public func downloadURL() throws(StorageError) -> String {
+        try storage.runBlocking(startDownloadURL)
+    }
+
+    public func downloadURL(completion: @escaping StorageCompletion<String>) throws(StorageError) {
+        try storage.runAsync(startDownloadURL, completion: completion)
+    }
+
+    func startDownloadURL(_ done: @escaping StorageCompletion<String>) throws(StorageError) {
+        let endpoint = storage.settings.endpoint
+        let path = self.path
+        try startGetMetadata { result in
+            done(result.flatMap { metadata in
+                guard let token = metadata.downloadTokens.first else {
+                    return .failure(StorageError(code: .unknown,
+                                                 message: "\(path.gsURL) has no download token, so it has no download URL"))
+                }
+                return .success(endpoint.downloadURL(path, token: token))
+            })
+        }
+    }
+
+    // MARK: Data
+
+    /// The object's bytes; fails with `.downloadSizeExceeded` as soon as the object is known to be
+    /// larger than `maxSize`, before its body is read.
+    public func getData(maxSize: Int64) throws(StorageError) -> [UInt8] {
+        try storage.runBlocking { done throws(StorageError) in try startGetData(maxSize: maxSize, done) }
+    }
+
+    public func getData(maxSize: Int64, completion: @escaping StorageCompletion<[UInt8]>) throws(StorageError) {
+        try storage.runAsync({ done throws(StorageError) in try startGetData(maxSize: maxSize, done) }, completion: completion)
+    }
+
+    func startGetData(maxSize: Int64, _ done: @escaping StorageCompletion<[UInt8]>) throws(StorageError) {
+        guard maxSize >= 0 else { throw StorageError(code: .invalidArgument, message: "max_size must be >= 0") }
+        let tooLarge = StorageError(code: .downloadSizeExceeded,
+                                    message: "\(path.gsURL) is larger than the maximum size of \(maxSize) bytes")
+        let settings = storage.settings
+        let url = settings.endpoint.objectURL(path) + "?alt=media"
+        try requireObject()
+        try RetryingRequest(
+            storage: storage, path: path, settings: settings, retryTime: settings.maxDownloadRetryTime,
+            maxBody: Int(clamping: max(maxSize, 64 << 10)), bodyLimitError: tooLarge,
+            headCheck: { status, headers in
+                guard (200..<300).contains(status), let length = headers.value("Content-Length").flatMap({ Int64($0) }),
+                      length > maxSize else { return nil }
+                return tooLarge
+            },
+            build: { auth in HTTPRequest(method: "GET", url: url, headers: auth) },
+            completion: { result in
+                done(result.flatMap { response in
+                    response.body.count > maxSize ? .failure(tooLarge) : .success(response.body)
+                })
+            }).start()
+    }
+
+    // MARK: List
+
+    /// One page below this reference. `maxResults` 1...1000, or nil for the server's choice.
+    public func list(maxResults: Int64?, pageToken: String?) throws(StorageError) -> StorageListResult {
+        try storage.runBlocking { done throws(StorageError) in try startList(maxResults: maxResults, pageToken: pageToken, done) }
+    }
+
+    public func list(maxResults: Int64?, pageToken: String?, completion: @escaping StorageCompletion<StorageListResult>) throws(StorageError) {
+        try storage.runAsync({ done throws(StorageError) in try startList(maxResults: maxResults, pageToken: pageToken, done) },
+                             completion: completion)
+    }
+
+    func startList(maxResults: Int64?, pageToken: String?, _ done: @escaping StorageCompletion<StorageListResult>) throws(StorageError) {
+        if let maxResults, !(1...1000).contains(maxResults) {
+            throw StorageError(code: .invalidArgument, message: "Argument 'maxResults' must be between 1 and 1000 inclusive")
+        }
+        let settings = storage.settings
+        let url = settings.endpoint.listURL(path, maxResults: maxResults.map { Int($0) }, pageToken: pageToken)
+        let storage = self.storage
+        let bucket = path.bucket
+        try RetryingRequest(
+            storage: storage, path: path, settings: settings, retryTime: settings.maxOperationRetryTime,
+            build: { auth in HTTPRequest(method: "GET", url: url, headers: auth) },
+            completion: { result in
+                done(result.decoding(ListResponse.decode).map { StorageListResult(storage: storage, bucket: bucket, response: $0) })
+            }).start()
+    }
+
+    /// Every page below this reference; each prefix appears once; `pageToken` is nil.
+    public func listAll() throws(StorageError) -> StorageListResult {
+        try storage.runBlocking(startListAll)
+    }
+
+    public func listAll(completion: @escaping StorageCompletion<StorageListResult>) throws(StorageError) {
+        try storage.runAsync(startListAll, completion: completion)
+    }
+
+    func startListAll(_ done: @escaping StorageCompletion<StorageListResult>) throws(StorageError) {
+        try ListAllOperation(reference: self, completion: done).start()
+    }
+
+    // MARK: Shared
+
+    /// Object operations need an object: the root is the bucket itself.
+    func requireObject() throws(StorageError) {
+        guard !path.isRoot else {
+            throw StorageError(code: .pathError, message: "This operation needs an object path, not the bucket root")
+        }
+    }
+
+    /// Starts one retried request on this object's URL with the operation deadline.
+    private func startObjectRequest(method: String, headers: [(name: String, value: String)] = [],
+                                    body: BytesBody? = nil,
+                                    _ done: @escaping StorageCompletion<HTTPResponse>) throws(StorageError) {
+        try requireObject()
+        let settings = storage.settings
+        let url = settings.endpoint.objectURL(path)
+        try RetryingRequest(
+            storage: storage, path: path, settings: settings, retryTime: settings.maxOperationRetryTime,
+            build: { auth in HTTPRequest(method: method, url: url, headers: headers + auth, body: body) },
+            completion: done).start()
+    }
+}
+
+/// Follows `nextPageToken` until the last page, keeping each prefix once (the official emulator
+/// repeats every prefix on every page).
+private final class ListAllOperation: @unchecked Sendable {
+    private let reference: StorageReference
+    private let completion: StorageCompletion<StorageListResult>
+    private var items: [StorageReference] = []
+    private var prefixes: [StorageReference] = []
+    private var seenPrefixes: Set<StoragePath> = []
+
+    init(reference: StorageReference, completion: @escaping StorageCompletion<StorageListResult>) {
+        self.reference = reference
+        self.completion = completion
+    }
+
+    func start() throws(StorageError) {
+        try reference.startList(maxResults: nil, pageToken: nil, received)
+    }
+
+    private func received(_ result: Result<StorageListResult, StorageError>) {
+        switch result {
+        case .failure(let error):
+            completion(.failure(error))
+        case .success(let page):
+            items.append(contentsOf: page.items)
+            for prefix in page.prefixes where seenPrefixes.insert(prefix.path).inserted {
+                prefixes.append(prefix)
+            }
+            guard let token = page.pageToken else {
+                completion(.success(StorageListResult(items: items, prefixes: prefixes, pageToken: nil)))
+                return
+            }
+            do {
+                try reference.startList(maxResults: nil, pageToken: token, received)
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+}
+
+extension Result where Success == HTTPResponse, Failure == StorageError {
+    /// Decodes the response body, keeping the transfer error if there was one.
+    func decoding<T>(_ decode: ([UInt8]) throws(StorageError) -> T) -> Result<T, StorageError> {
+        flatMap { response in
+            do throws(StorageError) { return .success(try decode(response.body)) } catch { return .failure(error) }
+        }
+    }
+}
+
+extension Storage {
+    /// Runs an operation and blocks until it completes. Refused on the transfer thread (a token
+    /// provider calling a blocking operation), where waiting would deadlock.
+    func runBlocking<T: Sendable>(_ start: (@escaping StorageCompletion<T>) throws(StorageError) -> Void) throws(StorageError) -> T {
+        guard !engine.isTransferThread else {
+            throw StorageError(code: .invalidArgument, message: "Blocking operations cannot run on the transfer thread")
+        }
+        let done = Completion<Result<T, StorageError>>()
+        try start { done.complete($0) }
+        return try done.wait().get()
+    }
+
+    /// Runs an operation and delivers its result on the callback thread.
+    func runAsync<T: Sendable>(_ start: (@escaping StorageCompletion<T>) throws(StorageError) -> Void,
+                               completion: @escaping StorageCompletion<T>) throws(StorageError) {
+        try start { result in self.callbackQueue.enqueue { completion(result) } }
+    }
+}

@@ -1,0 +1,29 @@
+/// A storage's tunable settings. Operations copy them when they start, so a change applies to
+/// operations started afterwards.
+public struct StorageSettings: Sendable {
+    /// Where requests go: production, or an emulator.
+    public var endpoint: Endpoint = .production
+    /// How long an upload keeps retrying without progress (seconds).
+    public var maxUploadRetryTime: Double = 600
+    /// How long a download keeps retrying without progress (seconds).
+    public var maxDownloadRetryTime: Double = 600
+    /// How long any other operation keeps retrying (seconds).
+    public var maxOperationRetryTime: Double = 120
+    /// Bytes per resumable-upload request. 8 MiB: large enough that per-request round trips
+    /// cost little on loopback and WAN alike (google-cloud-cpp measured gains up to 4–8 MiB),
+    /// small enough that a retry re-sends little and memory stays flat (chunks stream from disk).
+    public var uploadChunkSize: Int64 = 8 << 20
+    /// TCP/TLS connect timeout (seconds).
+    public var connectTimeout: Double = 30
+    /// Also verify uploads against the server's `md5Hash` (CRC32C is always verified).
+    public var verifyMD5 = false
+    /// A PEM CA bundle replacing the system store for https.
+    public var caFile: String?
+
+    /// Uploads up to this size go in one multipart request; larger ones use the resumable protocol.
+    public static let multipartThreshold: Int64 = 256 << 10
+    /// Accepted range for `uploadChunkSize`.
+    public static let chunkSizeRange: ClosedRange<Int64> = (256 << 10)...(1 << 30)
+
+    public init() {}
+}

@@ -1,0 +1,151 @@
+/// A task's observer callback; runs on the storage's callback thread.
+public typealias StorageTaskObserver = @Sendable (StorageTaskSnapshot) -> Void
+
+/// An observable upload or download, as in the Apple SDK: events RESUME, PROGRESS, PAUSE, then
+/// one SUCCESS or FAILURE, after which every observer is removed.
+///
+/// Subclasses run their state machine on the transfer thread and report through `emit`; this
+/// class delivers events on the callback thread with no lock held while an observer runs.
+public class StorageTask: StorageWork, @unchecked Sendable {
+    public let storage: Storage
+    public let reference: StorageReference
+
+    private let state = ConditionLock()
+    private var observers: [(handle: Int64, status: StorageTaskStatus, callback: StorageTaskObserver)] = []
+    private var nextHandle: Int64 = 1
+    private var latest: StorageTaskSnapshot
+    /// A PROGRESS event waiting on the callback thread; newer progress replaces it in place.
+    private var queuedProgress: StorageTaskSnapshot?
+    private var lastProgressTime = 0.0
+    private var terminalDelivered = false
+
+    init(reference: StorageReference, totalBytes: Int64) {
+        self.storage = reference.storage
+        self.reference = reference
+        latest = StorageTaskSnapshot(status: .unknown, bytesTransferred: 0, totalBytes: totalBytes, reference: reference)
+    }
+
+    // MARK: Public API
+
+    /// The latest snapshot.
+    public var snapshot: StorageTaskSnapshot { state.withLock { latest } }
+
+    /// Adds an observer for `status`; if the task is already in that status it also fires once
+    /// at once. Returns a handle for `removeObserver`.
+    public func observe(_ status: StorageTaskStatus, _ callback: @escaping StorageTaskObserver) throws(StorageError) -> Int64 {
+        guard status != .unknown else {
+            throw StorageError(code: .invalidArgument, message: "Cannot observe the UNKNOWN status")
+        }
+        let (handle, current) = state.withLock { () -> (Int64, StorageTaskSnapshot?) in
+            let handle = nextHandle
+            nextHandle += 1
+            if !terminalDelivered { observers.append((handle, status, callback)) }
+            // A terminal event not yet delivered will reach the new observer anyway.
+            let firesNow = latest.status == status && (!status.isTerminal || terminalDelivered)
+            return (handle, firesNow ? latest : nil)
+        }
+        if let current {
+            storage.callbackQueue.enqueue { [self] in
+                // Still registered (or the task already ended): report the status it is in.
+                let registered = state.withLock { terminalDelivered || observers.contains { $0.handle == handle } }
+                if registered { callback(current) }
+            }
+        }
+        return handle
+    }
+
+    public func removeObserver(_ handle: Int64) {
+        state.withLock { observers.removeAll { $0.handle == handle } }
+    }
+
+    public func removeAllObservers(for status: StorageTaskStatus) {
+        state.withLock { observers.removeAll { $0.status == status } }
+    }
+
+    public func removeAllObservers() {
+        state.withLock { observers.removeAll() }
+    }
+
+    public func pause() { storage.engine.perform { [self] in pauseOnTransferThread() } }
+    public func resume() { storage.engine.perform { [self] in resumeOnTransferThread() } }
+    public func cancel() { storage.engine.perform { [self] in cancelOnTransferThread() } }
+
+    /// Waits until the task ended and its SUCCESS or FAILURE observers returned; nil timeout
+    /// waits forever. Returns the final snapshot, or nil on timeout.
+    public func wait(timeout: Double?) throws(StorageError) -> StorageTaskSnapshot? {
+        let delivered = state.withLock { terminalDelivered }
+        if !delivered && storage.callbackQueue.isCurrent {
+            throw StorageError(code: .invalidArgument,
+                               message: "Waiting for an unfinished task on its callback thread would never return")
+        }
+        let deadline = timeout.map { Backoff.monotonicNow() + max($0, 0) }
+        guard state.wait(until: deadline, { terminalDelivered }) else { return nil }
+        return snapshot
+    }
+
+    // MARK: For subclasses (transfer thread)
+
+    func start() throws(StorageError) {
+        try storage.register(self)
+        storage.engine.perform { [self] in startOnTransferThread() }
+    }
+
+    func startOnTransferThread() {}
+    func pauseOnTransferThread() {}
+    func resumeOnTransferThread() {}
+    func cancelOnTransferThread() {}
+    func cancelForClose() { cancelOnTransferThread() }
+
+    /// Whether the task already reported SUCCESS or FAILURE.
+    var hasEnded: Bool { state.withLock { latest.status.isTerminal } }
+
+    /// Records a new state and schedules its delivery. PROGRESS is throttled (`force` skips the
+    /// throttle) and coalesced with an undelivered PROGRESS event, so a slow observer sees the
+    /// latest numbers instead of a backlog.
+    func emit(_ status: StorageTaskStatus, bytes: Int64, total: Int64, error: StorageError? = nil,
+              metadata: StorageMetadata? = nil, force: Bool = false) {
+        let snapshot = StorageTaskSnapshot(status: status, bytesTransferred: bytes, totalBytes: total,
+                                           error: error, metadata: metadata, reference: reference)
+        let now = Backoff.monotonicNow()
+        let enqueue = state.withLock { () -> Bool in
+            guard !latest.status.isTerminal else { return false }
+            if status == .progress && !force && now - lastProgressTime < Self.progressInterval {
+                latest = snapshot
+                return false
+            }
+            latest = snapshot
+            guard status == .progress else { return true }
+            lastProgressTime = now
+            let alreadyQueued = queuedProgress != nil
+            queuedProgress = snapshot
+            return !alreadyQueued
+        }
+        if status.isTerminal { storage.unregister(self) }
+        guard enqueue else { return }
+        storage.callbackQueue.enqueue { [self] in
+            deliver(status == .progress ? nil : snapshot)
+        }
+    }
+
+    /// Minimum time between two PROGRESS events.
+    static let progressInterval = 0.05
+
+    /// Runs on the callback thread; nil delivers the queued PROGRESS snapshot.
+    private func deliver(_ event: StorageTaskSnapshot?) {
+        let (snapshot, callbacks) = state.withLock { () -> (StorageTaskSnapshot?, [StorageTaskObserver]) in
+            let snapshot = event ?? queuedProgress
+            if event == nil { queuedProgress = nil }
+            guard let snapshot else { return (nil, []) }
+            return (snapshot, observers.filter { $0.status == snapshot.status }.map(\.callback))
+        }
+        guard let snapshot else { return }
+        for callback in callbacks { callback(snapshot) }
+        if snapshot.status.isTerminal {
+            state.withLock {
+                observers.removeAll()
+                terminalDelivered = true
+            }
+            state.broadcast()
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import FBStorage
+
+/// Converting C arguments to Swift values, with the header's error codes.
+enum Arguments {
+    /// A required UTF-8 string. Bad paths and URLs are path errors; other bad strings are
+    /// invalid arguments.
+    static func string(_ pointer: UnsafePointer<CChar>?, _ name: String, isPath: Bool = false) throws(StorageError) -> String {
+        guard let pointer else { throw StorageError(code: .invalidArgument, message: "\(name) is NULL") }
+        guard let string = String(validatingCString: pointer) else {
+            throw StorageError(code: isPath ? .pathError : .invalidArgument, message: "\(name) is not valid UTF-8")
+        }
+        return string
+    }
+
+    /// An optional UTF-8 string: NULL gives nil.
+    static func optionalString(_ pointer: UnsafePointer<CChar>?, _ name: String, isPath: Bool = false) throws(StorageError) -> String? {
+        guard let pointer else { return nil }
+        return try string(pointer, name, isPath: isPath)
+    }
+
+    /// Checks an out-parameter is present.
+    static func out<T>(_ pointer: UnsafeMutablePointer<T>?, _ name: String = "out") throws(StorageError) -> UnsafeMutablePointer<T> {
+        guard let pointer else { throw StorageError(code: .invalidArgument, message: "The \(name) pointer is NULL") }
+        return pointer
+    }
+
+    /// A positive, finite number of seconds.
+    static func seconds(_ value: Double, _ name: String) throws(StorageError) -> Double {
+        guard value.isFinite, value > 0 else { throw StorageError(code: .invalidArgument, message: "\(name) must be a positive number of seconds") }
+        return value
+    }
+}
+
+/// A raw pointer carried across threads into a C callback; the C caller owns what it points to.
+struct UserData: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer?
+}

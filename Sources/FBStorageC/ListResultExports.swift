@@ -1,0 +1,37 @@
+import FBStorage
+
+// fbs_list_result_*: items and prefixes lent out as reference handles.
+
+private func count(_ lr: OpaquePointer?, _ get: (StorageListResult) -> Int) -> Int {
+    Errors.returning(0) { () throws(StorageError) in get(try Handles.value(lr, .listResult, as: StorageListResult.self)) }
+}
+
+private func element(_ lr: OpaquePointer?, _ kind: String, _ index: Int,
+                     _ get: @escaping (StorageListResult) -> [StorageReference]) -> OpaquePointer? {
+    Handles.child(lr, .listResult, key: "\(kind):\(index)", childKind: .reference) { value in
+        guard let list = (value as? StorageListResult).map(get), index >= 0, index < list.count else { return nil }
+        return list[index]
+    }
+}
+
+@_cdecl("fbs_list_result_item_count")
+public func fbs_list_result_item_count(_ lr: OpaquePointer?) -> Int { count(lr) { $0.items.count } }
+
+@_cdecl("fbs_list_result_item")
+public func fbs_list_result_item(_ lr: OpaquePointer?, _ index: Int) -> OpaquePointer? { element(lr, "item", index) { $0.items } }
+
+@_cdecl("fbs_list_result_prefix_count")
+public func fbs_list_result_prefix_count(_ lr: OpaquePointer?) -> Int { count(lr) { $0.prefixes.count } }
+
+@_cdecl("fbs_list_result_prefix")
+public func fbs_list_result_prefix(_ lr: OpaquePointer?, _ index: Int) -> OpaquePointer? { element(lr, "prefix", index) { $0.prefixes } }
+
+@_cdecl("fbs_list_result_page_token")
+public func fbs_list_result_page_token(_ lr: OpaquePointer?) -> UnsafePointer<CChar>? {
+    Handles.string(lr, .listResult, key: "page_token") { ($0 as? StorageListResult)?.pageToken }
+}
+
+@_cdecl("fbs_list_result_free")
+public func fbs_list_result_free(_ lr: OpaquePointer?) {
+    _ = Errors.status { () throws(StorageError) in try Handles.release(lr, .listResult) }
+}

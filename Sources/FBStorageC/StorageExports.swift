@@ -1,0 +1,165 @@
+import FBStorage
+
+// fbs_storage_*: creation, settings, credentials, references.
+
+@_cdecl("fbs_storage_new")
+public func fbs_storage_new(_ bucket: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        let out = try Arguments.out(out)
+        let storage = try Storage(bucket: Arguments.string(bucket, "bucket", isPath: true))
+        out.pointee = Handles.make(.storage, storage)
+    }
+}
+
+@_cdecl("fbs_storage_free")
+public func fbs_storage_free(_ storage: OpaquePointer?) {
+    guard let storage else { return }
+    _ = Errors.status { () throws(StorageError) in
+        let value = try Handles.value(storage, .storage, as: Storage.self)
+        try Handles.release(storage, .storage)
+        value.close()
+    }
+}
+
+@_cdecl("fbs_storage_bucket")
+public func fbs_storage_bucket(_ storage: OpaquePointer?) -> UnsafePointer<CChar>? {
+    Handles.string(storage, .storage, key: "bucket") { ($0 as? Storage)?.bucket }
+}
+
+@_cdecl("fbs_storage_use_emulator")
+public func fbs_storage_use_emulator(_ storage: OpaquePointer?, _ host: UnsafePointer<CChar>?, _ port: Int32) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        try Handles.value(storage, .storage, as: Storage.self).useEmulator(host: Arguments.string(host, "host"), port: Int(port))
+    }
+}
+
+@_cdecl("fbs_storage_set_auth_token")
+public func fbs_storage_set_auth_token(_ storage: OpaquePointer?, _ token: UnsafePointer<CChar>?) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        try Handles.value(storage, .storage, as: Storage.self).setAuthToken(Arguments.optionalString(token, "token"))
+    }
+}
+
+public typealias fbs_token_provider = @convention(c) (Int32, UnsafeMutableRawPointer?) -> UnsafePointer<CChar>?
+
+@_cdecl("fbs_storage_set_auth_token_provider")
+public func fbs_storage_set_auth_token_provider(_ storage: OpaquePointer?, _ provider: fbs_token_provider?,
+                                               _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        let storage = try Handles.value(storage, .storage, as: Storage.self)
+        let userData = UserData(pointer: userData)
+        guard let provider else { return storage.setAuthTokenProvider(nil) }
+        storage.setAuthTokenProvider { forceRefresh in
+            provider(forceRefresh ? 1 : 0, userData.pointer).flatMap { String(validatingCString: $0) }
+        }
+    }
+}
+
+@_cdecl("fbs_storage_set_app_check_token")
+public func fbs_storage_set_app_check_token(_ storage: OpaquePointer?, _ token: UnsafePointer<CChar>?) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        try Handles.value(storage, .storage, as: Storage.self).setAppCheckToken(Arguments.optionalString(token, "token"))
+    }
+}
+
+/// Reads or changes one setting of a storage handle.
+private func update(_ storage: OpaquePointer?, _ change: (inout StorageSettings) throws(StorageError) -> Void) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        try Handles.value(storage, .storage, as: Storage.self).updateSettings(change)
+    }
+}
+
+private func read<T>(_ storage: OpaquePointer?, _ out: UnsafeMutablePointer<T>?, _ field: (StorageSettings) -> T) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        let out = try Arguments.out(out)
+        out.pointee = field(try Handles.value(storage, .storage, as: Storage.self).settings)
+    }
+}
+
+@_cdecl("fbs_storage_set_max_upload_retry_time")
+public func fbs_storage_set_max_upload_retry_time(_ storage: OpaquePointer?, _ seconds: Double) -> Int32 {
+    update(storage) { settings throws(StorageError) in settings.maxUploadRetryTime = try Arguments.seconds(seconds, "max upload retry time") }
+}
+
+@_cdecl("fbs_storage_get_max_upload_retry_time")
+public func fbs_storage_get_max_upload_retry_time(_ storage: OpaquePointer?, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
+    read(storage, out) { $0.maxUploadRetryTime }
+}
+
+@_cdecl("fbs_storage_set_max_download_retry_time")
+public func fbs_storage_set_max_download_retry_time(_ storage: OpaquePointer?, _ seconds: Double) -> Int32 {
+    update(storage) { settings throws(StorageError) in settings.maxDownloadRetryTime = try Arguments.seconds(seconds, "max download retry time") }
+}
+
+@_cdecl("fbs_storage_get_max_download_retry_time")
+public func fbs_storage_get_max_download_retry_time(_ storage: OpaquePointer?, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
+    read(storage, out) { $0.maxDownloadRetryTime }
+}
+
+@_cdecl("fbs_storage_set_max_operation_retry_time")
+public func fbs_storage_set_max_operation_retry_time(_ storage: OpaquePointer?, _ seconds: Double) -> Int32 {
+    update(storage) { settings throws(StorageError) in settings.maxOperationRetryTime = try Arguments.seconds(seconds, "max operation retry time") }
+}
+
+@_cdecl("fbs_storage_get_max_operation_retry_time")
+public func fbs_storage_get_max_operation_retry_time(_ storage: OpaquePointer?, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
+    read(storage, out) { $0.maxOperationRetryTime }
+}
+
+@_cdecl("fbs_storage_set_upload_chunk_size")
+public func fbs_storage_set_upload_chunk_size(_ storage: OpaquePointer?, _ bytes: Int64) -> Int32 {
+    update(storage) { settings throws(StorageError) in
+        guard StorageSettings.chunkSizeRange.contains(bytes) else {
+            throw StorageError(code: .invalidArgument, message: "The upload chunk size must be between 256 KiB and 1 GiB")
+        }
+        settings.uploadChunkSize = bytes
+    }
+}
+
+@_cdecl("fbs_storage_get_upload_chunk_size")
+public func fbs_storage_get_upload_chunk_size(_ storage: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
+    read(storage, out) { $0.uploadChunkSize }
+}
+
+@_cdecl("fbs_storage_set_connect_timeout")
+public func fbs_storage_set_connect_timeout(_ storage: OpaquePointer?, _ seconds: Double) -> Int32 {
+    update(storage) { settings throws(StorageError) in settings.connectTimeout = try Arguments.seconds(seconds, "connect timeout") }
+}
+
+@_cdecl("fbs_storage_get_connect_timeout")
+public func fbs_storage_get_connect_timeout(_ storage: OpaquePointer?, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
+    read(storage, out) { $0.connectTimeout }
+}
+
+@_cdecl("fbs_storage_set_verify_md5")
+public func fbs_storage_set_verify_md5(_ storage: OpaquePointer?, _ enabled: Int32) -> Int32 {
+    update(storage) { settings throws(StorageError) in
+        guard enabled == 0 || enabled == 1 else { throw StorageError(code: .invalidArgument, message: "enabled must be 0 or 1") }
+        settings.verifyMD5 = enabled == 1
+    }
+}
+
+@_cdecl("fbs_storage_set_ca_file")
+public func fbs_storage_set_ca_file(_ storage: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> Int32 {
+    update(storage) { settings throws(StorageError) in settings.caFile = try Arguments.optionalString(path, "pem_path") }
+}
+
+@_cdecl("fbs_storage_reference")
+public func fbs_storage_reference(_ storage: OpaquePointer?, _ path: UnsafePointer<CChar>?,
+                                  _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        let out = try Arguments.out(out)
+        let storage = try Handles.value(storage, .storage, as: Storage.self)
+        out.pointee = Handles.make(.reference, try storage.reference(Arguments.optionalString(path, "path", isPath: true)))
+    }
+}
+
+@_cdecl("fbs_storage_reference_for_url")
+public func fbs_storage_reference_for_url(_ storage: OpaquePointer?, _ url: UnsafePointer<CChar>?,
+                                          _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        let out = try Arguments.out(out)
+        let storage = try Handles.value(storage, .storage, as: Storage.self)
+        out.pointee = Handles.make(.reference, try storage.reference(forURL: Arguments.string(url, "url", isPath: true)))
+    }
+}

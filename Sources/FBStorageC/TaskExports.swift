@@ -1,0 +1,147 @@
+import FBStorage
+
+// fbs_reference_put_* / write_to_file and fbs_task_*: tasks and their observers.
+
+public typealias fbs_task_callback = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void
+
+/// Starts a task from a reference handle and hands out an owned task handle.
+private func startTask(_ reference: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?,
+                       _ start: (StorageReference) throws(StorageError) -> StorageTask) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        let out = try Arguments.out(out)
+        let task = try start(Handles.value(reference, .reference, as: StorageReference.self))
+        out.pointee = Handles.make(.task, task)
+    }
+}
+
+/// The metadata argument of an upload: NULL, or a metadata handle.
+private func optionalMetadata(_ metadata: OpaquePointer?) throws(StorageError) -> StorageMetadata? {
+    guard let metadata else { return nil }
+    return try Handles.value(metadata, .metadata, as: StorageMetadata.self)
+}
+
+@_cdecl("fbs_reference_put_data")
+public func fbs_reference_put_data(_ reference: OpaquePointer?, _ bytes: UnsafeRawPointer?, _ length: Int,
+                                   _ metadata: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    startTask(reference, out) { reference throws(StorageError) in
+        guard bytes != nil || length == 0 else { throw StorageError(code: .invalidArgument, message: "bytes is NULL") }
+        let copy = bytes.map { [UInt8](UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
+        return try reference.putData(copy, metadata: optionalMetadata(metadata))
+    }
+}
+
+@_cdecl("fbs_reference_put_file")
+public func fbs_reference_put_file(_ reference: OpaquePointer?, _ path: UnsafePointer<CChar>?,
+                                   _ metadata: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    startTask(reference, out) { reference throws(StorageError) in
+        try reference.putFile(Arguments.string(path, "local_path"), metadata: optionalMetadata(metadata))
+    }
+}
+
+@_cdecl("fbs_reference_put_file_resuming")
+public func fbs_reference_put_file_resuming(_ reference: OpaquePointer?, _ path: UnsafePointer<CChar>?,
+                                            _ session: UnsafePointer<CChar>?, _ metadata: OpaquePointer?,
+                                            _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    startTask(reference, out) { reference throws(StorageError) in
+        let session = try UploadSession.decode(Arguments.string(session, "session"))
+        return try reference.putFile(Arguments.string(path, "local_path"), resuming: session,
+                                     metadata: optionalMetadata(metadata))
+    }
+}
+
+@_cdecl("fbs_reference_write_to_file")
+public func fbs_reference_write_to_file(_ reference: OpaquePointer?, _ path: UnsafePointer<CChar>?,
+                                        _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    startTask(reference, out) { reference throws(StorageError) in
+        try reference.write(toFile: Arguments.string(path, "local_path"))
+    }
+}
+
+@_cdecl("fbs_task_upload_session")
+public func fbs_task_upload_session(_ task: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        let out = try Arguments.out(out)
+        let task = try Handles.value(task, .task, as: StorageTask.self)
+        out.pointee = (task as? StorageUploadTask)?.uploadSession.flatMap { ownedCString($0.encode()) }
+    }
+}
+
+private func status(_ raw: Int32) throws(StorageError) -> StorageTaskStatus {
+    guard let status = StorageTaskStatus(rawValue: raw), status != .unknown else {
+        throw StorageError(code: .invalidArgument, message: "status must be RESUME, PROGRESS, PAUSE, SUCCESS or FAILURE")
+    }
+    return status
+}
+
+@_cdecl("fbs_task_observe")
+public func fbs_task_observe(_ task: OpaquePointer?, _ rawStatus: Int32, _ callback: fbs_task_callback?,
+                             _ userData: UnsafeMutableRawPointer?, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        let task = try Handles.value(task, .task, as: StorageTask.self)
+        let status = try status(rawStatus)
+        guard let callback else { throw StorageError(code: .invalidArgument, message: "The callback is NULL") }
+        let userData = UserData(pointer: userData)
+        let handle = try task.observe(status) { snapshot in
+            let lent = Handles.make(.snapshot, snapshot, owned: false)
+            callback(lent, userData.pointer)
+            Handles.releaseLent(lent)
+        }
+        out?.pointee = handle
+    }
+}
+
+@_cdecl("fbs_task_remove_observer")
+public func fbs_task_remove_observer(_ task: OpaquePointer?, _ handle: Int64) -> Int32 {
+    Errors.status { () throws(StorageError) in try Handles.value(task, .task, as: StorageTask.self).removeObserver(handle) }
+}
+
+@_cdecl("fbs_task_remove_all_observers_for_status")
+public func fbs_task_remove_all_observers_for_status(_ task: OpaquePointer?, _ rawStatus: Int32) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        try Handles.value(task, .task, as: StorageTask.self).removeAllObservers(for: status(rawStatus))
+    }
+}
+
+@_cdecl("fbs_task_remove_all_observers")
+public func fbs_task_remove_all_observers(_ task: OpaquePointer?) -> Int32 {
+    Errors.status { () throws(StorageError) in try Handles.value(task, .task, as: StorageTask.self).removeAllObservers() }
+}
+
+@_cdecl("fbs_task_pause")
+public func fbs_task_pause(_ task: OpaquePointer?) -> Int32 {
+    Errors.status { () throws(StorageError) in try Handles.value(task, .task, as: StorageTask.self).pause() }
+}
+
+@_cdecl("fbs_task_resume")
+public func fbs_task_resume(_ task: OpaquePointer?) -> Int32 {
+    Errors.status { () throws(StorageError) in try Handles.value(task, .task, as: StorageTask.self).resume() }
+}
+
+@_cdecl("fbs_task_cancel")
+public func fbs_task_cancel(_ task: OpaquePointer?) -> Int32 {
+    Errors.status { () throws(StorageError) in try Handles.value(task, .task, as: StorageTask.self).cancel() }
+}
+
+@_cdecl("fbs_task_wait")
+public func fbs_task_wait(_ task: OpaquePointer?, _ timeoutMs: Int64) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        let task = try Handles.value(task, .task, as: StorageTask.self)
+        guard let final = try task.wait(timeout: timeoutMs < 0 ? nil : Double(timeoutMs) / 1000) else {
+            throw StorageError(code: .invalidArgument, message: "Timed out after \(timeoutMs) ms; the task goes on")
+        }
+        if let error = final.error { throw error }
+    }
+}
+
+@_cdecl("fbs_task_snapshot")
+public func fbs_task_snapshot(_ task: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        let out = try Arguments.out(out)
+        out.pointee = Handles.make(.snapshot, try Handles.value(task, .task, as: StorageTask.self).snapshot)
+    }
+}
+
+@_cdecl("fbs_task_free")
+public func fbs_task_free(_ task: OpaquePointer?) {
+    _ = Errors.status { () throws(StorageError) in try Handles.release(task, .task) }
+}

@@ -1,0 +1,131 @@
+@testable import FBStorage
+import FoundationEssentials
+import Testing
+
+@Suite struct ModelErrorTests {
+    let path = try! StoragePath(bucket: "B", object: "O/P")
+
+    @Test func rawValuesMatchTheHeader() {
+        let expected: [(StorageErrorCode, Int32, String)] = [
+            (.unknown, -13000, "FBS_ERR_UNKNOWN"),
+            (.objectNotFound, -13010, "FBS_ERR_OBJECT_NOT_FOUND"),
+            (.bucketNotFound, -13011, "FBS_ERR_BUCKET_NOT_FOUND"),
+            (.projectNotFound, -13012, "FBS_ERR_PROJECT_NOT_FOUND"),
+            (.quotaExceeded, -13013, "FBS_ERR_QUOTA_EXCEEDED"),
+            (.unauthenticated, -13020, "FBS_ERR_UNAUTHENTICATED"),
+            (.unauthorized, -13021, "FBS_ERR_UNAUTHORIZED"),
+            (.retryLimitExceeded, -13030, "FBS_ERR_RETRY_LIMIT_EXCEEDED"),
+            (.nonMatchingChecksum, -13031, "FBS_ERR_NON_MATCHING_CHECKSUM"),
+            (.downloadSizeExceeded, -13032, "FBS_ERR_DOWNLOAD_SIZE_EXCEEDED"),
+            (.cancelled, -13040, "FBS_ERR_CANCELLED"),
+            (.invalidArgument, -13050, "FBS_ERR_INVALID_ARGUMENT"),
+            (.bucketMismatch, -13051, "FBS_ERR_BUCKET_MISMATCH"),
+            (.internalError, -13052, "FBS_ERR_INTERNAL"),
+            (.pathError, -13053, "FBS_ERR_PATH"),
+        ]
+        #expect(StorageErrorCode.allCases.count == expected.count)
+        for (code, raw, name) in expected {
+            #expect(code.rawValue == raw)
+            #expect(code.cName == name)
+            #expect(StorageErrorCode(rawValue: raw) == code)
+        }
+        #expect(StorageErrorCode(rawValue: 0) == nil)
+    }
+
+    /// The names appear in include/fbstorage.h with the same values (when the header is found
+    /// relative to this file, as it is in the repository).
+    @Test func namesAreInTheHeader() throws {
+        let testFile = #filePath
+        guard let range = testFile.firstRange(of: "/Tests/FBStorageTests/") else { return }
+        let header = String(testFile[..<range.lowerBound]) + "/include/fbstorage.h"
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: header)) else {
+            Issue.record("cannot read \(header)")
+            return
+        }
+        let compact = String(decoding: data, as: UTF8.self).replacing(" ", with: "")
+        for code in StorageErrorCode.allCases {
+            #expect(compact.contains("\(code.cName)=\(code.rawValue),") || compact.contains("\(code.cName)=\(code.rawValue)/*"),
+                    "\(code.cName)")
+        }
+    }
+
+    @Test(arguments: [
+        (401, StorageErrorCode.unauthenticated), (402, .quotaExceeded), (403, .unauthorized),
+        (404, .objectNotFound), (429, .quotaExceeded), (400, .unknown), (500, .unknown),
+        (503, .unknown), (509, .unknown), (418, .unknown), (200, .unknown),
+    ])
+    func httpStatusMapping(status: Int, code: StorageErrorCode) {
+        let e = StorageError.http(status: status, body: [], path: path)
+        #expect(e.code == code)
+        #expect(e.httpStatus == status)
+        #expect(e.serverResponse == nil)
+    }
+
+    @Test func messages() {
+        #expect(StorageError.http(status: 403, body: [], path: path).message == "User does not have permission to access gs://B/O/P.")
+        #expect(StorageError.http(status: 404, body: [], path: path).message == "Object gs://B/O/P does not exist.")
+        #expect(StorageError.http(status: 509, body: [], path: path).message == "Unexpected HTTP 509 from the server.")
+    }
+
+    @Test func jsonBodyMessageIsAdded() {
+        let body = Array(#"{"error":{"code":403,"message":"Permission denied. No READ permission."}}"#.utf8)
+        let e = StorageError.http(status: 403, body: body, path: path)
+        #expect(e.message == "User does not have permission to access gs://B/O/P. Server: Permission denied. No READ permission.")
+        #expect(e.serverResponse == String(decoding: body, as: UTF8.self))
+        let other = StorageError.http(status: 400, body: Array(#"{"error":{"code":400,"message":"The prefix parameter is required"}}"#.utf8), path: path)
+        #expect(other.message == "Unexpected HTTP 400 from the server: The prefix parameter is required")
+    }
+
+    @Test func textBodyIsKeptAsText() {
+        let e = StorageError.http(status: 404, body: Array("Not Found".utf8), path: path)
+        #expect(e.code == .objectNotFound)
+        #expect(e.message == "Object gs://B/O/P does not exist. Server: Not Found")
+        #expect(e.serverResponse == "Not Found")
+        let bad = StorageError.http(status: 400, body: Array("Bad Request\r\nmore\tlines  ".utf8), path: path)
+        #expect(bad.message == "Unexpected HTTP 400 from the server: Bad Request more lines")
+    }
+
+    @Test func jsonWithoutMessage() {
+        let e = StorageError.http(status: 500, body: Array(#"{"error":{"code":500}}"#.utf8), path: path)
+        #expect(e.message == "Unexpected HTTP 500 from the server.")
+        #expect(e.serverResponse == #"{"error":{"code":500}}"#)
+        let flat = StorageError.http(status: 500, body: Array(#"{"error":"boom"}"#.utf8), path: path)
+        #expect(flat.message == "Unexpected HTTP 500 from the server: boom")
+    }
+
+    @Test func serverResponseIsCappedAtACharacterBoundary() {
+        // 4095 ASCII bytes then "é" (2 bytes) straddling the 4096 cap: the "é" is left out whole.
+        let body = Array(String(repeating: "a", count: 4095).utf8) + Array("é tail".utf8)
+        let e = StorageError.http(status: 500, body: body, path: path)
+        #expect(e.serverResponse == String(repeating: "a", count: 4095))
+        #expect(e.message.count < 400)   // the message quotes a short excerpt
+        let exact = Array(String(repeating: "b", count: 5000).utf8)
+        #expect(StorageError.http(status: 500, body: exact, path: path).serverResponse?.utf8.count == 4096)
+        let emoji = Array(String(repeating: "😀", count: 2000).utf8)  // 4 bytes each: 1024 fit
+        #expect(StorageError.http(status: 500, body: emoji, path: path).serverResponse == String(repeating: "😀", count: 1024))
+    }
+
+    @Test func invalidUTF8BodyIsLossy() {
+        let e = StorageError.http(status: 502, body: [0x66, 0xFF, 0x6F], path: path)
+        #expect(e.serverResponse == "f\u{FFFD}o")
+        #expect(e.code == .unknown)
+    }
+
+    @Test func convenienceConstructors() {
+        #expect(StorageError.invalidArgument("x") == StorageError(code: .invalidArgument, message: "x"))
+        #expect(StorageError.path("p").code == .pathError)
+        #expect(StorageError.internal("i").code == .internalError)
+        #expect(StorageError.unknown("u").code == .unknown)
+        #expect(StorageError.cancelled("upload").message == "User cancelled the upload.")
+        #expect(StorageError.cancelled().code == .cancelled)
+        #expect(StorageError.bucketMismatch(expected: "a", other: "b").code == .bucketMismatch)
+        let cause = StorageError.http(status: 503, body: Array("busy".utf8), path: path)
+        let limit = StorageError.retryLimitExceeded(lastCause: cause)
+        #expect(limit.code == .retryLimitExceeded)
+        #expect(limit.message.contains("HTTP 503"))
+        #expect(limit.httpStatus == 503 && limit.serverResponse == "busy")
+        #expect(StorageError.downloadSizeExceeded(size: 10, maxSize: 5).code == .downloadSizeExceeded)
+        #expect(StorageError.nonMatchingChecksum(kind: "CRC32C", local: "a", server: "b").code == .nonMatchingChecksum)
+        #expect("\(StorageError.path("bad"))" == "FBS_ERR_PATH: bad")
+    }
+}
