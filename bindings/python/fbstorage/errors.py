@@ -48,12 +48,13 @@ class StorageError(Exception):
         http_status: int | None = None,
         server_response: str | None = None,
     ) -> None:
-        super().__init__(code, message, http_status, server_response)
         try:
-            self.code = StorageErrorCode(code)
+            code = StorageErrorCode(code)
         except ValueError:
-            self.code = StorageErrorCode.UNKNOWN
             message = f"{message} (unexpected code {code})"
+            code = StorageErrorCode.UNKNOWN
+        super().__init__(code, message, http_status, server_response)
+        self.code: StorageErrorCode = code
         self.message = message
         self.http_status = http_status
         self.server_response = server_response
