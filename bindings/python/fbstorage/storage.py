@@ -144,15 +144,14 @@ class Storage:
         server answered 401. An exception in it is reported and counts as "no token". None
         removes the provider. A provider replaces a fixed token.
         """
-        lib = library()
         if provider is None:
-            lib.fbs_storage_set_auth_token_provider(self._handle, None, None)
-            return
-        if not callable(provider):
+            callback = TOKEN_PROVIDER()  # NULL
+        elif callable(provider):
+            callback = TOKEN_PROVIDER(_token_provider_callback(provider))
+            self._keeper.keep_token_provider(callback)
+        else:
             raise TypeError(f"provider must be callable or None, not {type(provider).__name__}")
-        callback = TOKEN_PROVIDER(_token_provider_callback(provider))
-        self._keeper.keep_token_provider(callback)
-        lib.fbs_storage_set_auth_token_provider(self._handle, callback, None)
+        library().fbs_storage_set_auth_token_provider(self._handle, callback, None)
 
     def set_app_check_token(self, token: str | None) -> None:
         """Sends an App Check token ("X-Firebase-AppCheck"); None clears it."""
