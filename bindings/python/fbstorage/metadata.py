@@ -73,6 +73,7 @@ class StorageMetadata:
     content_language: str | None
     content_type: str | None
     custom_metadata: dict[str, str | None] | None
+    _explicit_fields: set[str]  # writable fields given or assigned: sent with an upload
 
     def __init__(
         self,

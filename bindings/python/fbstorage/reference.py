@@ -238,7 +238,7 @@ class StorageReference(OwnedHandle):
         length = ctypes.c_size_t()
         lib.fbs_reference_get_data(self._handle, limit, ctypes.byref(address), ctypes.byref(length))
         try:
-            return ctypes.string_at(address.value, length.value) if length.value else b""
+            return ctypes.string_at(address, length.value) if length.value else b""
         finally:
             lib.fbs_data_free(address)
 

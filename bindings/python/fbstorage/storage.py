@@ -35,6 +35,20 @@ def _free_storage(handle: Any, keeper: CallbackKeeper) -> None:
         keeper.clear()
 
 
+def _seconds_setting(setting: str, doc: str) -> property:
+    """A float property backed by fbs_storage_get_<setting> / fbs_storage_set_<setting>."""
+
+    def get(storage: Storage) -> float:
+        function = getattr(library(), f"fbs_storage_get_{setting}")
+        return float(call_for_out(function, storage._handle, out_type=ctypes.c_double).value)
+
+    def set(storage: Storage, seconds: float) -> None:
+        function = getattr(library(), f"fbs_storage_set_{setting}")
+        function(storage._handle, check_number(seconds, setting))
+
+    return property(get, set, doc=doc)
+
+
 class Storage:
     """Cloud Storage for Firebase: one bucket.
 
@@ -160,59 +174,27 @@ class Storage:
         )
 
     # -- settings ----------------------------------------------------------------------------
-    def _get_double(self, setting: str) -> float:
-        function = getattr(library(), f"fbs_storage_get_{setting}")
-        return call_for_out(function, self._handle, out_type=ctypes.c_double).value
-
-    def _set_double(self, setting: str, seconds: float) -> None:
-        getattr(library(), f"fbs_storage_set_{setting}")(
-            self._handle, check_number(seconds, setting)
-        )
-
-    @property
-    def max_upload_retry_time(self) -> float:
-        """Seconds an upload may keep retrying (default 600)."""
-        return self._get_double("max_upload_retry_time")
-
-    @max_upload_retry_time.setter
-    def max_upload_retry_time(self, seconds: float) -> None:
-        self._set_double("max_upload_retry_time", seconds)
-
-    @property
-    def max_download_retry_time(self) -> float:
-        """Seconds a download may keep retrying (default 600)."""
-        return self._get_double("max_download_retry_time")
-
-    @max_download_retry_time.setter
-    def max_download_retry_time(self, seconds: float) -> None:
-        self._set_double("max_download_retry_time", seconds)
-
-    @property
-    def max_operation_retry_time(self) -> float:
-        """Seconds any other operation may keep retrying (default 120)."""
-        return self._get_double("max_operation_retry_time")
-
-    @max_operation_retry_time.setter
-    def max_operation_retry_time(self, seconds: float) -> None:
-        self._set_double("max_operation_retry_time", seconds)
-
-    @property
-    def connect_timeout(self) -> float:
-        """TCP/TLS connect timeout in seconds (default 30)."""
-        return self._get_double("connect_timeout")
-
-    @connect_timeout.setter
-    def connect_timeout(self, seconds: float) -> None:
-        self._set_double("connect_timeout", seconds)
+    max_upload_retry_time = _seconds_setting(
+        "max_upload_retry_time", "Seconds an upload may keep retrying (default 600)."
+    )
+    max_download_retry_time = _seconds_setting(
+        "max_download_retry_time", "Seconds a download may keep retrying (default 600)."
+    )
+    max_operation_retry_time = _seconds_setting(
+        "max_operation_retry_time", "Seconds any other operation may keep retrying (default 120)."
+    )
+    connect_timeout = _seconds_setting(
+        "connect_timeout", "TCP/TLS connect timeout in seconds (default 30)."
+    )
 
     @property
     def upload_chunk_size(self) -> int:
-        """Bytes per resumable-upload request, also the size above which uploads are
-        resumable (default 8 MiB; 256 KiB .. 1 GiB, rounded down to the server's unit)."""
+        """Bytes per resumable-upload request (default 8 MiB; 256 KiB .. 1 GiB, rounded down
+        to the server's unit). Uploads of at most 256 KiB go in one request."""
         lib = library()
-        return call_for_out(
+        return int(call_for_out(
             lib.fbs_storage_get_upload_chunk_size, self._handle, out_type=ctypes.c_int64
-        ).value
+        ).value)
 
     @upload_chunk_size.setter
     def upload_chunk_size(self, size: int) -> None:

@@ -155,7 +155,7 @@ class StorageTask(OwnedHandle):
             self._observers[key] = (int(status), observer)
         self._keeper.task_observed(self)
         try:
-            handle = call_for_out(
+            handle: int = call_for_out(
                 library().fbs_task_observe,
                 self._handle,
                 int(status),
@@ -166,6 +166,9 @@ class StorageTask(OwnedHandle):
         except BaseException:
             with self._observer_lock:
                 del self._observers[key]
+                unobserved = not self._observers
+            if unobserved:
+                self._keeper.task_finished(self)
             raise
         with self._observer_lock:
             self._observer_keys[handle] = key

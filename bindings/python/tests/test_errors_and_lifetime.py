@@ -49,6 +49,31 @@ def test_missing_token_is_unauthenticated(storage: fbstorage.Storage, emulator) 
     assert raised.value.http_status == 401
 
 
+def test_rules_file_given_at_startup(tmp_path, emulator) -> None:
+    from fbstorage.testing import run_emulator
+
+    rules = tmp_path / "rules.json"
+    rules.write_text(json.dumps([
+        {"match": "users/{uid}/**", "read": "owner", "write": "owner", "list": "owner", "delete": "owner"},
+        {"match": "public/**", "read": "public", "list": "public", "write": "signed_in"},
+    ]))
+    with run_emulator(emulator.flavor, "--rules", str(rules)) as guarded, guarded.storage() as storage:
+        with pytest.raises(StorageError) as raised:
+            storage.reference("public/a").put_data(b"x").wait()
+        assert raised.value.code == StorageErrorCode.UNAUTHENTICATED
+        storage.set_auth_token(id_token("carol"))
+        storage.reference("public/a").put_data(b"x").wait()
+        storage.reference("users/carol/b").put_data(b"mine").wait()
+        with pytest.raises(StorageError) as raised:
+            storage.reference("users/dave/b").put_data(b"not mine").wait()
+        assert raised.value.code == StorageErrorCode.UNAUTHORIZED
+        storage.set_auth_token(None)
+        assert storage.reference("public/a").get_data() == b"x"
+        with pytest.raises(StorageError) as raised:
+            storage.reference("users/carol/b").get_data()
+        assert raised.value.code == StorageErrorCode.UNAUTHENTICATED
+
+
 def test_fixed_auth_and_app_check_tokens_are_sent(storage: fbstorage.Storage, emulator) -> None:
     emulator.set_rules(SIGNED_IN_ONLY)
     token = id_token("alice")
