@@ -261,3 +261,30 @@ def test_observe_argument_types(storage: fbstorage.Storage) -> None:
     with pytest.raises(TypeError):
         task.remove_observer("1")  # type: ignore[arg-type]
     task.wait()
+
+
+def test_ctrl_c_interrupts_wait(emulator) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    script = (
+        "import fbstorage\n"
+        f"storage = fbstorage.Storage('test-bucket'); storage.use_emulator('{emulator.host}', {emulator.port})\n"
+        f"storage.upload_chunk_size = {SMALL_CHUNK}\n"
+        f"task = storage.reference('interrupted').put_data(bytes({SMALL_CHUNK * 4}))\n"
+        "task.pause()\n"
+        "print('waiting', flush=True)\n"
+        "try:\n    task.wait()\nexcept KeyboardInterrupt:\n    print('interrupted', flush=True)\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                               env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert process.stdout is not None
+    assert process.stdout.readline().strip() == "waiting"
+    time.sleep(0.3)
+    started = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    output, _ = process.communicate(timeout=30)
+    assert output.strip() == "interrupted"
+    assert time.monotonic() - started < 2
