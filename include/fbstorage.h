@@ -330,7 +330,8 @@ int fbs_reference_write_to_file(const fbs_reference *r, const char *local_path, 
 
 /* Adds an observer for status (RESUME .. FAILURE). If the task is already in that status the
  * callback also fires once at once (on the callback thread) — also after the task ended, for
- * its final status. Observers of other statuses added after the end never fire.
+ * its final status; a RESUME observer added while the task runs (RESUME or PROGRESS) fires at
+ * once too, so observers added right after starting a task never miss its start. Observers of other statuses added after the end never fire.
  * Errors: FBS_ERR_INVALID_ARGUMENT (NULL task or callback, UNKNOWN or out-of-range status). */
 int fbs_task_observe(fbs_task *t, fbs_task_status status, fbs_task_callback cb,
                      void *user_data, fbs_observer_handle *out);

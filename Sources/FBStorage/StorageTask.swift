@@ -31,7 +31,7 @@ public class StorageTask: StorageWork, @unchecked Sendable {
     public var snapshot: StorageTaskSnapshot { state.withLock { latest } }
 
     /// Adds an observer for `status`; if the task is already in that status it also fires once
-    /// at once. Returns a handle for `removeObserver`.
+    /// at once (for RESUME: while the task runs). Returns a handle for `removeObserver`.
     public func observe(_ status: StorageTaskStatus, _ callback: @escaping StorageTaskObserver) throws(StorageError) -> Int64 {
         guard status != .unknown else {
             throw StorageError(code: .invalidArgument, message: "Cannot observe the UNKNOWN status")
@@ -41,8 +41,11 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             nextHandle += 1
             if !terminalDelivered { observers.append((handle, status, callback)) }
             // A terminal event not yet delivered will reach the new observer anyway.
-            let firesNow = latest.status == status && (!status.isTerminal || terminalDelivered)
-            return (handle, firesNow ? latest : nil)
+            if latest.status == status && (!status.isTerminal || terminalDelivered) { return (handle, latest) }
+            // A running task is in RESUME as far as a new RESUME observer is concerned (PROGRESS is
+            // a sub-state of running), so observers added right after starting see it.
+            if status == .resume && latest.status == .progress { return (handle, latest.with(status: .resume)) }
+            return (handle, nil)
         }
         if let current {
             storage.callbackQueue.enqueue { [self] in

@@ -19,4 +19,10 @@ public final class StorageTaskSnapshot: Sendable {
         self.metadata = metadata
         self.reference = reference
     }
+
+    /// The same state reported under another status.
+    func with(status: StorageTaskStatus) -> StorageTaskSnapshot {
+        StorageTaskSnapshot(status: status, bytesTransferred: bytesTransferred, totalBytes: totalBytes,
+                            error: error, metadata: metadata, reference: reference)
+    }
 }

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# test-packaging.sh REPO — `make install PREFIX=tmp`, then build the C examples the way a user
+# would (installed header + pkg-config) and run upload + list against an emulator.
+set -uo pipefail
+repo=$(cd "${1:?usage: test-packaging.sh repo-dir}" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+status=0
+check() {  # name, command...
+  local name=$1; shift
+  if out=$("$@" 2>&1); then echo "ok   $name"; else echo "FAIL $name"; echo "$out" | tail -20 | sed 's/^/  /'; status=1; fi
+}
+check "make install PREFIX=\$tmp" make -s -C "$repo" install PREFIX="$tmp"
+check "installed: include/fbstorage.h lib/libfbstorage.so lib/pkgconfig/fbstorage.pc" \
+  test -f "$tmp/include/fbstorage.h" -a -f "$tmp/lib/libfbstorage.so" -a -f "$tmp/lib/pkgconfig/fbstorage.pc"
+export PKG_CONFIG_PATH="$tmp/lib/pkgconfig"
+check "pkg-config --modversion fbstorage matches the header" bash -c \
+  "test \"\$(pkg-config --modversion fbstorage)\" = \"\$(sed -n 's/^#define FBS_VERSION_STRING \"\\(.*\\)\"/\\1/p' '$tmp/include/fbstorage.h')\""
+for ex in upload list; do
+  check "examples/c/$ex.c builds with -std=c11 -Wall -Wextra -Werror -pedantic and pkg-config" bash -c \
+    "cc -std=c11 -Wall -Wextra -Werror -pedantic -o '$tmp/$ex' '$repo/examples/c/$ex.c' \$(pkg-config --cflags --libs fbstorage)"
+done
+check "the example loads the installed library" bash -c "ldd '$tmp/upload' | grep -q '$tmp/lib/libfbstorage.so'"
+head -c 3000000 /dev/urandom > "$tmp/payload.bin"
+check "upload example against the emulator (progress, pause, metadata, URL)" bash -c \
+  "'$here/with-emulator.sh' bash -c '\"$tmp/upload\" \"$tmp/payload.bin\" --path pkg/payload.bin --quiet > \"$tmp/out\" && \"$tmp/list\" pkg >> \"$tmp/out\"' \
+   && grep -q 'size          3000000 bytes' '$tmp/out' && grep -q 'download URL  http://127.0.0.1' '$tmp/out' && grep -q '  pkg/payload.bin' '$tmp/out' || { cat '$tmp/out'; false; }"
+check "upload example exits non-zero on failure (missing file)" bash -c "! '$tmp/upload' /nonexistent/file --emulator 127.0.0.1:9"
+exit $status

@@ -1,0 +1,228 @@
+/* test_download.c — delete, download URLs, get_data, write_to_file. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "events.h"
+
+#define KIB 1024
+
+TEST(delete_then_not_found) {
+    fbs_storage *s = new_storage();
+    REQUIRE_OK(upload_bytes(s, "del/x.bin", "abc", 3));
+    fbs_reference *r = new_ref(s, "del/x.bin");
+    fbs_metadata *m = NULL;
+    CHECK_CODE(fbs_reference_get_metadata(r, &m), FBS_OK);
+    fbs_metadata_free(m);
+    m = NULL;
+    CHECK_CODE(fbs_reference_delete(r), FBS_OK);
+    CHECK_CODE(fbs_reference_get_metadata(r, &m), FBS_ERR_OBJECT_NOT_FOUND);
+    CHECK(m == NULL);
+    CHECK_CODE(fbs_reference_delete(r), FBS_ERR_OBJECT_NOT_FOUND);
+    size_t n = 0;
+    CHECK(emu_fetch_object(EMU, "del/x.bin", &n) == NULL);
+    fbs_reference_free(r);
+    fbs_storage_free(s);
+}
+
+TEST(download_url_plain_get) {
+    fbs_storage *s = new_storage();
+    unsigned char *bytes = random_bytes(5000, 41);
+    const char *path = "dl/some file+name é.bin";
+    REQUIRE_OK(upload_bytes(s, path, bytes, 5000));
+    fbs_reference *r = new_ref(s, path);
+    char *url = NULL;
+    REQUIRE_OK(fbs_reference_download_url(r, &url));
+    CHECK(strncmp(url, EMU->base_url, strlen(EMU->base_url)) == 0);
+    CHECK(strstr(url, "alt=media") != NULL && strstr(url, "token=") != NULL);
+    http_response resp;
+    CHECK_EQ_INT(http_request("GET", url, NULL, NULL, 0, &resp), 200);   /* no credentials */
+    CHECK(bytes_equal(resp.body, resp.length, bytes, 5000));
+    http_response_free(&resp);
+    fbs_string_free(url);
+    fbs_reference *missing = new_ref(s, "dl/missing");
+    url = (char *)&url;
+    CHECK_CODE(fbs_reference_download_url(missing, &url), FBS_ERR_OBJECT_NOT_FOUND);
+    CHECK(url == (char *)&url);
+    fbs_reference_free(missing);
+    fbs_reference_free(r);
+    free(bytes);
+    fbs_storage_free(s);
+}
+
+TEST(get_data_sizes) {
+    fbs_storage *s = new_storage();
+    unsigned char *bytes = random_bytes(100 * KIB, 42);
+    REQUIRE_OK(upload_bytes(s, "dl/data.bin", bytes, 100 * KIB));
+    REQUIRE_OK(upload_bytes(s, "dl/empty.bin", NULL, 0));
+    fbs_reference *r = new_ref(s, "dl/data.bin"), *e = new_ref(s, "dl/empty.bin");
+    void *got = NULL;
+    size_t n = 0;
+    CHECK_CODE(fbs_reference_get_data(r, 100 * KIB, &got, &n), FBS_OK);   /* exactly the size */
+    CHECK(bytes_equal(got, n, bytes, 100 * KIB));
+    fbs_data_free(got);
+    got = &got;
+    n = 77;
+    CHECK_CODE(fbs_reference_get_data(r, 100 * KIB - 1, &got, &n), FBS_ERR_DOWNLOAD_SIZE_EXCEEDED);
+    CHECK(got == &got && n == 77);
+    CHECK_CODE(fbs_reference_get_data(r, 0, &got, &n), FBS_ERR_DOWNLOAD_SIZE_EXCEEDED);
+    got = NULL;
+    CHECK_CODE(fbs_reference_get_data(e, 0, &got, &n), FBS_OK);
+    CHECK(got != NULL);   /* non-NULL even for an empty object */
+    CHECK_EQ_INT(n, 0);
+    fbs_data_free(got);
+    fbs_reference *missing = new_ref(s, "dl/none");
+    CHECK_CODE(fbs_reference_get_data(missing, 10, &got, &n), FBS_ERR_OBJECT_NOT_FOUND);
+    fbs_reference_free(missing);
+    fbs_reference_free(r);
+    fbs_reference_free(e);
+    free(bytes);
+    fbs_storage_free(s);
+}
+
+/* Names of the files in dir (except . and ..), joined by spaces; caller frees. */
+static char *dir_listing(const char *dir) {
+    DIR *d = opendir(dir);
+    char *out = strdup("");
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
+        char *next = NULL;
+        if (asprintf(&next, "%s%s ", out, de->d_name) < 0) abort();
+        free(out);
+        out = next;
+    }
+    if (d) closedir(d);
+    return out;
+}
+
+static char *fresh_dir(void) {
+    char *d = temp_path("-dir");
+    REQUIRE(mkdir(d, 0755) == 0);
+    return d;
+}
+
+TEST(write_to_file_with_pause_resume) {
+    fbs_storage *s = new_storage();
+    size_t n = 3 * 1024 * KIB;
+    unsigned char *bytes = random_bytes(n, 43);
+    REQUIRE_OK(upload_bytes(s, "dl/file.bin", bytes, n));
+    emu_fault_delay(EMU, (fault_match){"GET", NULL, NULL, "alt=media", 1}, 300);
+    char *dir = fresh_dir(), *dest = NULL;
+    if (asprintf(&dest, "%s/out.bin", dir) < 0) abort();
+    fbs_reference *r = new_ref(s, "dl/file.bin");
+    fbs_task *t = NULL;
+    event_log log;
+    event_log_init(&log);
+    REQUIRE_OK(fbs_reference_write_to_file(r, dest, &t));
+    observe_all(t, &log);
+    CHECK_CODE(fbs_task_pause(t), FBS_OK);
+    REQUIRE(event_log_wait(&log, FBS_TASK_STATUS_PAUSE, 3000));
+    CHECK(access(dest, F_OK) != 0);   /* nothing at the destination while unfinished */
+    sleep_ms(200);
+    CHECK_CODE(fbs_task_resume(t), FBS_OK);
+    CHECK_CODE(fbs_task_wait(t, 60000), FBS_OK);
+    check_event_order(&log, FBS_TASK_STATUS_SUCCESS);
+    size_t got_n = 0;
+    unsigned char *got = read_file(dest, &got_n);
+    CHECK(got && bytes_equal(got, got_n, bytes, n));
+    char *listing = dir_listing(dir);
+    CHECK_STR(listing, "out.bin ");   /* no temporary file left */
+    fbs_snapshot *snap = NULL;
+    REQUIRE_OK(fbs_task_snapshot(t, &snap));
+    CHECK_EQ_INT(fbs_snapshot_bytes_transferred(snap), n);
+    CHECK_EQ_INT(fbs_snapshot_total_bytes(snap), n);
+    fbs_snapshot_free(snap);
+    free(listing);
+    free(got);
+    fbs_task_free(t);
+    fbs_reference_free(r);
+    free(dest);
+    free(dir);
+    free(bytes);
+    fbs_storage_free(s);
+}
+
+static void pause_on_first_progress(event_log *log, const fbs_snapshot *s, fbs_task_status as) {
+    (void)s;
+    if (as == FBS_TASK_STATUS_PROGRESS && log->user == NULL) {
+        log->user = (void *)1;
+        fbs_task_pause(log->task);
+    }
+}
+
+TEST(write_to_file_failure_leaves_nothing) {
+    fbs_storage *s = new_storage();
+    size_t n = 40 * 1024 * KIB;
+    unsigned char *bytes = random_bytes(n, 44);
+    REQUIRE_OK(upload_bytes(s, "dl/fail.bin", bytes, n));
+    REQUIRE_OK(fbs_storage_set_max_download_retry_time(s, 1.5));
+    char *dir = fresh_dir(), *dest = NULL;
+    if (asprintf(&dest, "%s/out.bin", dir) < 0) abort();
+    fbs_reference *r = new_ref(s, "dl/fail.bin");
+    fbs_task *t = NULL;
+    /* pause mid-download (first PROGRESS), make every further download request fail, resume */
+    event_log log;
+    event_log_init(&log);
+    log.hook = pause_on_first_progress;
+    REQUIRE_OK(fbs_reference_write_to_file(r, dest, &log.task));
+    t = log.task;
+    observe_all(t, &log);
+    REQUIRE(event_log_wait(&log, FBS_TASK_STATUS_PAUSE, 10000));
+    fbs_snapshot *snap = NULL;
+    REQUIRE_OK(fbs_task_snapshot(t, &snap));
+    int64_t at_pause = fbs_snapshot_bytes_transferred(snap);
+    fbs_snapshot_free(snap);
+    CHECK(at_pause > 0 && at_pause < (int64_t)n);   /* really mid-download */
+    CHECK(access(dest, F_OK) != 0);
+    emu_fault_status(EMU, (fault_match){"GET", NULL, NULL, "alt=media", FOREVER}, 503, 0);
+    REQUIRE_OK(fbs_task_resume(t));
+    CHECK_CODE(fbs_task_wait(t, 30000), FBS_ERR_RETRY_LIMIT_EXCEEDED);
+    CHECK_EQ_INT(event_log_count(&log, FBS_TASK_STATUS_FAILURE), 1);
+    char *listing = dir_listing(dir);
+    CHECK_STR(listing, "");   /* neither the destination nor a temporary file */
+    free(listing);
+    fbs_task_free(t);
+    emu_reset(EMU);
+
+    /* a missing object: FAILURE with OBJECT_NOT_FOUND; an existing file stays untouched */
+    fbs_reference *missing = new_ref(s, "dl/none");
+    FILE *f = fopen(dest, "w");
+    fputs("keep me", f);
+    fclose(f);
+    REQUIRE_OK(fbs_reference_write_to_file(missing, dest, &t));
+    CHECK_CODE(fbs_task_wait(t, 30000), FBS_ERR_OBJECT_NOT_FOUND);
+    size_t kept_n = 0;
+    unsigned char *kept = read_file(dest, &kept_n);
+    CHECK(kept && bytes_equal(kept, kept_n, "keep me", 7));
+    listing = dir_listing(dir);
+    CHECK_STR(listing, "out.bin ");
+    free(listing);
+    free(kept);
+    fbs_task_free(t);
+
+    /* cancelled mid-download: nothing left either */
+    REQUIRE_OK(upload_bytes(s, "dl/fail.bin", bytes, n));
+    unlink(dest);
+    event_log_init(&log);
+    log.hook = pause_on_first_progress;
+    REQUIRE_OK(fbs_reference_write_to_file(r, dest, &log.task));
+    t = log.task;
+    observe_all(t, &log);
+    REQUIRE(event_log_wait(&log, FBS_TASK_STATUS_PAUSE, 10000));
+    CHECK_CODE(fbs_task_cancel(t), FBS_OK);
+    CHECK_CODE(fbs_task_wait(t, 10000), FBS_ERR_CANCELLED);
+    listing = dir_listing(dir);
+    CHECK_STR(listing, "");
+    free(listing);
+    fbs_task_free(t);
+    fbs_reference_free(missing);
+    fbs_reference_free(r);
+    free(dest);
+    free(dir);
+    free(bytes);
+    fbs_storage_free(s);
+}
