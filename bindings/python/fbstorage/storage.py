@@ -38,15 +38,15 @@ def _free_storage(handle: Any, keeper: CallbackKeeper) -> None:
 def _seconds_setting(setting: str, doc: str) -> property:
     """A float property backed by fbs_storage_get_<setting> / fbs_storage_set_<setting>."""
 
-    def get(storage: Storage) -> float:
+    def read(storage: Storage) -> float:
         function = getattr(library(), f"fbs_storage_get_{setting}")
         return float(call_for_out(function, storage._handle, out_type=ctypes.c_double).value)
 
-    def set(storage: Storage, seconds: float) -> None:
+    def write(storage: Storage, seconds: float) -> None:
         function = getattr(library(), f"fbs_storage_set_{setting}")
         function(storage._handle, check_number(seconds, setting))
 
-    return property(get, set, doc=doc)
+    return property(read, write, doc=doc)
 
 
 class Storage:
