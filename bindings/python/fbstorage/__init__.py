@@ -1,1 +1,39 @@
-"""fbstorage: Cloud Storage for Firebase client (ctypes binding over libfbstorage.so)."""
+"""fbstorage: a Cloud Storage for Firebase client (pure ctypes over libfbstorage.so).
+
+The library is loaded on first use: importing this package needs no library. It is found at
+``$FBSTORAGE_LIBRARY``, else inside this package (wheels), else in the project's build
+folder (``build/lib/libfbstorage.so``, made by ``make lib``).
+"""
+
+from __future__ import annotations
+
+from ._conversion import decode
+from ._native import library
+from .errors import StorageError, StorageErrorCode
+from .list_result import StorageListResult
+from .metadata import StorageMetadata
+from .reference import StorageReference
+from .storage import Storage
+from .task import DownloadTask, StorageTask, TaskSnapshot, TaskStatus, UploadTask
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DownloadTask",
+    "Storage",
+    "StorageError",
+    "StorageErrorCode",
+    "StorageListResult",
+    "StorageMetadata",
+    "StorageReference",
+    "StorageTask",
+    "TaskSnapshot",
+    "TaskStatus",
+    "UploadTask",
+    "version",
+]
+
+
+def version() -> str:
+    """The version of the loaded libfbstorage.so, e.g. "0.1.0" (loads the library)."""
+    return decode(library().fbs_version()) or ""

@@ -1,0 +1,30 @@
+"""Ownership of one library handle by one Python object."""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+
+def _free(free_function_name: str, handle: Any) -> None:
+    from ._native import library
+
+    getattr(library(), free_function_name)(handle)
+
+
+class OwnedHandle:
+    """Base of objects that own one handle, released with the C function ``free_function``.
+
+    The handle is released by :meth:`_release` (called by the owning storage's ``close()``), or
+    when the object is garbage-collected, whichever comes first. Afterwards ``_handle`` is None,
+    which the library refuses with ``FBS_ERR_INVALID_ARGUMENT``.
+    """
+
+    def __init__(self, handle: Any, free_function: str) -> None:
+        self._handle: Any = handle
+        self._finalizer = weakref.finalize(self, _free, free_function, handle)
+
+    def _release(self) -> None:
+        """Releases the handle now (idempotent)."""
+        self._handle = None
+        self._finalizer()

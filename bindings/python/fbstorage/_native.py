@@ -1,0 +1,320 @@
+"""Finding and loading ``libfbstorage.so``, and the ctypes signature of every C function.
+
+The library is loaded lazily, on the first call of :func:`library`, so that ``import fbstorage``
+and ``python -m fbstorage.emulator`` work on a machine where the library is absent.
+
+Every function declared in ``include/fbstorage.h`` has one entry in :data:`SIGNATURES`. A
+function whose return type is :data:`STATUS` returns an ``fbs_error_code``; it gets an
+``errcheck`` that raises :class:`fbstorage.StorageError` built from the calling thread's last
+error, read right after the call, on the same thread.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+from ctypes import (
+    CFUNCTYPE,
+    POINTER,
+    c_char_p,
+    c_double,
+    c_int,
+    c_int64,
+    c_size_t,
+    c_void_p,
+)
+from pathlib import Path
+from typing import Any, Callable
+
+from .errors import FBS_OK, StorageError
+
+#: The ABI version of ``include/fbstorage.h`` this binding is written against.
+ABI_VERSION = 1
+
+#: ``FBS_TIME_ABSENT``: a metadata time the server did not send.
+TIME_ABSENT = -(2**63)
+
+LIBRARY_ENV_VAR = "FBSTORAGE_LIBRARY"
+LIBRARY_FILE_NAME = "libfbstorage.so"
+
+
+# -- opaque handle types --------------------------------------------------------------------
+class _Storage(ctypes.Structure):
+    """``fbs_storage`` (opaque)."""
+
+
+class _Reference(ctypes.Structure):
+    """``fbs_reference`` (opaque)."""
+
+
+class _Metadata(ctypes.Structure):
+    """``fbs_metadata`` (opaque)."""
+
+
+class _Task(ctypes.Structure):
+    """``fbs_task`` (opaque)."""
+
+
+class _Snapshot(ctypes.Structure):
+    """``fbs_snapshot`` (opaque)."""
+
+
+class _ListResult(ctypes.Structure):
+    """``fbs_list_result`` (opaque)."""
+
+
+StorageHandle = POINTER(_Storage)
+ReferenceHandle = POINTER(_Reference)
+MetadataHandle = POINTER(_Metadata)
+TaskHandle = POINTER(_Task)
+SnapshotHandle = POINTER(_Snapshot)
+ListResultHandle = POINTER(_ListResult)
+
+# -- callback types -------------------------------------------------------------------------
+#: ``const char *(*)(int force_refresh, void *user_data)``; returns an address (or None).
+TOKEN_PROVIDER = CFUNCTYPE(c_void_p, c_int, c_void_p)
+#: ``void (*)(const fbs_snapshot *, void *user_data)``
+TASK_CALLBACK = CFUNCTYPE(None, SnapshotHandle, c_void_p)
+COMPLETION_CALLBACK = CFUNCTYPE(None, c_int, c_void_p)
+METADATA_CALLBACK = CFUNCTYPE(None, c_int, MetadataHandle, c_void_p)
+LIST_CALLBACK = CFUNCTYPE(None, c_int, ListResultHandle, c_void_p)
+STRING_CALLBACK = CFUNCTYPE(None, c_int, c_char_p, c_void_p)
+DATA_CALLBACK = CFUNCTYPE(None, c_int, c_void_p, c_size_t, c_void_p)
+
+
+class _StatusMarker:
+    """Marks a function returning an ``fbs_error_code`` status in :data:`SIGNATURES`."""
+
+
+#: Return type of functions that return FBS_OK or a negative fbs_error_code.
+STATUS = _StatusMarker()
+
+_M = MetadataHandle
+_R = ReferenceHandle
+_S = StorageHandle
+_T = TaskHandle
+_SN = SnapshotHandle
+_LR = ListResultHandle
+
+#: name -> (return type, argument types), in the order of the header.
+SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
+    # Library
+    "fbs_version": (c_char_p, []),
+    "fbs_abi_version": (c_int, []),
+    "fbs_last_error_message": (c_char_p, []),
+    "fbs_last_error_http_status": (c_int, []),
+    "fbs_last_error_server_response": (c_char_p, []),
+    "fbs_error_name": (c_char_p, [c_int]),
+    "fbs_string_free": (None, [c_void_p]),
+    "fbs_data_free": (None, [c_void_p]),
+    # Storage
+    "fbs_storage_new": (STATUS, [c_char_p, POINTER(_S)]),
+    "fbs_storage_free": (None, [_S]),
+    "fbs_storage_bucket": (c_char_p, [_S]),
+    "fbs_storage_use_emulator": (STATUS, [_S, c_char_p, c_int]),
+    "fbs_storage_set_auth_token": (STATUS, [_S, c_char_p]),
+    "fbs_storage_set_auth_token_provider": (STATUS, [_S, TOKEN_PROVIDER, c_void_p]),
+    "fbs_storage_set_app_check_token": (STATUS, [_S, c_char_p]),
+    "fbs_storage_set_max_upload_retry_time": (STATUS, [_S, c_double]),
+    "fbs_storage_get_max_upload_retry_time": (STATUS, [_S, POINTER(c_double)]),
+    "fbs_storage_set_max_download_retry_time": (STATUS, [_S, c_double]),
+    "fbs_storage_get_max_download_retry_time": (STATUS, [_S, POINTER(c_double)]),
+    "fbs_storage_set_max_operation_retry_time": (STATUS, [_S, c_double]),
+    "fbs_storage_get_max_operation_retry_time": (STATUS, [_S, POINTER(c_double)]),
+    "fbs_storage_set_upload_chunk_size": (STATUS, [_S, c_int64]),
+    "fbs_storage_get_upload_chunk_size": (STATUS, [_S, POINTER(c_int64)]),
+    "fbs_storage_set_connect_timeout": (STATUS, [_S, c_double]),
+    "fbs_storage_get_connect_timeout": (STATUS, [_S, POINTER(c_double)]),
+    "fbs_storage_set_verify_md5": (STATUS, [_S, c_int]),
+    "fbs_storage_set_ca_file": (STATUS, [_S, c_char_p]),
+    # References
+    "fbs_storage_reference": (STATUS, [_S, c_char_p, POINTER(_R)]),
+    "fbs_storage_reference_for_url": (STATUS, [_S, c_char_p, POINTER(_R)]),
+    "fbs_reference_child": (STATUS, [_R, c_char_p, POINTER(_R)]),
+    "fbs_reference_parent": (STATUS, [_R, POINTER(_R)]),
+    "fbs_reference_root": (STATUS, [_R, POINTER(_R)]),
+    "fbs_reference_name": (c_char_p, [_R]),
+    "fbs_reference_full_path": (c_char_p, [_R]),
+    "fbs_reference_bucket": (c_char_p, [_R]),
+    "fbs_reference_free": (None, [_R]),
+    # Metadata
+    "fbs_metadata_new": (STATUS, [POINTER(_M)]),
+    "fbs_metadata_free": (None, [_M]),
+    "fbs_metadata_set_cache_control": (STATUS, [_M, c_char_p]),
+    "fbs_metadata_set_content_disposition": (STATUS, [_M, c_char_p]),
+    "fbs_metadata_set_content_encoding": (STATUS, [_M, c_char_p]),
+    "fbs_metadata_set_content_language": (STATUS, [_M, c_char_p]),
+    "fbs_metadata_set_content_type": (STATUS, [_M, c_char_p]),
+    "fbs_metadata_cache_control": (c_char_p, [_M]),
+    "fbs_metadata_content_disposition": (c_char_p, [_M]),
+    "fbs_metadata_content_encoding": (c_char_p, [_M]),
+    "fbs_metadata_content_language": (c_char_p, [_M]),
+    "fbs_metadata_content_type": (c_char_p, [_M]),
+    "fbs_metadata_bucket": (c_char_p, [_M]),
+    "fbs_metadata_full_path": (c_char_p, [_M]),
+    "fbs_metadata_name": (c_char_p, [_M]),
+    "fbs_metadata_md5_hash": (c_char_p, [_M]),
+    "fbs_metadata_crc32c": (c_char_p, [_M]),
+    "fbs_metadata_size": (c_int64, [_M]),
+    "fbs_metadata_generation": (c_int64, [_M]),
+    "fbs_metadata_metageneration": (c_int64, [_M]),
+    "fbs_metadata_time_created_ms": (c_int64, [_M]),
+    "fbs_metadata_updated_ms": (c_int64, [_M]),
+    "fbs_metadata_set_custom": (STATUS, [_M, c_char_p, c_char_p]),
+    "fbs_metadata_remove_custom": (STATUS, [_M, c_char_p]),
+    "fbs_metadata_clear_custom": (STATUS, [_M]),
+    "fbs_metadata_custom": (c_char_p, [_M, c_char_p]),
+    "fbs_metadata_custom_count": (c_size_t, [_M]),
+    "fbs_metadata_custom_key_at": (c_char_p, [_M, c_size_t]),
+    # Tasks
+    "fbs_reference_put_data": (STATUS, [_R, c_void_p, c_size_t, _M, POINTER(_T)]),
+    "fbs_reference_put_file": (STATUS, [_R, c_char_p, _M, POINTER(_T)]),
+    "fbs_task_upload_session": (STATUS, [_T, POINTER(c_void_p)]),
+    "fbs_reference_put_file_resuming": (STATUS, [_R, c_char_p, c_char_p, _M, POINTER(_T)]),
+    "fbs_reference_write_to_file": (STATUS, [_R, c_char_p, POINTER(_T)]),
+    "fbs_task_observe": (STATUS, [_T, c_int, TASK_CALLBACK, c_void_p, POINTER(c_int64)]),
+    "fbs_task_remove_observer": (STATUS, [_T, c_int64]),
+    "fbs_task_remove_all_observers_for_status": (STATUS, [_T, c_int]),
+    "fbs_task_remove_all_observers": (STATUS, [_T]),
+    "fbs_task_pause": (STATUS, [_T]),
+    "fbs_task_resume": (STATUS, [_T]),
+    "fbs_task_cancel": (STATUS, [_T]),
+    # Not STATUS: a timeout is reported as FBS_ERR_INVALID_ARGUMENT, see StorageTask.wait().
+    "fbs_task_wait": (c_int, [_T, c_int64]),
+    "fbs_task_snapshot": (STATUS, [_T, POINTER(_SN)]),
+    "fbs_task_free": (None, [_T]),
+    # Snapshots
+    "fbs_snapshot_status": (c_int, [_SN]),
+    "fbs_snapshot_bytes_transferred": (c_int64, [_SN]),
+    "fbs_snapshot_total_bytes": (c_int64, [_SN]),
+    "fbs_snapshot_error_code": (c_int, [_SN]),
+    "fbs_snapshot_error_message": (c_char_p, [_SN]),
+    "fbs_snapshot_error_http_status": (c_int, [_SN]),
+    "fbs_snapshot_error_server_response": (c_char_p, [_SN]),
+    "fbs_snapshot_metadata": (_M, [_SN]),
+    "fbs_snapshot_reference": (_R, [_SN]),
+    "fbs_snapshot_free": (None, [_SN]),
+    # Operations
+    "fbs_reference_get_metadata": (STATUS, [_R, POINTER(_M)]),
+    "fbs_reference_get_metadata_async": (STATUS, [_R, METADATA_CALLBACK, c_void_p]),
+    "fbs_reference_update_metadata": (STATUS, [_R, _M, POINTER(_M)]),
+    "fbs_reference_update_metadata_async": (STATUS, [_R, _M, METADATA_CALLBACK, c_void_p]),
+    "fbs_reference_delete": (STATUS, [_R]),
+    "fbs_reference_delete_async": (STATUS, [_R, COMPLETION_CALLBACK, c_void_p]),
+    "fbs_reference_download_url": (STATUS, [_R, POINTER(c_void_p)]),
+    "fbs_reference_download_url_async": (STATUS, [_R, STRING_CALLBACK, c_void_p]),
+    "fbs_reference_get_data": (STATUS, [_R, c_int64, POINTER(c_void_p), POINTER(c_size_t)]),
+    "fbs_reference_get_data_async": (STATUS, [_R, c_int64, DATA_CALLBACK, c_void_p]),
+    "fbs_reference_list": (STATUS, [_R, c_int64, c_char_p, POINTER(_LR)]),
+    "fbs_reference_list_async": (STATUS, [_R, c_int64, c_char_p, LIST_CALLBACK, c_void_p]),
+    "fbs_reference_list_all": (STATUS, [_R, POINTER(_LR)]),
+    "fbs_reference_list_all_async": (STATUS, [_R, LIST_CALLBACK, c_void_p]),
+    "fbs_list_result_item_count": (c_size_t, [_LR]),
+    "fbs_list_result_item": (_R, [_LR, c_size_t]),
+    "fbs_list_result_prefix_count": (c_size_t, [_LR]),
+    "fbs_list_result_prefix": (_R, [_LR, c_size_t]),
+    "fbs_list_result_page_token": (c_char_p, [_LR]),
+    "fbs_list_result_free": (None, [_LR]),
+}
+
+
+def candidate_paths() -> list[Path]:
+    """The places searched for the library, in order.
+
+    ``$FBSTORAGE_LIBRARY`` when set (and then only it), else the copy inside this package
+    (installed from a wheel), else the project's build folder (``make lib``).
+    """
+    override = os.environ.get(LIBRARY_ENV_VAR)
+    if override:
+        return [Path(override)]
+    package_dir = Path(__file__).resolve().parent
+    repository_root = package_dir.parents[2]
+    return [package_dir / LIBRARY_FILE_NAME, repository_root / "build" / "lib" / LIBRARY_FILE_NAME]
+
+
+def _raise_on_error_status(result: int, function: Any, arguments: tuple[Any, ...]) -> int:
+    """errcheck for :data:`STATUS` functions: runs on the calling thread right after the call."""
+    if result != FBS_OK:
+        raise StorageError.from_last_error(_loaded, result)
+    return result
+
+
+def _bind(cdll: ctypes.CDLL) -> ctypes.CDLL:
+    """Declares the signature of every function of :data:`SIGNATURES` on ``cdll``."""
+    for name, (restype, argtypes) in SIGNATURES.items():
+        function = getattr(cdll, name)
+        function.argtypes = argtypes
+        if restype is STATUS:
+            function.restype = c_int
+            function.errcheck = _raise_on_error_status
+        else:
+            function.restype = restype
+    return cdll
+
+
+_loaded: Any = None
+_loaded_path: Path | None = None
+_load_lock = threading.Lock()
+
+
+def library() -> Any:
+    """The loaded library, its functions typed. Loads it on the first call.
+
+    Raises :class:`OSError` naming every place tried when it cannot be found or loaded, or
+    when its ABI version differs from the one this binding was written for.
+    """
+    global _loaded, _loaded_path
+    if _loaded is not None:
+        return _loaded
+    with _load_lock:
+        if _loaded is not None:
+            return _loaded
+        failures: list[str] = []
+        for path in candidate_paths():
+            if not path.is_file():
+                failures.append(f"{path} (not found)")
+                continue
+            try:
+                cdll = ctypes.CDLL(str(path))
+            except OSError as error:
+                failures.append(f"{path} ({error})")
+                continue
+            abi = cdll.fbs_abi_version()
+            if abi != ABI_VERSION:
+                raise OSError(
+                    f"{path} has ABI version {abi}, this fbstorage binding needs {ABI_VERSION}"
+                )
+            _loaded_path = path
+            _loaded = _bind(cdll)
+            return _loaded
+        raise OSError(
+            "libfbstorage.so could not be loaded; tried:\n  "
+            + "\n  ".join(failures)
+            + f"\nBuild it with `make lib`, or set {LIBRARY_ENV_VAR} to its path."
+        )
+
+
+def library_path() -> Path:
+    """The file the library was loaded from (loads it if needed)."""
+    library()
+    assert _loaded_path is not None
+    return _loaded_path
+
+
+def call_for_out(function: Callable[..., int], *arguments: Any, out_type: Any) -> Any:
+    """Calls ``function(*arguments, &out)`` and returns ``out`` (an ``out_type`` instance)."""
+    out = out_type()
+    function(*arguments, ctypes.byref(out))
+    return out
+
+
+def take_string(address: int | None) -> str | None:
+    """Decodes and releases a ``char *`` the library handed over (``fbs_string_free``)."""
+    if not address:
+        return None
+    try:
+        return ctypes.string_at(address).decode("utf-8")
+    finally:
+        library().fbs_string_free(address)
+

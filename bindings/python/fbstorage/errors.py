@@ -1,0 +1,95 @@
+"""Error codes and the exception raised for every failure the library reports."""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+from ._conversion import decode
+
+#: ``FBS_OK``: the status of a call that succeeded.
+FBS_OK = 0
+
+
+class StorageErrorCode(enum.IntEnum):
+    """The ``fbs_error_code`` values: the Firebase ``StorageErrorCode`` raw values."""
+
+    UNKNOWN = -13000
+    OBJECT_NOT_FOUND = -13010
+    BUCKET_NOT_FOUND = -13011
+    PROJECT_NOT_FOUND = -13012
+    QUOTA_EXCEEDED = -13013
+    UNAUTHENTICATED = -13020
+    UNAUTHORIZED = -13021
+    RETRY_LIMIT_EXCEEDED = -13030
+    NON_MATCHING_CHECKSUM = -13031
+    DOWNLOAD_SIZE_EXCEEDED = -13032
+    CANCELLED = -13040
+    INVALID_ARGUMENT = -13050
+    BUCKET_MISMATCH = -13051
+    INTERNAL = -13052
+    PATH_ERROR = -13053
+
+
+class StorageError(Exception):
+    """A failure reported by libfbstorage.
+
+    Attributes:
+        code: what went wrong, a :class:`StorageErrorCode`.
+        message: the library's description (it never contains tokens).
+        http_status: the HTTP status of the server response behind the failure, or None.
+        server_response: the body of that response, or None.
+    """
+
+    def __init__(
+        self,
+        code: StorageErrorCode | int,
+        message: str,
+        http_status: int | None = None,
+        server_response: str | None = None,
+    ) -> None:
+        try:
+            code = StorageErrorCode(code)
+        except ValueError:
+            message = f"{message} (unexpected code {code})"
+            code = StorageErrorCode.UNKNOWN
+        super().__init__(code, message, http_status, server_response)
+        self.code: StorageErrorCode = code
+        self.message = message
+        self.http_status = http_status
+        self.server_response = server_response
+
+    def __str__(self) -> str:
+        http = f" (HTTP {self.http_status})" if self.http_status is not None else ""
+        return f"{self.code.name}: {self.message}{http}"
+
+    @classmethod
+    def from_last_error(cls, library: Any, code: int) -> StorageError:
+        """The error for status ``code`` from the calling thread's last error.
+
+        Call it on the thread of the failing call, right after it: the last error is
+        thread-local and the next call may replace it.
+        """
+        message = library.fbs_last_error_message()
+        http_status = library.fbs_last_error_http_status()
+        server_response = library.fbs_last_error_server_response()
+        return cls(
+            code,
+            decode(message) or "",
+            http_status or None,
+            decode(server_response),
+        )
+
+    @classmethod
+    def from_snapshot(cls, library: Any, snapshot: Any) -> StorageError | None:
+        """The failure recorded in an ``fbs_snapshot``, or None when there is none."""
+        code = library.fbs_snapshot_error_code(snapshot)
+        if code == FBS_OK:
+            return None
+        return cls(
+            code,
+            decode(library.fbs_snapshot_error_message(snapshot)) or "",
+            library.fbs_snapshot_error_http_status(snapshot) or None,
+            decode(library.fbs_snapshot_error_server_response(snapshot)),
+        )
+

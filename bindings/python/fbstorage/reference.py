@@ -1,0 +1,284 @@
+"""StorageReference: a bucket and an object path, and every operation on that object."""
+
+from __future__ import annotations
+
+import ctypes
+from typing import TYPE_CHECKING, Any
+
+from ._conversion import (
+    LocalPath,
+    byte_buffer,
+    check_integer,
+    decode,
+    encode_local_path,
+    encode_optional_text,
+    encode_text,
+)
+from ._handle import OwnedHandle
+from ._native import (
+    ListResultHandle,
+    MetadataHandle,
+    ReferenceHandle,
+    TaskHandle,
+    call_for_out,
+    library,
+    take_string,
+)
+from .list_result import StorageListResult
+from .metadata import StorageMetadata, native_metadata
+from .task import DownloadTask, UploadTask
+
+if TYPE_CHECKING:
+    from .storage import Storage
+
+#: int64 max: "no limit" for get_data().
+_UNLIMITED_SIZE = 2**63 - 1
+
+
+class StorageReference(OwnedHandle):
+    """A reference to an object (or a folder, or the bucket's root) in a bucket.
+
+    Obtain one from :meth:`Storage.reference`, :meth:`Storage.reference_for_url`, or from
+    another reference (:meth:`child`, :attr:`parent`, :attr:`root`). ``str(ref)`` is
+    ``"gs://bucket/path"``; references compare equal and hash by bucket and path.
+    """
+
+    def __init__(self, storage: Storage, handle: Any) -> None:
+        """Wraps an owned ``fbs_reference`` handle (internal: use Storage.reference())."""
+        super().__init__(handle, "fbs_reference_free")
+        self._storage = storage
+        lib = library()
+        self._bucket = decode(lib.fbs_reference_bucket(handle)) or ""
+        self._full_path = decode(lib.fbs_reference_full_path(handle)) or ""
+        self._name = decode(lib.fbs_reference_name(handle)) or ""
+        storage._adopt(self)
+
+    def _derived(self, handle: Any) -> StorageReference:
+        return StorageReference(self._storage, handle)
+
+    # -- navigation --------------------------------------------------------------------------
+    @property
+    def storage(self) -> Storage:
+        """The storage this reference belongs to."""
+        return self._storage
+
+    @property
+    def bucket(self) -> str:
+        """The bucket name, without "gs://"."""
+        return self._bucket
+
+    @property
+    def full_path(self) -> str:
+        """The normalised object path ("" at the root)."""
+        return self._full_path
+
+    @property
+    def name(self) -> str:
+        """The last component of the path ("" at the root)."""
+        return self._name
+
+    def child(self, path: str) -> StorageReference:
+        """The reference to ``path`` below this one ("a/b" goes two levels down)."""
+        lib = library()
+        return self._derived(
+            call_for_out(
+                lib.fbs_reference_child,
+                self._handle,
+                encode_text(path, "path"),
+                out_type=ReferenceHandle,
+            )
+        )
+
+    @property
+    def parent(self) -> StorageReference | None:
+        """The reference one level up, or None at the root."""
+        handle = call_for_out(library().fbs_reference_parent, self._handle, out_type=ReferenceHandle)
+        return self._derived(handle) if handle else None
+
+    @property
+    def root(self) -> StorageReference:
+        """The root of this reference's bucket."""
+        return self._derived(
+            call_for_out(library().fbs_reference_root, self._handle, out_type=ReferenceHandle)
+        )
+
+    def __str__(self) -> str:
+        return f"gs://{self._bucket}/{self._full_path}"
+
+    def __repr__(self) -> str:
+        return f"<StorageReference {self}>"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, StorageReference):
+            return NotImplemented
+        return (self._bucket, self._full_path) == (other._bucket, other._full_path)
+
+    def __hash__(self) -> int:
+        return hash((self._bucket, self._full_path))
+
+    # -- uploads and downloads as tasks ------------------------------------------------------
+    def put_data(self, data: Any, metadata: StorageMetadata | None = None) -> UploadTask:
+        """Uploads a copy of ``data`` (any bytes-like object) here; the task starts at once.
+
+        Without a content type in ``metadata``, "application/octet-stream" is sent.
+        """
+        pointer, length = byte_buffer(data)
+        with native_metadata(metadata) as native:
+            handle = call_for_out(
+                library().fbs_reference_put_data,
+                self._handle,
+                pointer,
+                length,
+                native,
+                out_type=TaskHandle,
+            )
+        return UploadTask(handle, self)
+
+    def put_file(self, path: LocalPath, metadata: StorageMetadata | None = None) -> UploadTask:
+        """Uploads the regular file at ``path``, streamed from disk.
+
+        The content type, unless ``metadata`` sets one, is inferred from the file's extension.
+        """
+        local_path = encode_local_path(path)
+        with native_metadata(metadata) as native:
+            handle = call_for_out(
+                library().fbs_reference_put_file,
+                self._handle,
+                local_path,
+                native,
+                out_type=TaskHandle,
+            )
+        return UploadTask(handle, self)
+
+    def put_file_resuming(
+        self, path: LocalPath, session: str, metadata: StorageMetadata | None = None
+    ) -> UploadTask:
+        """Continues an upload of the file at ``path`` from its ``UploadTask.upload_session``.
+
+        The upload goes on from the offset the server reports (possibly in another process);
+        if the server no longer knows the session, it starts over.
+        """
+        local_path = encode_local_path(path)
+        encoded_session = encode_text(session, "session")
+        with native_metadata(metadata) as native:
+            handle = call_for_out(
+                library().fbs_reference_put_file_resuming,
+                self._handle,
+                local_path,
+                encoded_session,
+                native,
+                out_type=TaskHandle,
+            )
+        return UploadTask(handle, self)
+
+    def write_to_file(self, path: LocalPath) -> DownloadTask:
+        """Downloads the object to ``path`` as a task with the same events as uploads.
+
+        ``path`` is replaced only when the download succeeds; on failure or cancel it is left
+        untouched.
+        """
+        handle = call_for_out(
+            library().fbs_reference_write_to_file,
+            self._handle,
+            encode_local_path(path),
+            out_type=TaskHandle,
+        )
+        return DownloadTask(handle, self)
+
+    # -- operations --------------------------------------------------------------------------
+    def get_metadata(self) -> StorageMetadata:
+        """The object's metadata."""
+        lib = library()
+        handle = call_for_out(lib.fbs_reference_get_metadata, self._handle, out_type=MetadataHandle)
+        try:
+            return StorageMetadata._from_native(handle)
+        finally:
+            lib.fbs_metadata_free(handle)
+
+    def update_metadata(self, **fields: Any) -> StorageMetadata:
+        """Changes the writable metadata fields given as keywords; returns the new metadata.
+
+        Only the keywords given are sent: ``cache_control, content_disposition,
+        content_encoding, content_language, content_type, custom_metadata``. None deletes a
+        field. ``custom_metadata`` is merged key by key (a key set to None is deleted);
+        ``custom_metadata=None`` deletes every custom key.
+        """
+        lib = library()
+        with native_metadata(StorageMetadata.changes(**fields)) as changes:
+            handle = call_for_out(
+                lib.fbs_reference_update_metadata,
+                self._handle,
+                changes,
+                out_type=MetadataHandle,
+            )
+        try:
+            return StorageMetadata._from_native(handle)
+        finally:
+            lib.fbs_metadata_free(handle)
+
+    def delete(self) -> None:
+        """Deletes the object."""
+        library().fbs_reference_delete(self._handle)
+
+    def download_url(self) -> str:
+        """A URL that downloads the object with its first download token."""
+        lib = library()
+        address = call_for_out(lib.fbs_reference_download_url, self._handle, out_type=ctypes.c_void_p)
+        return take_string(address.value) or ""
+
+    def get_data(self, max_size: int | None = None) -> bytes:
+        """Downloads the object into memory.
+
+        Raises StorageError DOWNLOAD_SIZE_EXCEEDED, before downloading, when the object is
+        larger than ``max_size`` bytes (None: no limit).
+        """
+        limit = _UNLIMITED_SIZE if max_size is None else check_integer(max_size, "max_size")
+        lib = library()
+        address = ctypes.c_void_p()
+        length = ctypes.c_size_t()
+        lib.fbs_reference_get_data(self._handle, limit, ctypes.byref(address), ctypes.byref(length))
+        try:
+            return ctypes.string_at(address, length.value) if length.value else b""
+        finally:
+            lib.fbs_data_free(address)
+
+    def list(self, max_results: int | None = None, page_token: str | None = None) -> StorageListResult:
+        """One page of the objects and folders directly below this reference.
+
+        ``max_results`` is 1..1000, or None to let the server choose; pass the previous
+        page's ``page_token`` for the next page.
+        """
+        count = 0 if max_results is None else check_integer(max_results, "max_results")
+        token = encode_optional_text(page_token, "page_token")
+        lib = library()
+        return self._list_result(
+            call_for_out(lib.fbs_reference_list, self._handle, count, token, out_type=ListResultHandle)
+        )
+
+    def list_all(self) -> StorageListResult:
+        """Every object and folder directly below this reference, all pages fetched."""
+        return self._list_result(
+            call_for_out(library().fbs_reference_list_all, self._handle, out_type=ListResultHandle)
+        )
+
+    def _list_result(self, handle: Any) -> StorageListResult:
+        """Copies an owned ``fbs_list_result`` into a StorageListResult and releases it."""
+        lib = library()
+        try:
+
+            def copy(borrowed: Any) -> StorageReference:
+                return self._derived(
+                    call_for_out(lib.fbs_reference_child, borrowed, b"", out_type=ReferenceHandle)
+                )
+
+            items = [
+                copy(lib.fbs_list_result_item(handle, index))
+                for index in range(lib.fbs_list_result_item_count(handle))
+            ]
+            prefixes = [
+                copy(lib.fbs_list_result_prefix(handle, index))
+                for index in range(lib.fbs_list_result_prefix_count(handle))
+            ]
+            return StorageListResult(items, prefixes, decode(lib.fbs_list_result_page_token(handle)))
+        finally:
+            lib.fbs_list_result_free(handle)

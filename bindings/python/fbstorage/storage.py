@@ -1,0 +1,250 @@
+"""Storage: one bucket, its settings, and the library's transfer and callback threads."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import weakref
+from typing import Any, Callable
+
+from ._callbacks import CallbackKeeper, in_callback, report_callback_exception
+from ._conversion import (
+    check_integer,
+    check_number,
+    decode,
+    encode_local_path,
+    encode_optional_text,
+    encode_text,
+)
+from ._handle import OwnedHandle
+from ._native import TOKEN_PROVIDER, ReferenceHandle, StorageHandle, call_for_out, library
+from .reference import StorageReference
+
+TokenProvider = Callable[[bool], "str | None"]
+
+#: Keepers of storages freed from their own callback thread: the library finishes their
+#: teardown after the running callback returns, so what it may still call must stay alive.
+_keepers_of_storages_closing_late: list[CallbackKeeper] = []
+
+
+def _free_storage(handle: Any, keeper: CallbackKeeper) -> None:
+    library().fbs_storage_free(handle)
+    if in_callback():
+        _keepers_of_storages_closing_late.append(keeper)
+    else:
+        keeper.clear()
+
+
+def _seconds_setting(setting: str, doc: str) -> property:
+    """A float property backed by fbs_storage_get_<setting> / fbs_storage_set_<setting>."""
+
+    def read(storage: Storage) -> float:
+        function = getattr(library(), f"fbs_storage_get_{setting}")
+        return float(call_for_out(function, storage._handle, out_type=ctypes.c_double).value)
+
+    def write(storage: Storage, seconds: float) -> None:
+        function = getattr(library(), f"fbs_storage_set_{setting}")
+        function(storage._handle, check_number(seconds, setting))
+
+    return property(read, write, doc=doc)
+
+
+class Storage:
+    """Cloud Storage for Firebase: one bucket.
+
+    ``Storage("my-app.appspot.com")`` or ``Storage("gs://my-app.appspot.com")``. If
+    ``FIREBASE_STORAGE_EMULATOR_HOST=host:port`` is set in the environment when the storage
+    is created, it talks to that emulator; :meth:`use_emulator` overrides it.
+
+    Use it as a context manager, or call :meth:`close`: closing cancels the tasks still
+    running (their FAILURE observers run with CANCELLED), waits until every callback has
+    returned, and releases every reference and task handle obtained from this storage.
+    """
+
+    def __init__(self, bucket: str) -> None:
+        lib = library()
+        handle = call_for_out(
+            lib.fbs_storage_new, encode_text(bucket, "bucket"), out_type=StorageHandle
+        )
+        self._handle: Any = handle
+        self._bucket = decode(lib.fbs_storage_bucket(handle)) or ""
+        self._keeper = CallbackKeeper()
+        self._derived: weakref.WeakSet[OwnedHandle] = weakref.WeakSet()
+        self._verify_md5 = False
+        self._ca_file: str | None = None
+        self._finalizer = weakref.finalize(self, _free_storage, handle, self._keeper)
+
+    def _adopt(self, owned: OwnedHandle) -> None:
+        """Registers a handle obtained from this storage, to be released by close()."""
+        self._derived.add(owned)
+
+    def close(self) -> None:
+        """Cancels running tasks, waits for callbacks to drain, releases every handle.
+
+        Idempotent. Objects obtained from this storage raise StorageError afterwards.
+        """
+        if not self._finalizer.alive:
+            return
+        self._handle = None
+        self._finalizer()
+        for owned in list(self._derived):
+            owned._release()
+
+    @property
+    def closed(self) -> bool:
+        """True once close() was called."""
+        return not self._finalizer.alive
+
+    def __enter__(self) -> Storage:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = " (closed)" if self.closed else ""
+        return f"<Storage gs://{self._bucket}{state}>"
+
+    @property
+    def bucket(self) -> str:
+        """The bucket name, without "gs://"."""
+        return self._bucket
+
+    # -- references --------------------------------------------------------------------------
+    def reference(self, path: str | None = None) -> StorageReference:
+        """A reference to ``path`` in this bucket; None or "" gives the root.
+
+        Paths are normalised: "//" collapses, leading and trailing "/" are trimmed.
+        """
+        handle = call_for_out(
+            library().fbs_storage_reference,
+            self._handle,
+            encode_optional_text(path, "path"),
+            out_type=ReferenceHandle,
+        )
+        return StorageReference(self, handle)
+
+    def reference_for_url(self, url: str) -> StorageReference:
+        """A reference from "gs://bucket/path" or "https://host/v0/b/bucket/o/<escaped path>".
+
+        Raises StorageError PATH_ERROR (unparsable) or BUCKET_MISMATCH (another bucket).
+        """
+        handle = call_for_out(
+            library().fbs_storage_reference_for_url,
+            self._handle,
+            encode_text(url, "url"),
+            out_type=ReferenceHandle,
+        )
+        return StorageReference(self, handle)
+
+    # -- connection and authentication -------------------------------------------------------
+    def use_emulator(self, host: str, port: int) -> None:
+        """Sends every request to the emulator at http://host:port."""
+        library().fbs_storage_use_emulator(
+            self._handle, encode_text(host, "host"), check_integer(port, "port")
+        )
+
+    def set_auth_token(self, token: str | None) -> None:
+        """Sends a fixed Firebase Auth ID token; None clears it.
+
+        Tokens are sent only over https or to loopback hosts.
+        """
+        library().fbs_storage_set_auth_token(self._handle, encode_optional_text(token, "token"))
+
+    def set_auth_token_provider(self, provider: TokenProvider | None) -> None:
+        """Supplies tokens on demand: ``provider(force_refresh) -> str | None``.
+
+        It runs on a library thread before requests, with ``force_refresh=True`` after the
+        server answered 401. An exception in it is reported and counts as "no token". None
+        removes the provider. A provider replaces a fixed token.
+        """
+        if provider is None:
+            callback = TOKEN_PROVIDER()  # NULL
+        elif callable(provider):
+            callback = TOKEN_PROVIDER(_token_provider_callback(provider))
+            self._keeper.keep_token_provider(callback)
+        else:
+            raise TypeError(f"provider must be callable or None, not {type(provider).__name__}")
+        library().fbs_storage_set_auth_token_provider(self._handle, callback, None)
+
+    def set_app_check_token(self, token: str | None) -> None:
+        """Sends an App Check token ("X-Firebase-AppCheck"); None clears it."""
+        library().fbs_storage_set_app_check_token(
+            self._handle, encode_optional_text(token, "token")
+        )
+
+    # -- settings ----------------------------------------------------------------------------
+    max_upload_retry_time = _seconds_setting(
+        "max_upload_retry_time", "Seconds an upload may keep retrying (default 600)."
+    )
+    max_download_retry_time = _seconds_setting(
+        "max_download_retry_time", "Seconds a download may keep retrying (default 600)."
+    )
+    max_operation_retry_time = _seconds_setting(
+        "max_operation_retry_time", "Seconds any other operation may keep retrying (default 120)."
+    )
+    connect_timeout = _seconds_setting(
+        "connect_timeout", "TCP/TLS connect timeout in seconds (default 30)."
+    )
+
+    @property
+    def upload_chunk_size(self) -> int:
+        """Bytes per resumable-upload request (default 8 MiB; 256 KiB .. 1 GiB, rounded down
+        to the server's unit). Uploads of at most 256 KiB go in one request."""
+        lib = library()
+        return int(call_for_out(
+            lib.fbs_storage_get_upload_chunk_size, self._handle, out_type=ctypes.c_int64
+        ).value)
+
+    @upload_chunk_size.setter
+    def upload_chunk_size(self, size: int) -> None:
+        library().fbs_storage_set_upload_chunk_size(
+            self._handle, check_integer(size, "upload_chunk_size")
+        )
+
+    @property
+    def verify_md5(self) -> bool:
+        """Also verify uploads against the server's md5Hash (CRC32C is always verified)."""
+        return self._verify_md5
+
+    @verify_md5.setter
+    def verify_md5(self, enabled: bool) -> None:
+        if not isinstance(enabled, bool):
+            raise TypeError(f"verify_md5 must be a bool, not {type(enabled).__name__}")
+        library().fbs_storage_set_verify_md5(self._handle, int(enabled))
+        self._verify_md5 = enabled
+
+    @property
+    def ca_file(self) -> str | None:
+        """A PEM file of CA certificates trusted instead of the system store, or None."""
+        return self._ca_file
+
+    @ca_file.setter
+    def ca_file(self, path: str | os.PathLike[str] | None) -> None:
+        encoded = None if path is None else encode_local_path(path, "ca_file")
+        library().fbs_storage_set_ca_file(self._handle, encoded)
+        self._ca_file = None if path is None else os.fsdecode(path)
+
+
+def _token_provider_callback(provider: TokenProvider) -> Callable[[int, Any], int | None]:
+    """The C-callable form of a token provider: returns the token's address, or None.
+
+    The token's buffer stays referenced until the next call, as the library requires.
+    """
+    latest_token: list[ctypes.Array[ctypes.c_char]] = []
+
+    def provide(force_refresh: int, _user_data: Any) -> int | None:
+        try:
+            token = provider(bool(force_refresh))
+            if token is None:
+                return None
+            buffer = ctypes.create_string_buffer(
+                encode_text(token, "the token provider's result")
+            )
+        except BaseException:
+            report_callback_exception(f"auth token provider {provider!r}")
+            return None
+        latest_token[:] = [buffer]
+        return ctypes.addressof(buffer)
+
+    return provide

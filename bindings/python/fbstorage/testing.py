@@ -1,0 +1,171 @@
+"""pytest fixtures for code that uses fbstorage: the bundled emulator and a ready Storage.
+
+Installed with the wheel, this plugin is active in every pytest run (entry point
+``pytest11``); from a source tree, enable it with ``pytest_plugins = ["fbstorage.testing"]``
+in a conftest.py.
+
+Fixtures:
+    fbstorage_emulator (session): the bundled emulator (``python -m fbstorage.emulator``)
+        running on a free port, an :class:`EmulatorServer`. The flavor is chosen with
+        ``--fbstorage-emulator-flavor=production|firebase-tools`` (default production).
+    fbstorage_storage: a :class:`fbstorage.Storage` for bucket "test-bucket" pointed at
+        that emulator, which is reset first; closed after the test.
+
+:func:`run_emulator` starts an emulator outside fixtures (e.g. one per flavor).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import subprocess
+import sys
+import tempfile
+import threading
+import urllib.request
+from typing import IO, Any, Iterator
+
+import pytest
+
+from .storage import Storage
+
+#: The bucket of the fbstorage_storage fixture.
+TEST_BUCKET = "test-bucket"
+
+_STARTUP_TIMEOUT_SECONDS = 30.0
+
+
+class EmulatorServer:
+    """A running bundled emulator, and its test control API (``/_emulator/``).
+
+    Attributes:
+        host: the address it listens on, e.g. "127.0.0.1".
+        port: its port.
+        url: "http://host:port".
+        flavor: "production" or "firebase-tools".
+    """
+
+    def __init__(self, process: subprocess.Popen[str], url: str, flavor: str) -> None:
+        self.process = process
+        self.url = url
+        self.flavor = flavor
+        host_and_port = url.split("://", 1)[1]
+        host, _, port = host_and_port.rpartition(":")
+        self.host = host.strip("[]")
+        self.port = int(port)
+
+    def __repr__(self) -> str:
+        return f"<EmulatorServer {self.url} {self.flavor}>"
+
+    def _control(self, method: str, path: str, json_body: str | None = None) -> Any:
+        data = None if json_body is None else json_body.encode()
+        request = urllib.request.Request(
+            f"{self.url}/_emulator/{path}",
+            data=data,
+            method=method,
+            headers={"Content-Type": "application/json"} if data is not None else {},
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:
+            payload = response.read()
+        return json.loads(payload) if payload else None
+
+    def reset(self) -> None:
+        """Deletes every object, upload session, recorded request and fault; restores the
+        rules the emulator started with."""
+        self._control("POST", "reset")
+
+    def requests(self) -> list[dict[str, Any]]:
+        """The v0 requests received since the last reset (method, path, query, headers,
+        body_size, status)."""
+        return list(self._control("GET", "requests")["requests"])
+
+    def clear_requests(self) -> None:
+        """Forgets the recorded requests."""
+        self._control("DELETE", "requests")
+
+    def add_fault(self, fault: dict[str, Any]) -> None:
+        """Makes matching requests fail, drop or stall (see docs/emulator.md)."""
+        self._control("POST", "faults", json.dumps(fault))
+
+    def set_rules(self, rules: list[dict[str, Any]] | None) -> None:
+        """Replaces the security rules until the next reset; None allows everything."""
+        self._control("PUT", "rules", json.dumps(rules))
+
+    def storage(self, bucket: str = TEST_BUCKET) -> Storage:
+        """A new Storage for ``bucket`` pointed at this emulator (close it when done)."""
+        storage = Storage(bucket)
+        storage.use_emulator(self.host, self.port)
+        return storage
+
+
+@contextlib.contextmanager
+def run_emulator(
+    flavor: str = "production", *extra_arguments: str, python: str = sys.executable
+) -> Iterator[EmulatorServer]:
+    """Runs ``python -m fbstorage.emulator`` on a free port for the duration of the block.
+
+    ``extra_arguments`` are passed to the emulator (e.g. ``"--rules", "rules.json"``).
+    """
+    with tempfile.TemporaryFile(mode="w+") as error_log:
+        process = subprocess.Popen(
+            [python, "-m", "fbstorage.emulator", "--host", "127.0.0.1", "--port", "0",
+             "--flavor", flavor, *extra_arguments],
+            stdout=subprocess.PIPE,
+            stderr=error_log,
+            text=True,
+        )
+        try:
+            url = _wait_until_ready(process, error_log)
+            yield EmulatorServer(process, url, flavor)
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            if process.stdout is not None:
+                process.stdout.close()
+
+
+def _wait_until_ready(process: subprocess.Popen[str], error_log: IO[str]) -> str:
+    """Reads the emulator's "READY http://host:port" line; its URL."""
+    stdout = process.stdout
+    assert stdout is not None
+    first_line: list[str] = []
+    reader = threading.Thread(target=lambda: first_line.append(stdout.readline()), daemon=True)
+    reader.start()
+    reader.join(_STARTUP_TIMEOUT_SECONDS)
+    line = first_line[0].strip() if first_line else ""
+    if not line.startswith("READY "):
+        process.kill()
+        process.wait()
+        error_log.seek(0)
+        raise RuntimeError(
+            f"the fbstorage emulator did not start (first line {line!r}):\n{error_log.read()}"
+        )
+    return line.split(" ", 1)[1]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--fbstorage-emulator-flavor",
+        default="production",
+        choices=("production", "firebase-tools"),
+        help="flavor of the emulator started by the fbstorage_emulator fixture",
+    )
+
+
+@pytest.fixture(scope="session")
+def fbstorage_emulator(pytestconfig: pytest.Config) -> Iterator[EmulatorServer]:
+    """The bundled emulator on a free port, for the whole session."""
+    with run_emulator(pytestconfig.getoption("--fbstorage-emulator-flavor")) as emulator:
+        yield emulator
+
+
+@pytest.fixture
+def fbstorage_storage(fbstorage_emulator: EmulatorServer) -> Iterator[Storage]:
+    """A Storage for "test-bucket" on the (reset) emulator; closed after the test."""
+    fbstorage_emulator.reset()
+    with fbstorage_emulator.storage() as storage:
+        yield storage

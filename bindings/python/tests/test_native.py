@@ -1,0 +1,124 @@
+"""The ctypes layer: one signature per header function, finding and loading the library."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import fbstorage
+from fbstorage import _native
+
+REPOSITORY = Path(__file__).resolve().parents[3]
+HEADER = REPOSITORY / "include" / "fbstorage.h"
+PACKAGE_PARENT = Path(fbstorage.__file__).resolve().parents[1]
+
+
+def header_functions() -> dict[str, int]:
+    """Every function the header declares, with its number of parameters."""
+    text = re.sub(r"/\*.*?\*/", "", HEADER.read_text(), flags=re.S)
+    declarations = re.findall(r"^[A-Za-z_][\w \*]*?\b(fbs_\w+)\s*\(([^)]*)\)\s*;", text, flags=re.M)
+    functions = {}
+    for name, parameters in declarations:
+        parameters = parameters.strip()
+        functions[name] = 0 if parameters in ("", "void") else parameters.count(",") + 1
+    return functions
+
+
+def test_header_parsing_finds_the_whole_api() -> None:
+    functions = header_functions()
+    assert len(functions) > 100
+    assert functions["fbs_reference_put_data"] == 5
+    assert functions["fbs_version"] == 0
+    assert "fbs_token_provider" not in functions  # a callback type, not a function
+
+
+def test_every_header_function_has_a_signature_with_its_arity() -> None:
+    declared = header_functions()
+    assert set(_native.SIGNATURES) == set(declared)
+    for name, arity in declared.items():
+        assert len(_native.SIGNATURES[name][1]) == arity, name
+
+
+def test_every_signature_is_bound_on_the_loaded_library() -> None:
+    lib = _native.library()
+    for name, (restype, argtypes) in _native.SIGNATURES.items():
+        function = getattr(lib, name)
+        assert function.argtypes == argtypes, name
+        if restype is _native.STATUS:
+            assert function.errcheck is not None, name
+
+
+def test_versions_match_the_header() -> None:
+    header = HEADER.read_text()
+    version = re.search(r'#define FBS_VERSION_STRING "(.*)"', header).group(1)
+    abi = int(re.search(r"#define FBS_ABI_VERSION (\d+)", header).group(1))
+    assert fbstorage.version() == version
+    assert fbstorage.__version__ == version
+    assert _native.ABI_VERSION == abi == _native.library().fbs_abi_version()
+
+
+def test_error_codes_match_the_header() -> None:
+    header = HEADER.read_text()
+    names = {"PATH": "PATH_ERROR"}
+    for name, value in re.findall(r"FBS_ERR_(\w+)\s*=\s*(-\d+)", header):
+        assert fbstorage.StorageErrorCode[names.get(name, name)] == int(value)
+        assert _native.library().fbs_error_name(int(value)).decode() == f"FBS_ERR_{name}"
+    assert len(fbstorage.StorageErrorCode) == len(re.findall(r"FBS_ERR_\w+\s*=", header))
+
+
+def test_task_status_values_match_the_header() -> None:
+    header = HEADER.read_text()
+    for name, value in re.findall(r"FBS_TASK_STATUS_(\w+)\s*=\s*(\d+)", header):
+        assert fbstorage.TaskStatus[name] == int(value)
+
+
+def test_library_search_order(monkeypatch) -> None:
+    monkeypatch.delenv(_native.LIBRARY_ENV_VAR, raising=False)
+    package_dir = Path(_native.__file__).resolve().parent
+    assert _native.candidate_paths() == [
+        package_dir / "libfbstorage.so",
+        REPOSITORY / "build" / "lib" / "libfbstorage.so",
+    ]
+    monkeypatch.setenv(_native.LIBRARY_ENV_VAR, "/somewhere/libfbstorage.so")
+    assert _native.candidate_paths() == [Path("/somewhere/libfbstorage.so")]
+
+
+def run_python(code: str, **environment: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(PACKAGE_PARENT), **environment}
+    return subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_import_works_without_the_library_and_use_names_the_places_tried() -> None:
+    missing = "/nonexistent/libfbstorage.so"
+    result = run_python(
+        "import fbstorage\n"
+        "try:\n    fbstorage.Storage('b')\n"
+        "except OSError as error:\n    print('OSError:', error)\n",
+        FBSTORAGE_LIBRARY=missing,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "OSError: libfbstorage.so could not be loaded" in result.stdout
+    assert missing in result.stdout and "make lib" in result.stdout
+
+
+def test_emulator_runs_without_the_library() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "fbstorage.emulator", "--help"],
+        env={**os.environ, "PYTHONPATH": str(PACKAGE_PARENT), "FBSTORAGE_LIBRARY": "/nonexistent"},
+        capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "--flavor" in result.stdout
+
+
+def test_library_is_loaded_from_the_chosen_place() -> None:
+    expected = os.environ.get(_native.LIBRARY_ENV_VAR)
+    if expected:
+        assert _native.library_path() == Path(expected)
+    else:
+        assert _native.library_path() in _native.candidate_paths()

@@ -1,0 +1,35 @@
+# Python binding (bindings/python): tests, wheel, demo.
+#   make test-python   the binding's pytest suite against the bundled emulator (both flavors)
+#   make wheel         build/wheel/fbstorage-<version>-py3-none-linux_x86_64.whl (bundles the .so)
+#   make test-wheel    build the wheel, install it in a fresh venv, upload with no Swift toolchain
+#   make demo-python   examples/python/upload.py against an emulator on a free port
+
+PY_ENV       := FBSTORAGE_LIBRARY=$(abspath $(SO)) PYTHONPATH=bindings/python
+WHEEL_DIR    := $(BUILD)/wheel
+PY_DEMO_SIZE ?= 64
+
+.PHONY: test-python wheel test-wheel demo-python
+TEST_TARGETS += test-python test-wheel
+
+test-python: lib venv
+	$(PY_ENV) $(PY) -m pytest -q bindings/python/tests --ignore=bindings/python/tests/emulator \
+	  --ignore=bindings/python/tests/test_wheel.py
+
+wheel: lib venv
+	@rm -rf $(WHEEL_DIR)
+	FBSTORAGE_LIBRARY=$(abspath $(SO)) $(PY) -m pip wheel --quiet --no-deps -w $(WHEEL_DIR) bindings/python
+	@ls $(WHEEL_DIR)/*.whl
+
+test-wheel: lib venv
+	$(PY_ENV) $(PY) -m pytest -q bindings/python/tests/test_wheel.py
+
+# Starts the emulator on a free port, runs the demo against it, stops the emulator.
+demo-python: lib venv
+	@bash -c 'set -euo pipefail; \
+	  ready=$$(mktemp); \
+	  PYTHONPATH=bindings/python $(PY) -m fbstorage.emulator --host 127.0.0.1 --port 0 > "$$ready" & emulator=$$!; \
+	  trap "kill $$emulator 2>/dev/null; wait $$emulator 2>/dev/null; rm -f \"$$ready\"" EXIT; \
+	  for _ in $$(seq 300); do grep -q "^READY " "$$ready" && break; sleep 0.1; done; \
+	  address=$$(sed -n "s|^READY http://||p" "$$ready"); \
+	  [ -n "$$address" ] || { echo "demo-python: the emulator did not start" >&2; exit 1; }; \
+	  $(PY_ENV) $(PY) examples/python/upload.py --emulator "$$address" --size-mib $(PY_DEMO_SIZE)'
