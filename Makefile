@@ -36,7 +36,7 @@ lib: $(SO) $(LIBDIR)/pkgconfig/fbstorage.pc
 $(SO): $(SWIFT_SOURCES) | deps
 	swift build -c release --product fbstorage -Xswiftc -static-stdlib
 	@mkdir -p $(LIBDIR)
-	cp .build/release/libfbstorage.so $(SO)
+	cp .build/release/libfbstorage.so $(SO).tmp && mv -f $(SO).tmp $(SO)   # atomic: never rewrite a mapped library
 
 $(LIBDIR)/pkgconfig/fbstorage.pc: mk/fbstorage.pc.in include/fbstorage.h
 	@mkdir -p $(LIBDIR)/pkgconfig

@@ -17,6 +17,8 @@ public class StorageTask: StorageWork, @unchecked Sendable {
     /// A PROGRESS event waiting on the callback thread; newer progress replaces it in place.
     private var queuedProgress: StorageTaskSnapshot?
     private var lastProgressTime = 0.0
+    /// Events enqueued for the callback thread and not yet delivered, per status.
+    private var undelivered: [StorageTaskStatus: Int] = [:]
     private var terminalDelivered = false
 
     init(reference: StorageReference, totalBytes: Int64) {
@@ -40,8 +42,9 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             let handle = nextHandle
             nextHandle += 1
             if !terminalDelivered { observers.append((handle, status, callback)) }
-            // A terminal event not yet delivered will reach the new observer anyway.
-            if latest.status == status && (!status.isTerminal || terminalDelivered) { return (handle, latest) }
+            // An event of this status on its way to the callback thread will reach the new observer.
+            if undelivered[status, default: 0] > 0 { return (handle, nil) }
+            if latest.status == status { return (handle, latest) }
             // A running task is in RESUME as far as a new RESUME observer is concerned (PROGRESS is
             // a sub-state of running), so observers added right after starting see it.
             if status == .resume && latest.status == .progress { return (handle, latest.with(status: .resume)) }
@@ -99,6 +102,12 @@ public class StorageTask: StorageWork, @unchecked Sendable {
     func cancelOnTransferThread() {}
     func cancelForClose() { cancelOnTransferThread() }
 
+    /// A request the task needs could not start: if the storage closed meanwhile, that is the
+    /// cancellation `close()` is about to deliver, not a caller mistake.
+    func closedOr(_ error: StorageError) -> StorageError {
+        storage.isClosed ? StorageError(code: .cancelled, message: "The storage was closed; \(reference.path.gsURL) was cancelled") : error
+    }
+
     /// Whether the task already reported SUCCESS or FAILURE.
     var hasEnded: Bool { state.withLock { latest.status.isTerminal } }
 
@@ -117,11 +126,14 @@ public class StorageTask: StorageWork, @unchecked Sendable {
                 return false
             }
             latest = snapshot
-            guard status == .progress else { return true }
-            lastProgressTime = now
-            let alreadyQueued = queuedProgress != nil
-            queuedProgress = snapshot
-            return !alreadyQueued
+            if status == .progress {
+                lastProgressTime = now
+                let alreadyQueued = queuedProgress != nil
+                queuedProgress = snapshot
+                if alreadyQueued { return false }
+            }
+            undelivered[status, default: 0] += 1
+            return true
         }
         if status.isTerminal { storage.unregister(self) }
         guard enqueue else { return }
@@ -139,6 +151,7 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             let snapshot = event ?? queuedProgress
             if event == nil { queuedProgress = nil }
             guard let snapshot else { return (nil, []) }
+            undelivered[snapshot.status, default: 1] -= 1
             return (snapshot, observers.filter { $0.status == snapshot.status }.map(\.callback))
         }
         guard let snapshot else { return }

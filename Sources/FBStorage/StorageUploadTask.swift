@@ -280,7 +280,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
                 }
             }
         } catch {
-            fail(error)
+            fail(closedOr(error))
         }
     }
 
@@ -301,7 +301,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
                 }
             })
         self.request = request
-        do { try request.start() } catch { fail(error) }
+        do { try request.start() } catch { fail(closedOr(error)) }
     }
 
     /// Backs off then runs `next`, or fails once the deadline has passed.
