@@ -16,6 +16,8 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_SOURCES := $(shell find Sources -type f) Package.swift include/fbstorage.h
 
 TEST_TARGETS :=
+# Every suite runs under a time limit, so a hang fails that suite instead of eating CI's 90 minutes.
+TIME_LIMIT := timeout --kill-after=30
 
 .PHONY: all lib deps venv test demo clean install
 all: lib

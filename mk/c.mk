@@ -33,7 +33,7 @@ test-c-build: $(CTEST_DIR)/c_misuse $(CTEST_DIR)/c_integration
 
 test-c: lib venv
 	@$(MAKE) --no-print-directory test-c-build
-	$(CTEST_ENV) Tests/c/run-all.sh $(SO) $(CTEST_DIR)
+	$(CTEST_ENV) $(TIME_LIMIT) 900 Tests/c/run-all.sh $(SO) $(CTEST_DIR)
 
 # Examples, built the way users build them: the installed-style header and pkg-config.
 EXAMPLE_PC := PKG_CONFIG_PATH=$(abspath $(LIBDIR))/pkgconfig

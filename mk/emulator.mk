@@ -8,5 +8,5 @@ emulator: venv
 	PYTHONPATH=bindings/python $(PY) -m fbstorage.emulator --host 127.0.0.1 --port 9199 $(EMULATOR_ARGS)
 
 test-emulator: venv
-	PYTHONPATH=bindings/python $(PY) -m pytest -q bindings/python/tests/emulator
+	PYTHONPATH=bindings/python $(TIME_LIMIT) 600 $(PY) -m pytest -q bindings/python/tests/emulator
 TEST_TARGETS += test-emulator

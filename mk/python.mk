@@ -12,7 +12,7 @@ PY_DEMO_SIZE ?= 64
 TEST_TARGETS += test-python test-wheel
 
 test-python: lib venv
-	$(PY_ENV) $(PY) -m pytest -q bindings/python/tests --ignore=bindings/python/tests/emulator \
+	$(PY_ENV) $(TIME_LIMIT) 900 $(PY) -m pytest -q bindings/python/tests --ignore=bindings/python/tests/emulator \
 	  --ignore=bindings/python/tests/test_wheel.py
 
 wheel: lib venv
@@ -21,7 +21,7 @@ wheel: lib venv
 	@ls $(WHEEL_DIR)/*.whl
 
 test-wheel: lib venv
-	$(PY_ENV) $(PY) -m pytest -q bindings/python/tests/test_wheel.py
+	$(PY_ENV) $(TIME_LIMIT) 600 $(PY) -m pytest -q bindings/python/tests/test_wheel.py
 
 # Starts the emulator on a free port, runs the demo against it, stops the emulator.
 demo-python: lib venv

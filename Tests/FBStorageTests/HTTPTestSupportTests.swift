@@ -46,15 +46,26 @@ struct TestServer: Sendable {
     }
 
     /// posix_spawnp with optional stdin/stdout redirection; returns the posix_spawn error (0 = ok).
+    /// The child starts with no signal blocked: test threads may block some, and a child inheriting
+    /// a blocked SIGTERM could not be stopped.
     static func spawn(_ args: [String], stdin: Int32? = nil, stdout: Int32? = nil, pid: inout pid_t) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         if let stdin { posix_spawn_file_actions_adddup2(&actions, stdin, 0) }
         if let stdout { posix_spawn_file_actions_adddup2(&actions, stdout, 1) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t(), allSignals = sigset_t()
+        sigemptyset(&noSignals)
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        return posix_spawnp(&pid, args[0], &actions, nil, &argv, environ)
+        return posix_spawnp(&pid, args[0], &actions, &attributes, &argv, environ)
     }
 
     /// Runs a command to completion; returns its exit status.

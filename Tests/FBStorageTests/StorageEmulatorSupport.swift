@@ -40,11 +40,12 @@ struct Emulator: Sendable {
         var pid = pid_t()
         let status = TestServer.spawn(
             ["env", "PYTHONPATH=\(repository)/bindings/python", python, "-m", "fbstorage.emulator",
-             "--host", "127.0.0.1", "--port", "0", "--flavor", flavor.rawValue],
+             "--host", "127.0.0.1", "--port", "0", "--flavor", flavor.rawValue, "--stop-on-stdin-eof"],
             stdin: stdinPipe[0], stdout: stdoutPipe[1], pid: &pid)
         precondition(status == 0, "cannot start the emulator: \(status)")
         close(stdinPipe[0])
         close(stdoutPipe[1])
+        // stdinPipe[1] stays open (and close-on-exec) for the life of this process.
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while read(stdoutPipe[0], &byte, 1) == 1, byte != 0x0A { line.append(byte) }

@@ -1,7 +1,8 @@
 """Command line: `python -m fbstorage.emulator --host 127.0.0.1 --port 9199 [options]`.
 
 Prints `READY http://HOST:PORT` (flushed) once it accepts connections and exits cleanly on
-SIGINT or SIGTERM.
+SIGINT or SIGTERM (or, with --stop-on-stdin-eof, when its stdin closes: a parent that dies
+without stopping it cannot leave it running).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import asyncio
 import logging
 import signal
 import sys
+import threading
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
@@ -32,6 +34,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--flavor", choices=sorted(FLAVORS), default=PRODUCTION.name,
                         help="production (default) or firebase-tools: the official emulator's quirks")
     parser.add_argument("--rules", help="JSON rules file (default: everything allowed)")
+    parser.add_argument("--stop-on-stdin-eof", action="store_true",
+                        help="also stop when stdin reaches end of file (for test harnesses)")
     return parser.parse_args(argv)
 
 
@@ -49,6 +53,8 @@ async def serve(args: argparse.Namespace) -> None:
             loop = asyncio.get_running_loop()
             for signum in (signal.SIGINT, signal.SIGTERM):
                 loop.add_signal_handler(signum, stop.set)
+            if args.stop_on_stdin_eof:
+                _stop_on_stdin_eof(loop, stop)
             host, port = runner.addresses[0][:2]
             shown = f"[{host}]" if ":" in host else host
             print(f"READY http://{shown}:{port}", flush=True)
@@ -57,6 +63,14 @@ async def serve(args: argparse.Namespace) -> None:
             await runner.cleanup()
     finally:
         store.close()
+
+
+def _stop_on_stdin_eof(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
+    def drain() -> None:
+        while sys.stdin.buffer.read1(65536):
+            pass
+        loop.call_soon_threadsafe(stop.set)
+    threading.Thread(target=drain, name="stdin-eof", daemon=True).start()
 
 
 def _shorten_bad_http(record: logging.LogRecord) -> bool:
@@ -73,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="fbstorage.emulator: %(levelname)s %(message)s")
     logging.getLogger("aiohttp.server").addFilter(_shorten_bad_http)
     keep_large_buffers_in_heap()
+    # A parent may spawn us from a thread that blocks signals; the mask is inherited.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
         asyncio.run(serve(args))
     except (OSError, ValueError) as error:  # port in use, unreadable rules or data dir
