@@ -330,12 +330,19 @@ int fbs_reference_write_to_file(const fbs_reference *r, const char *local_path, 
 
 /* Adds an observer for status (RESUME .. FAILURE). If the task is already in that status the
  * callback also fires once at once (on the callback thread) — also after the task ended, for
- * its final status; a RESUME observer added while the task runs (RESUME or PROGRESS) fires at
- * once too, so observers added right after starting a task never miss its start. Observers of other statuses added after the end never fire.
- * out may be NULL when the handle is not needed.
+ * its final status. A RESUME observer fires at once whenever the task is not paused (running,
+ * or already ended: every task starts by resuming), so observers added right after starting a
+ * task never miss its start, however fast it is. Observers of PROGRESS and PAUSE added after
+ * the end never fire. out may be NULL when the handle is not needed.
  * Errors: FBS_ERR_INVALID_ARGUMENT (NULL task or callback, UNKNOWN or out-of-range status). */
 int fbs_task_observe(fbs_task *t, fbs_task_status status, fbs_task_callback cb,
                      void *user_data, fbs_observer_handle *out);
+
+/* Remove one observer, those of one status, or all. When a remove call returns, the removed
+ * callbacks are never called again, so their user_data may be freed: if one is running on the
+ * callback thread at that moment, the call waits for it to return. Called from a callback
+ * (any storage's callback thread) it does not wait, since the running callback may be the
+ * caller. Removing an unknown handle is not an error. */
 int fbs_task_remove_observer(fbs_task *t, fbs_observer_handle h);
 int fbs_task_remove_all_observers_for_status(fbs_task *t, fbs_task_status status);
 int fbs_task_remove_all_observers(fbs_task *t);

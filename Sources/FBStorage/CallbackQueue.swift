@@ -33,6 +33,17 @@ final class CallbackQueue: @unchecked Sendable {
         _ = name
     }
 
+    /// True on any storage's callback thread, where waiting for a callback could wait for itself
+    /// (or for another callback thread waiting on this one).
+    static var isAnyCallbackThread: Bool { pthread_getspecific(callbackThreadKey) != nil }
+
+    /// Set (to a non-nil marker) on every callback thread.
+    private static let callbackThreadKey: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0, "pthread_key_create failed")
+        return key
+    }()
+
     /// True on this queue's own thread (where blocking on the queue would deadlock).
     var isCurrent: Bool {
         guard let threadID = state.withLock({ threadID }) else { return false }
@@ -68,6 +79,7 @@ final class CallbackQueue: @unchecked Sendable {
 
     private func run() {
         state.withLock { threadID = pthread_self() }
+        pthread_setspecific(Self.callbackThreadKey, UnsafeRawPointer(bitPattern: 1))
         while let job = next() { job() }
         if state.withLock({ detachOnExit }) { pthread_detach(pthread_self()) }
     }

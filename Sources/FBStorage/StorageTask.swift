@@ -20,6 +20,10 @@ public class StorageTask: StorageWork, @unchecked Sendable {
     /// Events enqueued for the callback thread and not yet delivered, per status.
     private var undelivered: [StorageTaskStatus: Int] = [:]
     private var terminalDelivered = false
+    /// Observers owed an "already in that status" call (queued by `observe`), by handle.
+    private var owedAtOnce: [Int64: StorageTaskStatus] = [:]
+    /// The observer running on the callback thread; a removal from another thread waits for it.
+    private var runningObserver: Int64?
 
     init(reference: StorageReference, totalBytes: Int64) {
         self.storage = reference.storage
@@ -33,7 +37,8 @@ public class StorageTask: StorageWork, @unchecked Sendable {
     public var snapshot: StorageTaskSnapshot { state.withLock { latest } }
 
     /// Adds an observer for `status`; if the task is already in that status it also fires once
-    /// at once (for RESUME: while the task runs). Returns a handle for `removeObserver`.
+    /// at once (for RESUME: once the task started, unless it is paused). Returns a handle for
+    /// `removeObserver`.
     public func observe(_ status: StorageTaskStatus, _ callback: @escaping StorageTaskObserver) throws(StorageError) -> Int64 {
         guard status != .unknown else {
             throw StorageError(code: .invalidArgument, message: "Cannot observe the UNKNOWN status")
@@ -44,32 +49,54 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             if !terminalDelivered { observers.append((handle, status, callback)) }
             // An event of this status on its way to the callback thread will reach the new observer.
             if undelivered[status, default: 0] > 0 { return (handle, nil) }
-            if latest.status == status { return (handle, latest) }
-            // A running task is in RESUME as far as a new RESUME observer is concerned (PROGRESS is
-            // a sub-state of running), so observers added right after starting see it.
-            if status == .resume && latest.status == .progress { return (handle, latest.with(status: .resume)) }
-            return (handle, nil)
+            let current: StorageTaskSnapshot?
+            if latest.status == status {
+                current = latest
+            } else if status == .resume && latest.status != .unknown && latest.status != .pause {
+                // Every started task resumed once: observers added right after starting see it,
+                // even when a fast task is already running (PROGRESS) or has ended.
+                current = latest.with(status: .resume)
+            } else {
+                current = nil
+            }
+            if current != nil { owedAtOnce[handle] = status }
+            return (handle, current)
         }
         if let current {
             storage.callbackQueue.enqueue { [self] in
-                // Still registered (or the task already ended): report the status it is in.
-                let registered = state.withLock { terminalDelivered || observers.contains { $0.handle == handle } }
-                if registered { callback(current) }
+                invoke(handle, current) { owedAtOnce.removeValue(forKey: handle) != nil ? callback : nil }
             }
         }
         return handle
     }
 
+    /// Removes one observer. Once a removal returns, the removed observers never run again: if one
+    /// is running on the callback thread, the removal waits for it to return (unless called from a
+    /// callback thread, where the running callback may be the caller).
     public func removeObserver(_ handle: Int64) {
-        state.withLock { observers.removeAll { $0.handle == handle } }
+        removeObservers { h, _ in h == handle }
     }
 
     public func removeAllObservers(for status: StorageTaskStatus) {
-        state.withLock { observers.removeAll { $0.status == status } }
+        removeObservers { _, s in s == status }
     }
 
     public func removeAllObservers() {
-        state.withLock { observers.removeAll() }
+        removeObservers { _, _ in true }
+    }
+
+    private func removeObservers(where matches: (Int64, StorageTaskStatus) -> Bool) {
+        let removed = state.withLock { () -> Set<Int64> in
+            var removed = Set(observers.filter { matches($0.handle, $0.status) }.map(\.handle))
+            observers.removeAll { removed.contains($0.handle) }
+            for (handle, status) in owedAtOnce where matches(handle, status) {
+                owedAtOnce[handle] = nil
+                removed.insert(handle)
+            }
+            return removed
+        }
+        guard !removed.isEmpty, !CallbackQueue.isAnyCallbackThread else { return }
+        _ = state.wait(until: nil) { runningObserver.map { !removed.contains($0) } ?? true }
     }
 
     public func pause() { storage.engine.perform { [self] in pauseOnTransferThread() } }
@@ -142,20 +169,38 @@ public class StorageTask: StorageWork, @unchecked Sendable {
         }
     }
 
+    /// Runs on the callback thread: calls the observer `lookUp` finds (under the lock), marked as
+    /// running so that a concurrent removal waits for it.
+    private func invoke(_ handle: Int64, _ snapshot: StorageTaskSnapshot, _ lookUp: () -> StorageTaskObserver?) {
+        let callback = state.withLock { () -> StorageTaskObserver? in
+            let callback = lookUp()
+            if callback != nil { runningObserver = handle }
+            return callback
+        }
+        guard let callback else { return }
+        callback(snapshot)
+        state.withLock { runningObserver = nil }
+        state.broadcast()
+    }
+
     /// Minimum time between two PROGRESS events.
     static let progressInterval = 0.05
 
-    /// Runs on the callback thread; nil delivers the queued PROGRESS snapshot.
+    /// Runs on the callback thread; nil delivers the queued PROGRESS snapshot. Observers added
+    /// meanwhile are left out (they get their own "already in that status" call); removed ones
+    /// are skipped.
     private func deliver(_ event: StorageTaskSnapshot?) {
-        let (snapshot, callbacks) = state.withLock { () -> (StorageTaskSnapshot?, [StorageTaskObserver]) in
+        let (snapshot, handles) = state.withLock { () -> (StorageTaskSnapshot?, [Int64]) in
             let snapshot = event ?? queuedProgress
             if event == nil { queuedProgress = nil }
             guard let snapshot else { return (nil, []) }
             undelivered[snapshot.status, default: 1] -= 1
-            return (snapshot, observers.filter { $0.status == snapshot.status }.map(\.callback))
+            return (snapshot, observers.filter { $0.status == snapshot.status }.map(\.handle))
         }
         guard let snapshot else { return }
-        for callback in callbacks { callback(snapshot) }
+        for handle in handles {
+            invoke(handle, snapshot) { observers.first { $0.handle == handle }?.callback }
+        }
         if snapshot.status.isTerminal {
             state.withLock {
                 observers.removeAll()

@@ -46,13 +46,15 @@ def test_event_order_resume_progress_success(storage: fbstorage.Storage) -> None
 
 def test_an_observer_added_right_after_the_start_sees_resume_once(storage: fbstorage.Storage) -> None:
     # Races the first RESUME event still queued for the callback thread: the observer must be
-    # called once, whether it comes from the queued event or from "already in that status".
+    # called once, whether it comes from the queued event or from "already in that status"
+    # (which, for a task that ended meanwhile, is queued after wait() returns: hence wait_for).
     repeated = []
     for attempt in range(150):
         task = storage.reference("resume-once").put_data(b"0123456789")
         events = EventRecorder()
         task.observe(TaskStatus.RESUME, events)
         task.wait()
+        events.wait_for(TaskStatus.RESUME, timeout=5)
         if events.statuses != [TaskStatus.RESUME]:
             repeated.append((attempt, events.statuses))
     assert repeated == []
@@ -73,12 +75,16 @@ def test_remove_observer_from_inside_a_callback(storage: fbstorage.Storage, emul
     task = storage.reference("remove.bin").put_data(payload(SMALL_CHUNK * 4))
     calls_of_removed: list[int] = []
     every_progress = EventRecorder()
+    handles: list[int] = []
+    observing = threading.Event()
 
     def remove_myself(snapshot: fbstorage.TaskSnapshot) -> None:
+        observing.wait(10)   # the first call may come before observe() returned the handle
         calls_of_removed.append(snapshot.bytes_transferred)
-        snapshot.task.remove_observer(handle)
+        snapshot.task.remove_observer(handles[0])
 
-    handle = task.observe(TaskStatus.PROGRESS, remove_myself)
+    handles.append(task.observe(TaskStatus.PROGRESS, remove_myself))
+    observing.set()
     task.observe(TaskStatus.PROGRESS, every_progress)
     task.wait()
     assert len(calls_of_removed) == 1
@@ -86,6 +92,8 @@ def test_remove_observer_from_inside_a_callback(storage: fbstorage.Storage, emul
 
 
 def test_remove_all_observers(storage: fbstorage.Storage, emulator) -> None:
+    # Delayed replies keep both tasks from progressing or ending before the removals.
+    emulator.add_fault({"match": {"method": "POST"}, "times": 2, "action": {"delay_ms": 500}})
     storage.upload_chunk_size = SMALL_CHUNK
     slow_chunks(emulator, delay_ms=50)
     task = storage.reference("remove-all.bin").put_data(payload(SMALL_CHUNK * 4))
@@ -103,6 +111,28 @@ def test_remove_all_observers(storage: fbstorage.Storage, emulator) -> None:
     other.remove_all_observers()
     other.wait()
     assert removed.snapshots == []
+
+
+def test_remove_observer_waits_for_the_running_callback(storage: fbstorage.Storage, emulator) -> None:
+    # After remove_observer returns, the callback is neither running nor called again, so a C
+    # caller may free its user_data.
+    storage.upload_chunk_size = SMALL_CHUNK
+    slow_chunks(emulator, delay_ms=50)
+    task = storage.reference("remove-waits.bin").put_data(payload(SMALL_CHUNK * 4))
+    started, calls, finished = threading.Event(), [], []
+
+    def slow_observer(snapshot: fbstorage.TaskSnapshot) -> None:
+        calls.append(snapshot.bytes_transferred)
+        started.set()
+        time.sleep(0.5)
+        finished.append(len(calls))
+
+    handle = task.observe(TaskStatus.PROGRESS, slow_observer)
+    assert started.wait(10)
+    task.remove_observer(handle)
+    assert finished == [len(calls)]
+    task.wait()
+    assert len(calls) == len(finished) == 1
 
 
 def test_exception_in_an_observer_is_reported_and_the_task_succeeds(storage: fbstorage.Storage) -> None:
