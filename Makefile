@@ -35,8 +35,9 @@ deps:
 lib: $(SO) $(LIBDIR)/pkgconfig/fbstorage.pc
 
 # -static-stdlib on the command line only (SwiftPM ignores --static-swift-stdlib for dynamic libraries).
-$(SO): $(SWIFT_SOURCES) | deps
-	swift build -c release --product fbstorage -Xswiftc -static-stdlib
+# The version script keeps every symbol but the fbs_ functions local.
+$(SO): $(SWIFT_SOURCES) mk/fbstorage.map | deps
+	swift build -c release --product fbstorage -Xswiftc -static-stdlib -Xlinker --version-script=$(abspath mk/fbstorage.map)
 	@mkdir -p $(LIBDIR)
 	cp .build/release/libfbstorage.so $(SO).tmp && mv -f $(SO).tmp $(SO)   # atomic: never rewrite a mapped library
 

@@ -44,7 +44,7 @@ $(EXAMPLE_DIR)/%: examples/c/%.c include/fbstorage.h $(LIBDIR)/pkgconfig/fbstora
 examples: lib $(EXAMPLE_DIR)/upload $(EXAMPLE_DIR)/list
 
 demo-c: examples venv
-	@head -c 24000000 /dev/urandom > $(EXAMPLE_DIR)/demo.bin
+	@head -c 67108864 /dev/urandom > $(EXAMPLE_DIR)/demo.bin   # 64 MiB, as the Python demo
 	$(CTEST_ENV) Tests/c/with-emulator.sh sh -c '$(EXAMPLE_DIR)/upload $(EXAMPLE_DIR)/demo.bin --path demo/demo.bin && $(EXAMPLE_DIR)/list demo'
 
 # Valgrind 3.19 cannot read the DWARF 5 debug info of the Swift-built .so: run on a stripped copy
