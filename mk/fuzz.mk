@@ -28,7 +28,7 @@ fuzz-build: $(addprefix $(FUZZ_DIR)/fuzz-,$(FUZZ_TARGETS))
 # add an input to Fuzz/corpus by hand when it reaches code the corpus does not. Each run's output
 # is in build/fuzz/<target>.log: its final stats are shown, all of it when the run fails.
 fuzz_run = mkdir -p $(FUZZ_DIR)/corpus/$(1) $(FUZZ_DIR)/artifacts && echo "fuzz $(1): $(2) s" && \
-	{ $(FUZZ_DIR)/fuzz-$(1) $(FUZZ_LIMITS) -max_total_time=$(2) -print_final_stats=1 \
+	{ SWIFT_BACKTRACE=enable=no $(FUZZ_DIR)/fuzz-$(1) $(FUZZ_LIMITS) -max_total_time=$(2) -print_final_stats=1 \
 	    -artifact_prefix=$(FUZZ_DIR)/artifacts/$(1)- $(FUZZ_DIR)/corpus/$(1) Fuzz/corpus/$(1) \
 	    > $(FUZZ_DIR)/$(1).log 2>&1 || { tail -n 60 $(FUZZ_DIR)/$(1).log; false; }; } && \
 	grep -E '^(Done|stat::(number_of_executed_units|new_units_added|peak_rss_mb))' $(FUZZ_DIR)/$(1).log
