@@ -188,11 +188,9 @@ int main(int argc, char **argv) {
     signal(SIGTERM, on_signal);
     signal(SIGPIPE, SIG_IGN);
 
-    int passed = 0, failed = 0, offline = 0, online = 0;
-    for (int i = 0; i < test_count; i++) {
-        if (!selected(tests[i].name, argc, argv)) continue;
-        if (tests[i].flags & TEST_NO_EMULATOR) offline++; else online++;
-    }
+    int passed = 0, failed = 0, online = 0;
+    for (int i = 0; i < test_count; i++)
+        if (!(tests[i].flags & TEST_NO_EMULATOR) && selected(tests[i].name, argc, argv)) online++;
     for (int i = 0; i < test_count; i++) {
         if (!(tests[i].flags & TEST_NO_EMULATOR) || !selected(tests[i].name, argc, argv)) continue;
         if (run_one(&tests[i], "offline")) failed++; else passed++;
