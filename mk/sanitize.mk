@@ -11,6 +11,9 @@
 SAN_CC    := $(dir $(shell command -v swiftc 2>/dev/null))clang
 SAN_DIR   := $(BUILD)/sanitize
 SAN_SUPP  := $(abspath Tests/sanitizers)
+SWIFT_RUNTIME := $(abspath $(dir $(shell command -v swiftc 2>/dev/null))../lib/swift/linux)
+# The toolchain's TSan runtime intercepts libdispatch, so a C program using it must link libdispatch.
+SAN_LDLIBS_thread := -L$(SWIFT_RUNTIME) -Wl,-rpath,$(SWIFT_RUNTIME) -ldispatch -lBlocksRuntime
 # Reports fail the test that caused them: ASan aborts the test, LSan and TSan make it exit non-zero.
 SAN_ENV   := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1 \
              LSAN_OPTIONS=suppressions=$(SAN_SUPP)/lsan.supp:print_suppressions=0 \
@@ -24,9 +27,9 @@ $(SAN_DIR)/%/c_misuse $(SAN_DIR)/%/c_integration: $(SWIFT_SOURCES) $(CTEST_HARNE
 	swift build --sanitize=$* --scratch-path .build/$* --product fbstorage
 	@mkdir -p $(SAN_DIR)/$*
 	$(SAN_CC) -fsanitize=$* -fuse-ld=lld $(CTEST_CFLAGS) -o $(SAN_DIR)/$*/c_misuse $(CTEST_HARNESS) $(CTEST_MISUSE) \
-	  $(subst $(FBS_LIBDIR),$(abspath .build/$*/debug),$(CTEST_LDLIBS))
+	  $(subst $(FBS_LIBDIR),$(abspath .build/$*/debug),$(CTEST_LDLIBS)) $(SAN_LDLIBS_$*)
 	$(SAN_CC) -fsanitize=$* -fuse-ld=lld $(CTEST_CFLAGS) -o $(SAN_DIR)/$*/c_integration $(CTEST_HARNESS) $(CTEST_ONLINE) \
-	  $(subst $(FBS_LIBDIR),$(abspath .build/$*/debug),$(CTEST_LDLIBS))
+	  $(subst $(FBS_LIBDIR),$(abspath .build/$*/debug),$(CTEST_LDLIBS)) $(SAN_LDLIBS_$*)
 
 sanitize-%: $(SAN_DIR)/%/c_misuse $(SAN_DIR)/%/c_integration | venv
 	PATH="$(abspath $(VENV))/bin:$$PATH" $(SAN_ENV) $(TIME_LIMIT) 2400 \
