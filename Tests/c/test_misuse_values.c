@@ -36,6 +36,14 @@ TEST_OFFLINE(misuse_storage_settings) {
     CASE(fbs_storage_use_emulator(s, "127.0.0.1", -1), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_storage_use_emulator(s, "127.0.0.1", 65536), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_storage_use_emulator(s, BAD_UTF8, 9199), FBS_ERR_INVALID_ARGUMENT);
+    /* a host that would not stay the URL's host */
+    CASE(fbs_storage_use_emulator(s, "a b", 9199), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_use_emulator(s, "host/path", 9199), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_use_emulator(s, "127.0.0.1@evil.example", 9199), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_use_emulator(s, "h?q", 9199), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_use_emulator(s, "h#f", 9199), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_use_emulator(s, "h\r\nX: y", 9199), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_use_emulator(s, "[]", 9199), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_storage_use_emulator(s, "::1", 65535), FBS_OK);
     CASE(fbs_storage_use_emulator(s, "[::1]", 1), FBS_OK);
     CASE(fbs_storage_set_auth_token(s, BAD_UTF8), FBS_ERR_INVALID_ARGUMENT);
