@@ -31,7 +31,7 @@ $(SAN_DIR)/%/c_misuse $(SAN_DIR)/%/c_integration: $(SWIFT_SOURCES) $(CTEST_HARNE
 	$(SAN_CC) -fsanitize=$* -fuse-ld=lld $(CTEST_CFLAGS) -o $(SAN_DIR)/$*/c_integration $(CTEST_HARNESS) $(CTEST_ONLINE) \
 	  $(subst $(FBS_LIBDIR),$(abspath .build/$*/debug),$(CTEST_LDLIBS)) $(SAN_LDLIBS_$*)
 
-sanitize-%: $(SAN_DIR)/%/c_misuse $(SAN_DIR)/%/c_integration | venv
+sanitize-address sanitize-thread: sanitize-%: $(SAN_DIR)/%/c_misuse $(SAN_DIR)/%/c_integration | venv
 	PATH="$(abspath $(VENV))/bin:$$PATH" $(SAN_ENV) $(TIME_LIMIT) 2400 \
 	  swift test --disable-xctest --sanitize=$* --scratch-path .build/$*
 	$(CTEST_ENV) $(SAN_ENV) $(TIME_LIMIT) 600 $(SAN_DIR)/$*/c_misuse
