@@ -10,14 +10,13 @@
 
 SAN_CC    := $(dir $(shell command -v swiftc 2>/dev/null))clang
 SAN_DIR   := $(BUILD)/sanitize
-SAN_SUPP  := $(abspath Tests/sanitizers)
 SWIFT_RUNTIME := $(abspath $(dir $(shell command -v swiftc 2>/dev/null))../lib/swift/linux)
 # The toolchain's TSan runtime intercepts libdispatch, so a C program using it must link libdispatch.
 SAN_LDLIBS_thread := -L$(SWIFT_RUNTIME) -Wl,-rpath,$(SWIFT_RUNTIME) -ldispatch -lBlocksRuntime
 # Reports fail the test that caused them: ASan aborts the test, LSan and TSan make it exit non-zero.
+# No suppressions are needed.
 SAN_ENV   := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1 \
-             LSAN_OPTIONS=suppressions=$(SAN_SUPP)/lsan.supp:print_suppressions=0 \
-             TSAN_OPTIONS=suppressions=$(SAN_SUPP)/tsan.supp:second_deadlock_stack=1:exitcode=66
+             TSAN_OPTIONS=second_deadlock_stack=1:exitcode=66
 
 .PHONY: sanitize sanitize-address sanitize-thread
 sanitize: sanitize-address sanitize-thread
