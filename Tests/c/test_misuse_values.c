@@ -97,6 +97,8 @@ TEST_OFFLINE(misuse_storage_settings) {
     CASE(fbs_storage_set_verify_md5(s, 2), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_storage_set_verify_md5(s, -1), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_storage_set_verify_md5(s, 0), FBS_OK);
+    CASE(fbs_storage_set_ca_file(s, BAD_UTF8), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_set_ca_file(s, NULL), FBS_OK);
     fbs_storage_free(s);
 }
 
@@ -177,6 +179,10 @@ TEST_OFFLINE(misuse_upload_arguments) {
     CASE(fbs_reference_put_file_resuming(r, NULL, "x", NULL, &t), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_reference_put_file_resuming(r, file, "x", NULL, NULL), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_reference_write_to_file(r, NULL, &t), FBS_ERR_INVALID_ARGUMENT);
+    /* local paths are not object paths: bad UTF-8 in them is an invalid argument */
+    CASE(fbs_reference_put_file(r, BAD_UTF8, NULL, &t), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_reference_write_to_file(r, BAD_UTF8_OVERLONG, &t), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_reference_put_file_resuming(r, file, BAD_UTF8, NULL, &t), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_reference_write_to_file(r, "/tmp/x", NULL), FBS_ERR_INVALID_ARGUMENT);
     CHECK(t == (fbs_task *)&t);
     free(file);
