@@ -139,7 +139,8 @@ const char *fbs_storage_bucket(const fbs_storage *storage);
 
 /* Sends every request to an emulator at http://host:port. host is a name or an IPv4/IPv6
  * address (IPv6 with or without brackets); port 1..65535.
- * Errors: FBS_ERR_INVALID_ARGUMENT (NULL or empty host, port out of range). */
+ * Errors: FBS_ERR_INVALID_ARGUMENT (NULL or empty host; whitespace, control characters or any
+ * of / ? # @ [ ] in it, beyond IPv6 brackets; port out of range). */
 int fbs_storage_use_emulator(fbs_storage *storage, const char *host, int port);
 
 /* Sets a fixed Firebase Auth ID token, sent as "Authorization: Firebase <token>". NULL clears

@@ -63,13 +63,10 @@ public final class Storage: @unchecked Sendable {
     }
 
     /// Sends every request to an emulator at `http://host:port`.
+    /// - Throws: `invalidArgument` as `Endpoint.emulator(host:port:)`: a host that would not stay
+    ///   the URL's host (whitespace, `/`, `?`, `#`, `@`), or a port outside 1...65535.
     public func useEmulator(host: String, port: Int) throws(StorageError) {
-        var host = host
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty, (1...65535).contains(port) else {
-            throw StorageError(code: .invalidArgument, message: "Emulator host must be non-empty and port 1..65535")
-        }
-        let endpoint = Endpoint(scheme: "http", host: host, port: port)
+        let endpoint = try Endpoint.emulator(host: host, port: port)
         lock.withLock { currentSettings.endpoint = endpoint }
     }
 

@@ -1,5 +1,4 @@
 import FBStorage
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,11 +37,11 @@ final class Handle: @unchecked Sendable {
 /// Every live handle, by its opaque pointer value. Handles are numbers, never addresses, and are
 /// never reused: a released, foreign or wrong-type pointer is detected instead of dereferenced.
 enum Handles {
-    private struct Registry: ~Copyable {
+    private struct Registry {
         var handles: [UInt: Handle] = [:]
         var nextID: UInt = 0x7FB5_0000_0000
     }
-    private static let registry = Mutex(Registry())
+    private static let registry = Locked(Registry())
 
     static func make(_ kind: HandleKind, _ value: Any, owned: Bool = true) -> OpaquePointer {
         let handle = Handle(kind: kind, value: value, owned: owned)
@@ -70,7 +69,7 @@ enum Handles {
         }
     }
 
-    private static func lookup(_ registry: borrowing Registry, _ pointer: OpaquePointer?,
+    private static func lookup(_ registry: Registry, _ pointer: OpaquePointer?,
                                _ kind: HandleKind) throws(StorageError) -> Handle {
         guard let pointer else { throw StorageError(code: .invalidArgument, message: "The \(kind.rawValue) argument is NULL") }
         guard let handle = registry.handles[id(pointer)] else {

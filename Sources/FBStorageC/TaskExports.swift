@@ -25,6 +25,10 @@ public func fbs_reference_put_data(_ reference: OpaquePointer?, _ bytes: UnsafeR
                                    _ metadata: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     startTask(reference, out) { reference throws(StorageError) in
         guard bytes != nil || length == 0 else { throw StorageError(code: .invalidArgument, message: "bytes is NULL") }
+        // A size_t above Int.max arrives negative; copying it would trap.
+        guard length >= 0 else {
+            throw StorageError(code: .invalidArgument, message: "length \(UInt(bitPattern: length)) is larger than any buffer")
+        }
         let copy = bytes.map { [UInt8](UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
         return try reference.putData(copy, metadata: optionalMetadata(metadata))
     }

@@ -2,7 +2,6 @@
 // echo decoding and small utilities. (Named *Tests.swift to stay within the engine's test files.)
 import FoundationEssentials
 import Glibc
-import Synchronization
 import Testing
 
 @testable import FBStorage
@@ -98,7 +97,7 @@ struct Echo: Decodable {
 
 /// Sets a value once from any thread; waits for it without blocking a thread.
 final class OneShot<Value: Sendable>: Sendable {
-    private let state = Mutex<(value: Value?, waiter: CheckedContinuation<Value, Never>?)>((nil, nil))
+    private let state = Locked<(value: Value?, waiter: CheckedContinuation<Value, Never>?)>((nil, nil))
 
     func fulfill(_ value: Value) {
         let waiter = state.withLock { s -> CheckedContinuation<Value, Never>? in
@@ -125,12 +124,9 @@ final class OneShot<Value: Sendable>: Sendable {
     var peek: Value? { state.withLock { $0.value } }
 }
 
-/// A thread-safe box for test bookkeeping from callbacks.
-final class Locked<Value: Sendable>: Sendable {
-    private let state: Mutex<Value>
-    init(_ value: Value) { state = Mutex(value) }
-    func withLock<R: Sendable>(_ body: (inout Value) -> R) -> R { state.withLock { body(&$0) } }
-    var value: Value { state.withLock { $0 } }
+/// The library's lock doubles as a thread-safe box for test bookkeeping from callbacks.
+extension Locked {
+    var value: Value { withLock { $0 } }
 }
 
 typealias TransferResult = Result<HTTPResponse, TransportError>

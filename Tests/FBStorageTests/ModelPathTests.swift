@@ -168,6 +168,25 @@ private func pathErrorCode(_ body: () throws(StorageError) -> StoragePath) -> St
         #expect(try StoragePath(bucket: "c", object: "x/y") != a)
     }
 
+    /// Found by the path fuzz target: names that differ only in Unicode normalisation are
+    /// different objects, so they are different paths (and both survive listAll's dedup).
+    @Test func equalityComparesBytesNotCanonicalEquivalence() throws {
+        let precomposed = try StoragePath(bucket: "b", object: "caf\u{E9}")
+        let decomposed = try StoragePath(bucket: "b", object: "cafe\u{301}")
+        #expect(precomposed != decomposed)
+        #expect(Set([precomposed, decomposed]).count == 2)
+    }
+
+    /// Found by the path fuzz target: a "/" followed by a combining mark is one Character, but
+    /// still separates the bucket from the object.
+    @Test(arguments: ["gs://b/\u{301}x", "https://h/v0/b/b/o/\u{301}x", "https://h/v0/b/b/o/%CC%81x"])
+    func separatorBeforeACombiningMark(url: String) throws {
+        let p = try StoragePath.parse(url: url)
+        #expect(p.bucket == "b")
+        #expect(Array(p.object.utf8) == Array("\u{301}x".utf8))
+        #expect(try StoragePath.parse(url: p.gsURL) == p)
+    }
+
     @Test func normalize() {
         #expect(StoragePath.normalize("") == "")
         #expect(StoragePath.normalize("/") == "")

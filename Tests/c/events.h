@@ -29,7 +29,7 @@ typedef struct event_log {
     void *user;                    /* for hooks */
 } event_log;
 
-extern pthread_t main_thread;
+extern pthread_t main_thread;   /* the thread running the test */
 
 void event_log_init(event_log *log);
 /* Observes every status (RESUME..FAILURE) with the same log. */

@@ -51,6 +51,8 @@ TEST(list_paging) {
         }
         CHECK(fbs_list_result_item(page, fbs_list_result_item_count(page)) == NULL);
         CHECK(fbs_list_result_prefix(page, fbs_list_result_prefix_count(page)) == NULL);
+        CHECK(fbs_list_result_item(page, SIZE_MAX) == NULL);
+        CHECK(fbs_list_result_prefix(page, SIZE_MAX) == NULL);
         fbs_list_result_free(page);
     } while (token && ++pages < 50);
     CHECK(token == NULL);

@@ -36,6 +36,14 @@ TEST_OFFLINE(misuse_storage_settings) {
     CASE(fbs_storage_use_emulator(s, "127.0.0.1", -1), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_storage_use_emulator(s, "127.0.0.1", 65536), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_storage_use_emulator(s, BAD_UTF8, 9199), FBS_ERR_INVALID_ARGUMENT);
+    /* a host that would not stay the URL's host */
+    CASE(fbs_storage_use_emulator(s, "a b", 9199), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_use_emulator(s, "host/path", 9199), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_use_emulator(s, "127.0.0.1@evil.example", 9199), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_use_emulator(s, "h?q", 9199), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_use_emulator(s, "h#f", 9199), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_use_emulator(s, "h\r\nX: y", 9199), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_use_emulator(s, "[]", 9199), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_storage_use_emulator(s, "::1", 65535), FBS_OK);
     CASE(fbs_storage_use_emulator(s, "[::1]", 1), FBS_OK);
     CASE(fbs_storage_set_auth_token(s, BAD_UTF8), FBS_ERR_INVALID_ARGUMENT);
@@ -89,6 +97,8 @@ TEST_OFFLINE(misuse_storage_settings) {
     CASE(fbs_storage_set_verify_md5(s, 2), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_storage_set_verify_md5(s, -1), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_storage_set_verify_md5(s, 0), FBS_OK);
+    CASE(fbs_storage_set_ca_file(s, BAD_UTF8), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_set_ca_file(s, NULL), FBS_OK);
     fbs_storage_free(s);
 }
 
@@ -148,6 +158,8 @@ TEST_OFFLINE(misuse_upload_arguments) {
     CASE(fbs_reference_put_data(root2, "a", 1, NULL, &t), FBS_ERR_PATH);
     CASE(fbs_reference_put_file(root, file, NULL, &t), FBS_ERR_PATH);
     CASE(fbs_reference_put_data(r, NULL, 5, NULL, &t), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_reference_put_data(r, "a", SIZE_MAX, NULL, &t), FBS_ERR_INVALID_ARGUMENT);        /* huge */
+    CASE(fbs_reference_put_data(r, "a", (size_t)INT64_MAX + 1, NULL, &t), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_reference_put_data(r, "a", 1, NULL, NULL), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_reference_put_file(r, NULL, NULL, &t), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_reference_put_file(r, file, NULL, NULL), FBS_ERR_INVALID_ARGUMENT);
@@ -167,6 +179,10 @@ TEST_OFFLINE(misuse_upload_arguments) {
     CASE(fbs_reference_put_file_resuming(r, NULL, "x", NULL, &t), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_reference_put_file_resuming(r, file, "x", NULL, NULL), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_reference_write_to_file(r, NULL, &t), FBS_ERR_INVALID_ARGUMENT);
+    /* local paths are not object paths: bad UTF-8 in them is an invalid argument */
+    CASE(fbs_reference_put_file(r, BAD_UTF8, NULL, &t), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_reference_write_to_file(r, BAD_UTF8_OVERLONG, &t), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_reference_put_file_resuming(r, file, BAD_UTF8, NULL, &t), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_reference_write_to_file(r, "/tmp/x", NULL), FBS_ERR_INVALID_ARGUMENT);
     CHECK(t == (fbs_task *)&t);
     free(file);
@@ -323,6 +339,62 @@ TEST_OFFLINE(misuse_after_storage_free) {
     sleep_ms(100);
     CHECK_EQ_INT(closed_calls, 0);
     CHECK_STR(fbs_reference_full_path(r), "closed/x.bin");   /* still a valid handle */
+    fbs_reference_free(r);
+    fbs_metadata_free(m);
+    free(file);
+}
+
+/* A task started before fbs_storage_free: it ended cancelled, its handle still answers, and no
+ * callback runs any more (the callback thread is gone). */
+static int late_calls;
+static void late_observer(const fbs_snapshot *s, void *u) { (void)s; (void)u; late_calls++; }
+static void late_metadata(int st, const fbs_metadata *m, void *u) { (void)st; (void)m; (void)u; late_calls++; }
+static void late_list(int st, const fbs_list_result *l, void *u) { (void)st; (void)l; (void)u; late_calls++; }
+static void late_string(int st, const char *v, void *u) { (void)st; (void)v; (void)u; late_calls++; }
+static void late_data(int st, const void *b, size_t n, void *u) { (void)st; (void)b; (void)n; (void)u; late_calls++; }
+
+TEST_OFFLINE(misuse_task_after_storage_free) {
+    fbs_storage *s = offline_storage();
+    fbs_reference *r = new_ref(s, "closed/task.bin");
+    fbs_metadata *m = NULL;
+    fbs_task *t = NULL, *other = NULL;
+    REQUIRE_OK(fbs_metadata_new(&m));
+    REQUIRE_OK(fbs_reference_put_data(r, "abc", 3, NULL, &t));
+    fbs_storage_free(s);
+    fbs_observer_handle h = 0;
+    CASE(fbs_task_observe(t, FBS_TASK_STATUS_FAILURE, late_observer, NULL, &h), FBS_OK);
+    CASE(fbs_task_observe(t, FBS_TASK_STATUS_PROGRESS, late_observer, NULL, NULL), FBS_OK);
+    CASE(fbs_task_pause(t), FBS_OK);     /* finished: nothing happens */
+    CASE(fbs_task_resume(t), FBS_OK);
+    CASE(fbs_task_cancel(t), FBS_OK);
+    CASE(fbs_task_wait(t, 1000), FBS_ERR_CANCELLED);
+    CASE(fbs_task_wait(t, -1), FBS_ERR_CANCELLED);
+    fbs_snapshot *snap = NULL;
+    CASE(fbs_task_snapshot(t, &snap), FBS_OK);
+    CHECK_EQ_INT(fbs_snapshot_status(snap), FBS_TASK_STATUS_FAILURE);
+    CHECK_EQ_INT(fbs_snapshot_error_code(snap), FBS_ERR_CANCELLED);
+    char *session = (char *)&session;
+    CASE(fbs_task_upload_session(t, &session), FBS_OK);
+    CHECK(session == NULL);
+    CASE(fbs_task_remove_observer(t, h), FBS_OK);
+    CASE(fbs_task_remove_all_observers_for_status(t, FBS_TASK_STATUS_FAILURE), FBS_OK);
+    CASE(fbs_task_remove_all_observers(t), FBS_OK);
+    char *file = temp_file_with("abc", 3, ".txt");
+    const char *session_text = "{\"bucket\":\"fbs-test.appspot.com\",\"object\":\"closed/task.bin\","
+                               "\"sessionURL\":\"http://127.0.0.1:9/u\",\"totalBytes\":3,\"v\":1}";
+    CASE(fbs_reference_put_file_resuming(r, file, session_text, NULL, &other), FBS_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(fbs_last_error_message(), "closed") != NULL);
+    CASE(fbs_reference_get_metadata_async(r, late_metadata, NULL), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_reference_update_metadata_async(r, m, late_metadata, NULL), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_reference_download_url_async(r, late_string, NULL), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_reference_get_data_async(r, 10, late_data, NULL), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_reference_list_async(r, 10, NULL, late_list, NULL), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_reference_list_all_async(r, late_list, NULL), FBS_ERR_INVALID_ARGUMENT);
+    CHECK(other == NULL);
+    sleep_ms(100);
+    CHECK_EQ_INT(late_calls, 0);
+    fbs_snapshot_free(snap);
+    fbs_task_free(t);
     fbs_reference_free(r);
     fbs_metadata_free(m);
     free(file);

@@ -19,7 +19,7 @@ final class HTTPEngine: @unchecked Sendable {
     private let nextTransfer = Atomic<UInt64>(1)
     private let nextTimer = Atomic<UInt64>(1)
     private let threadGone = Atomic<Bool>(false)
-    private let lifecycle = Mutex(Lifecycle())
+    private let lifecycle = Locked(Lifecycle())
 
     private struct Lifecycle {
         var joinClaimed = false

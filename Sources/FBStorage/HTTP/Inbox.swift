@@ -1,5 +1,4 @@
 import CCurl
-import Synchronization
 
 /// Work posted to the transfer thread from any thread.
 enum EngineCommand: Sendable {
@@ -24,7 +23,7 @@ final class Inbox: Sendable {
         var closed = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let multi: MultiHandle
 
     init(multi: MultiHandle) {

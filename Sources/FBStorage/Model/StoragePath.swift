@@ -35,6 +35,22 @@ public struct StoragePath: Hashable, Sendable, CustomStringConvertible {
         object = normalizedObject
     }
 
+    // MARK: Identity
+
+    /// Cloud Storage names are byte strings: "é" and "e\u{301}" name two objects, so paths
+    /// compare by UTF-8 bytes rather than by Swift's canonical equivalence.
+    public static func == (a: StoragePath, b: StoragePath) -> Bool {
+        a.bucket.utf8.elementsEqual(b.bucket.utf8) && a.object.utf8.elementsEqual(b.object.utf8)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for part in [bucket, object] {
+            var part = part
+            part.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            hasher.combine(0xFF as UInt8)   // never in UTF-8: ends the part
+        }
+    }
+
     // MARK: Navigation
 
     /// True at the bucket's root.
@@ -82,13 +98,9 @@ public struct StoragePath: Hashable, Sendable, CustomStringConvertible {
     public static func parseBucket(_ s: String) throws(StorageError) -> String {
         var name = Substring(s)
         if let rest = dropScheme("gs", from: s) {
-            var bucket = rest
-            if let slash = rest.firstIndex(of: "/") {
-                bucket = rest[..<slash]
-                let after = rest[rest.index(after: slash)...]
-                if !normalize(String(after)).isEmpty {
-                    throw .path("A storage is for a bucket: '\(s)' has a path after the bucket.")
-                }
+            let (bucket, after) = split(rest, at: "/")
+            if let after, !normalize(String(after)).isEmpty {
+                throw .path("A storage is for a bucket: '\(s)' has a path after the bucket.")
             }
             name = bucket
         }
@@ -102,17 +114,12 @@ public struct StoragePath: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: `pathError` naming the problem for anything else.
     public static func parse(url: String) throws(StorageError) -> StoragePath {
         if let rest = dropScheme("gs", from: url) {
-            var bucket = rest
-            var object = Substring("")
-            if let slash = rest.firstIndex(of: "/") {
-                bucket = rest[..<slash]
-                object = rest[rest.index(after: slash)...]
-            }
+            let (bucket, object) = split(rest, at: "/")
             if bucket.isEmpty {
                 throw .path("The URL '\(url)' has no bucket after gs://.")
             }
             try validateBucket(bucket, in: url)
-            return try StoragePath(bucket: String(bucket), object: String(object))
+            return try StoragePath(bucket: String(bucket), object: String(object ?? ""))
         }
         if let rest = dropScheme("https", from: url) ?? dropScheme("http", from: url) {
             return try parseHTTP(afterScheme: rest, url: url)
@@ -123,39 +130,46 @@ public struct StoragePath: Hashable, Sendable, CustomStringConvertible {
     /// The `http(s)` form, after `scheme://`.
     private static func parseHTTP(afterScheme rest: Substring, url: String) throws(StorageError) -> StoragePath {
         // Cut the fragment, then the query string.
-        var target = rest
-        if let hash = target.firstIndex(of: "#") { target = target[..<hash] }
-        if let query = target.firstIndex(of: "?") { target = target[..<query] }
-        let host = target.prefix { $0 != "/" }
+        let target = split(split(rest, at: "#").before, at: "?").before
+        let (host, afterHost) = split(target, at: "/")
         if host.isEmpty {
             throw .path("The URL '\(url)' has no host.")
         }
-        let path = target[host.endIndex...]
-        let prefix = "/v0/b/"
-        guard path.hasPrefix(prefix) else {
+        guard let afterB = afterHost.flatMap({ dropPrefix("v0/b/", from: $0) }) else {
             throw .path("The URL '\(url)' is not a Firebase Storage URL: its path does not start with /v0/b/<bucket>.")
         }
-        let afterB = path.dropFirst(prefix.count)
-        let escapedBucket = afterB.prefix { $0 != "/" }
+        let (escapedBucket, afterBucket) = split(afterB, at: "/")   // afterBucket: nil, "", "o", "o/<object>"
         guard let bucket = PercentEscaping.decode(String(escapedBucket)), !bucket.isEmpty else {
             throw .path(escapedBucket.isEmpty
                         ? "The URL '\(url)' has no bucket after /v0/b/."
                         : "The URL '\(url)' has an invalid percent-encoding in its bucket.")
         }
         try validateBucket(Substring(bucket), in: url)
-        var remainder = afterB[escapedBucket.endIndex...]   // "", "/", "/o", "/o/<object>"
-        if remainder.hasPrefix("/") { remainder = remainder.dropFirst() }
-        if remainder.isEmpty {
+        guard let remainder = afterBucket, !remainder.isEmpty else {
             return try StoragePath(bucket: bucket, object: "")
         }
-        guard remainder == "o" || remainder.hasPrefix("o/") else {
+        guard let escapedObject = remainder.utf8.elementsEqual("o".utf8) ? "" : dropPrefix("o/", from: remainder) else {
             throw .path("The URL '\(url)' is not a Firebase Storage URL: expected /o after the bucket.")
         }
-        let escapedObject = remainder.dropFirst(remainder == "o" ? 1 : 2)
         guard let object = PercentEscaping.decode(String(escapedObject)) else {
             throw .path("The URL '\(url)' has an invalid percent-encoding in its object path.")
         }
         return try StoragePath(bucket: bucket, object: object)
+    }
+
+    // The helpers below work on UTF-8 bytes, not Characters: a "/" followed by a combining
+    // mark is one Character, yet still a separator in a URL.
+
+    /// The parts before and after the first `separator` (an ASCII character); `after` is nil
+    /// when there is none.
+    private static func split(_ s: Substring, at separator: Unicode.Scalar) -> (before: Substring, after: Substring?) {
+        guard let index = s.utf8.firstIndex(of: UInt8(ascii: separator)) else { return (s, nil) }
+        return (s[..<index], s[s.utf8.index(after: index)...])
+    }
+
+    /// `s` after `prefix` (compared byte for byte) when it starts with it.
+    private static func dropPrefix(_ prefix: String, from s: Substring) -> Substring? {
+        s.utf8.starts(with: prefix.utf8) ? Substring(s.utf8.dropFirst(prefix.utf8.count)) : nil
     }
 
     /// `s` after `scheme://` when it starts with it (the scheme compared case-insensitively).
