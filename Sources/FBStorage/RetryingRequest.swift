@@ -106,6 +106,7 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
             finish(.failure(.retryLimit(after: cause, seconds: retryTime)))
             return
         }
+        RetryLog.retrying(path, in: delay, after: cause)
         timer = storage.engine.schedule(after: delay) { [self] in
             timer = nil
             attempt(forceRefresh: false)
@@ -114,6 +115,7 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
 
     private func finish(_ result: Result<HTTPResponse, StorageError>) {
         finished = true
+        if case .failure(let error) = result, error.code != .cancelled { RetryLog.gaveUp(path, error) }
         storage.unregister(self)
         completion(result)
     }

@@ -186,6 +186,7 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
         guard let delay = backoff.nextDelay(now: Backoff.monotonicNow(), retryAfter: retryAfter) else {
             return fail(.retryLimit(after: cause, seconds: settings.maxDownloadRetryTime))
         }
+        RetryLog.retrying(reference.path, in: delay, after: cause)
         let generation = self.generation
         timer = storage.engine.schedule(after: delay) { [self] in
             guard generation == self.generation else { return }
@@ -216,6 +217,7 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
     private func fail(_ error: StorageError) {
         guard !ended else { return }
         ended = true
+        if error.code != .cancelled { RetryLog.gaveUp(reference.path, error) }
         abandonInFlight()
         if fd >= 0 {
             close(fd)
