@@ -23,6 +23,7 @@ _UPLOAD_ID = re.compile(r"soak(?:%2F|/)(\d+)\.bin")
 class UploadLog:
     """What the log says about one upload."""
 
+    lines: list[str] = field(default_factory=list)  # printed when the upload goes wrong
     attempts: int = 0
     failed_attempts: Counter[str] = field(default_factory=Counter)  # by kind: cut, 503, 429, …
     wasted_by_kind: Counter[str] = field(default_factory=Counter)  # data bytes in failed attempts
@@ -50,6 +51,7 @@ class AttemptLog:
             self._file(self.uploads.setdefault(int(found.group(1)), UploadLog()), line)
 
     def _file(self, upload: UploadLog, line: str) -> None:
+        upload.lines.append(line)
         if ": retrying in " in line:
             upload.retries += 1
             return

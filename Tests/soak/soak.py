@@ -38,7 +38,7 @@ sys.path.insert(0, str(HERE.parent / "support"))
 import fbstorage  # noqa: E402
 from fbstorage.testing import run_emulator  # noqa: E402
 
-from attempts import AttemptLog, bytes_resent  # noqa: E402
+from attempts import AttemptLog, UploadLog, bytes_resent  # noqa: E402
 from fault_proxy import FaultProxy  # noqa: E402
 
 BUCKET = "soak-bucket"
@@ -188,7 +188,12 @@ class Soak:
                 identical += 1
             else:
                 print(f"soak/{index:06d}.bin ({self.sizes[index]} bytes): stored MD5 {got}, file MD5 {md5}")
+                self.print_log(index)
         return identical
+
+    def print_log(self, index: int) -> None:
+        for line in self.log.uploads.get(index, UploadLog()).lines:
+            print(f"    {line}")
 
     def report(self, proxy: FaultProxy, identical: int, elapsed: float) -> dict:
         uploads = [self.log.uploads.get(i) for i in range(len(self.sizes))]
@@ -214,7 +219,8 @@ class Soak:
         total_faults = sum(faults.values())
         retries = sum(u.retries for u in uploads if u)
         for failed in (i for i, (o, _) in self.results.items() if o != "completed"):
-            print(f"soak/{failed:06d}.bin: {self.results[failed][1]}")
+            print(f"soak/{failed:06d}.bin ({self.sizes[failed]} bytes): {self.results[failed][1]}")
+            self.print_log(failed)
         return {
             "uploads": len(self.sizes),
             "bytes_uploaded": sum(self.sizes),
