@@ -11,7 +11,7 @@
 #include "events.h"
 
 #define KIB 1024
-#define DEADLINE_S 4.0
+#define DEADLINE_S 3.0
 #define SLACK_S 2.5   /* the last attempt may start just before the deadline and time out after it */
 
 /* A listening socket on 127.0.0.1 that never accepts: connections complete in the kernel's

@@ -63,8 +63,8 @@ static fbs_storage *planted_storage(const char *host, int port, int *provider_ca
     REQUIRE_OK(fbs_storage_set_auth_token_provider(s, token_provider, provider_calls));
     REQUIRE_OK(fbs_storage_set_app_check_token(s, APP_CHECK_TOKEN));
     REQUIRE_OK(fbs_storage_set_upload_chunk_size(s, 256 * KIB));
-    REQUIRE_OK(fbs_storage_set_max_upload_retry_time(s, 3));
-    REQUIRE_OK(fbs_storage_set_max_operation_retry_time(s, 3));
+    REQUIRE_OK(fbs_storage_set_max_upload_retry_time(s, 2));
+    REQUIRE_OK(fbs_storage_set_max_operation_retry_time(s, 2));
     return s;
 }
 

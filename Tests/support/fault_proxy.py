@@ -78,6 +78,7 @@ class FaultProxy:
         self._server: asyncio.Server | None = None
         self._thread: threading.Thread | None = None
         self._connections: set[asyncio.Task[None]] = set()
+        self._transports: set[asyncio.BaseTransport] = set()
 
     # -- lifecycle ------------------------------------------------------------------------
     def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
@@ -108,8 +109,8 @@ class FaultProxy:
         async def close() -> None:
             assert self._server is not None
             self._server.close()
-            for task in list(self._connections):
-                task.cancel()
+            for transport in list(self._transports):  # ends the pumps (cancelling them makes asyncio complain)
+                transport.abort()
             await asyncio.gather(*self._connections, return_exceptions=True)
 
         asyncio.run_coroutine_threadsafe(close(), self._loop).result(10)
@@ -128,7 +129,9 @@ class FaultProxy:
         task = asyncio.current_task()
         assert task is not None
         self._connections.add(task)
+        self._transports.add(client_writer.transport)
         self.stats.connections += 1
+        server_writer = None
         try:
             try:
                 server_reader, server_writer = await asyncio.open_connection(*self.upstream)
@@ -136,6 +139,7 @@ class FaultProxy:
                 self.stats.upstream_refused += 1
                 client_writer.transport.abort()
                 return
+            self._transports.add(server_writer.transport)
             cut = self._choose_cut()
             transports = (client_writer.transport, server_writer.transport)
             await asyncio.gather(
@@ -147,6 +151,9 @@ class FaultProxy:
                 transport.abort()
         finally:
             self._connections.discard(task)
+            self._transports.discard(client_writer.transport)
+            if server_writer is not None:
+                self._transports.discard(server_writer.transport)
 
     def _choose_cut(self) -> _Cut | None:
         if not self.mean_cut_bytes:
