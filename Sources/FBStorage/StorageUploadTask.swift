@@ -263,6 +263,9 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         checksums.reset()
         emit(.progress, bytes: 0, total: total, force: true)
         let cause = StorageError(code: .unknown, message: "The server no longer knows the upload session")
+        // The server answered: delays grown while it failed would only idle (the soak saw 15 s
+        // after an emulator restart). The deadline stays.
+        backoff = Backoff(deadline: backoff.deadline)
         guard let delay = backoff.nextDelay(now: Backoff.monotonicNow(), retryAfter: nil) else {
             return fail(.retryLimit(after: cause, seconds: settings.maxUploadRetryTime))
         }
