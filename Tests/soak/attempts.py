@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -23,7 +24,7 @@ _UPLOAD_ID = re.compile(r"soak(?:%2F|/)(\d+)\.bin")
 class UploadLog:
     """What the log says about one upload."""
 
-    lines: list[str] = field(default_factory=list)  # printed when the upload goes wrong
+    lines: list[str] = field(default_factory=list)  # timestamped; printed when the upload goes wrong
     attempts: int = 0
     failed_attempts: Counter[str] = field(default_factory=Counter)  # by kind: cut, 503, 429, …
     wasted_by_kind: Counter[str] = field(default_factory=Counter)  # data bytes in failed attempts
@@ -41,6 +42,7 @@ class AttemptLog:
         self.uploads: dict[int, UploadLog] = {}
         self.unattributed: list[str] = []
         self._lock = threading.Lock()
+        self._started = time.monotonic()
 
     def __call__(self, level: int, line: str) -> None:
         found = _UPLOAD_ID.search(line)
@@ -48,10 +50,11 @@ class AttemptLog:
             if not found:
                 self.unattributed.append(line)
                 return
-            self._file(self.uploads.setdefault(int(found.group(1)), UploadLog()), line)
+            upload = self.uploads.setdefault(int(found.group(1)), UploadLog())
+            upload.lines.append(f"{time.monotonic() - self._started:7.2f} {line}")
+            self._file(upload, line)
 
     def _file(self, upload: UploadLog, line: str) -> None:
-        upload.lines.append(line)
         if ": retrying in " in line:
             upload.retries += 1
             return

@@ -126,11 +126,15 @@ class Soak:
     # -- the uploads ----------------------------------------------------------------------
     def upload(self, storage: fbstorage.Storage, index: int) -> None:
         path, md5 = write_file(self.folder, index, self.sizes[index], self.args.seed)
+        started = time.monotonic()
         try:
             task = storage.reference(f"soak/{index:06d}.bin").put_file(path)
             self.in_flight[index] = task
             task.wait()
             self.results[index] = ("completed", md5)
+            if time.monotonic() - started > 10:
+                print(f"soak/{index:06d}.bin took {time.monotonic() - started:.1f} s")
+                self.print_log(index)
         except fbstorage.StorageError as error:
             clear = error.code == fbstorage.StorageErrorCode.RETRY_LIMIT_EXCEEDED and str(error)
             self.results[index] = ("deadline" if clear else "failed", str(error))
@@ -149,12 +153,12 @@ class Soak:
         burst_at = {count * k // (bursts + 1): k for k in range(1, bursts + 1)}
         for milestone in sorted(set(burst_at) | {count // 2}):
             self.wait_done(milestone)
+            if milestone == count // 2:
+                emulator = self.restart(emulator, stack, proxy, data_dir)
             if milestone in burst_at:
                 emulator.add_fault({"match": {"path_prefix": "/v0/"}, "times": self.rng.randint(2, 4),
                                     "action": {"status": 503 if burst_at[milestone] % 2 else 429,
                                                "retry_after": 1}})
-            if milestone == count // 2:
-                emulator = self.restart(emulator, stack, proxy, data_dir)
         return emulator
 
     def restart(self, emulator, stack: ExitStack, proxy: FaultProxy, data_dir: Path):

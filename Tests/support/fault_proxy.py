@@ -164,7 +164,16 @@ class FaultProxy:
 
     async def _pump(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, up: bool,
                     cut: _Cut | None, transports: tuple[asyncio.BaseTransport, ...]) -> None:
-        """Copies reader to writer; on EOF half-closes, at the cut aborts both connections."""
+        """Copies reader to writer; on EOF half-closes; at the cut, or when either side fails
+        (a server killed mid-request resets), aborts both connections."""
+        try:
+            await self._copy(reader, writer, up, cut, transports)
+        except (ConnectionError, OSError):
+            for transport in transports:
+                transport.abort()
+
+    async def _copy(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, up: bool,
+                    cut: _Cut | None, transports: tuple[asyncio.BaseTransport, ...]) -> None:
         while True:
             data = await reader.read(CHUNK)
             if not data:
