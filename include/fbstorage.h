@@ -11,7 +11,8 @@
  *      fbs_error_code. Results come back through out-parameters, which are left untouched
  *      on failure. On failure fbs_last_error_message() describes the failure on the calling
  *      thread, and fbs_last_error_http_status() / fbs_last_error_server_response() carry the
- *      server's answer when there was one. Messages never contain auth or App Check tokens.
+ *      server's answer when there was one. Messages and server responses never contain the
+ *      auth or App Check tokens a request sent, even if the server echoes them (REDACTED).
  *
  *  Handles.  fbs_storage, fbs_reference, fbs_metadata, fbs_task, fbs_snapshot and
  *      fbs_list_result are opaque. A function that creates a handle gives the caller

@@ -1,6 +1,6 @@
 # Reliability: the fault soak (Tests/soak, Tests/support/fault_proxy.py) and what the security
 # tests need. The C security, offline and resume tests run in test-c; the Python ones in test-python.
-#   make soak        the long soak: 200 uploads of 0-16 MiB through the fault proxy (a few minutes);
+#   make soak        the long soak: 200 uploads of 0-16 MiB through the fault proxy (~1 min);
 #                    figures in build/soak/report.json
 #   make test-soak   its short form, part of `make test` (~20 s)
 
