@@ -244,6 +244,9 @@ class Soak:
             "per_fault": {
                 "retries": round(retries / total_faults, 2) if total_faults else 0,
                 "bytes_resent": resent // total_faults if total_faults else 0,
+                "bytes_in_failed_attempt_by_cause": {
+                    kind: wasted_by_kind.get(kind, 0) // n for kind, n in failed_by_kind.items() if n
+                },
             },
             "proxy_bytes_up": stats.bytes_up,
             "restart_downtime_s": round(self.restart_downtime, 1),
