@@ -20,12 +20,13 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import random
 import sys
 import tempfile
 import threading
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
@@ -67,7 +68,7 @@ def write_file(folder: Path, index: int, size: int, seed: int) -> tuple[Path, st
 
 
 def stored_md5(emulator_url: str, name: str) -> str | None:
-    escaped = urllib.request.quote(name, safe="")
+    escaped = urllib.parse.quote(name, safe="")
     try:
         with urllib.request.urlopen(f"{emulator_url}/_emulator/objects/{BUCKET}/{escaped}", timeout=60) as response:
             digest = hashlib.md5()
