@@ -11,7 +11,8 @@
  *      fbs_error_code. Results come back through out-parameters, which are left untouched
  *      on failure. On failure fbs_last_error_message() describes the failure on the calling
  *      thread, and fbs_last_error_http_status() / fbs_last_error_server_response() carry the
- *      server's answer when there was one. Messages never contain auth or App Check tokens.
+ *      server's answer when there was one. Messages and server responses never contain the
+ *      auth or App Check tokens a request sent, even if the server echoes them (REDACTED).
  *
  *  Handles.  fbs_storage, fbs_reference, fbs_metadata, fbs_task, fbs_snapshot and
  *      fbs_list_result are opaque. A function that creates a handle gives the caller
@@ -105,6 +106,28 @@ void fbs_string_free(char *s);
 
 /* Releases bytes returned by fbs_reference_get_data(). NULL is a no-op. */
 void fbs_data_free(void *bytes);
+
+/* The debug log. Levels of the lines passed to a log handler. */
+typedef enum fbs_log_level {
+    FBS_LOG_ERROR   = 1, /* an operation or task failed for good */
+    FBS_LOG_WARNING = 2, /* a retry after a failure, an upload starting over */
+    FBS_LOG_INFO    = 3, /* a resumable upload's position after asking the server */
+    FBS_LOG_DEBUG   = 4  /* one line per HTTP attempt: method, URL, resumable command and
+                            offset, then the status or transport error and body bytes sent */
+} fbs_log_level;
+
+/* Receives one log line: NUL-terminated UTF-8 without a trailing newline, borrowed for the
+ * duration of the call. */
+typedef void (*fbs_log_handler)(int level, const char *line, void *user_data);
+
+/* Sets the process-wide log handler, for every storage; NULL disables logging (the default).
+ * The handler runs on the transfer thread of the storage that logs, possibly on several such
+ * threads at once, while that thread waits: keep it quick. It must not call any fbs_ function
+ * (a call to this one from the handler deadlocks). When this function returns, the previous
+ * handler is not running and will not be called again, so its user_data may be released.
+ * Lines never contain header values, auth or App Check tokens, download tokens or upload
+ * session IDs (URLs show such query values as REDACTED). Always returns FBS_OK. */
+int fbs_library_set_log_handler(fbs_log_handler handler, void *user_data);
 
 /* ------------------------------------------------------------------------------------------
  * Storage — one bucket, its settings, its transfer and callback threads.

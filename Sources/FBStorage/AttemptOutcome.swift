@@ -29,4 +29,13 @@ enum AttemptOutcome {
             }
         }
     }
+
+    /// This outcome with the credentials sent (`AuthTokens.secrets`) removed from its error.
+    func redacting(_ secrets: [String]) -> AttemptOutcome {
+        switch self {
+        case .retry(let cause, let retryAfter): .retry(cause: cause.redacting(secrets), retryAfter: retryAfter)
+        case .fail(let error): .fail(error.redacting(secrets))
+        case .success, .refreshToken: self
+        }
+    }
 }

@@ -11,6 +11,13 @@ struct AuthTokens: Sendable {
 
     var canRefresh: Bool { provider != nil }
 
+    /// The credentials in `headers` (from `headers(for:forceRefresh:)`), to keep out of errors.
+    static func secrets(in headers: [(name: String, value: String)]) -> [String] {
+        headers.flatMap { header in
+            [header.value, header.value.hasPrefix("Firebase ") ? String(header.value.dropFirst(9)) : ""]
+        }
+    }
+
     /// The auth headers for one request to `endpoint`.
     func headers(for endpoint: Endpoint, forceRefresh: Bool) -> [(name: String, value: String)] {
         guard endpoint.isSecureOrLoopback else { return [] }

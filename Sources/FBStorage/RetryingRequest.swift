@@ -24,6 +24,8 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
     private var refreshedToken = false
     private var finished = false
     private var headError: StorageError?
+    /// The credentials the current attempt sends.
+    private var secrets: [String] = []
 
     /// - Parameters:
     ///   - retryTime: how long to keep retrying, in seconds.
@@ -67,6 +69,7 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
     private func attempt(forceRefresh: Bool) {
         guard !finished else { return }
         let headers = authenticated ? storage.auth.headers(for: settings.endpoint, forceRefresh: forceRefresh) : []
+        secrets = AuthTokens.secrets(in: headers)
         var request = build(headers)
         request.applyLimits(settings, remaining: backoff.deadline - Backoff.monotonicNow())
         headError = nil
@@ -91,7 +94,7 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
         if let headError { return finish(.failure(headError)) }
         if case .failure(.bodyTooLarge) = result, let bodyLimitError { return finish(.failure(bodyLimitError)) }
         let mayRefresh = authenticated && !refreshedToken && storage.auth.canRefresh
-        switch AttemptOutcome(result, path: path, mayRefreshToken: mayRefresh) {
+        switch AttemptOutcome(result, path: path, mayRefreshToken: mayRefresh).redacting(secrets) {
         case .success(let response): finish(.success(response))
         case .refreshToken:
             refreshedToken = true
@@ -106,6 +109,7 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
             finish(.failure(.retryLimit(after: cause, seconds: retryTime)))
             return
         }
+        RetryLog.retrying(path, in: delay, after: cause)
         timer = storage.engine.schedule(after: delay) { [self] in
             timer = nil
             attempt(forceRefresh: false)
@@ -114,6 +118,7 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
 
     private func finish(_ result: Result<HTTPResponse, StorageError>) {
         finished = true
+        if case .failure(let error) = result, error.code != .cancelled { RetryLog.gaveUp(path, error) }
         storage.unregister(self)
         completion(result)
     }

@@ -25,6 +25,8 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
     private var paused = false
     private var ended = false
     private var refreshedToken = false
+    /// The credentials the current request sends, kept out of its errors.
+    private var secrets: [String] = []
 
     // Per-attempt response state.
     private var responseStatus = 0
@@ -89,6 +91,7 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
 
     private func sendRequest(forceRefresh: Bool) {
         var headers = storage.auth.headers(for: settings.endpoint, forceRefresh: forceRefresh)
+        secrets = AuthTokens.secrets(in: headers)
         if written > 0 { headers.append((name: "Range", value: "bytes=\(written)-")) }
         var request = HTTPRequest(method: "GET", url: settings.endpoint.objectURL(reference.path) + "?alt=media",
                                   headers: headers)
@@ -164,7 +167,7 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
             return fail(StorageError(code: .unknown, message: "Download failed: \(reason)"))
         }
         let mayRefresh = !refreshedToken && storage.auth.canRefresh
-        switch AttemptOutcome(result, path: reference.path, mayRefreshToken: mayRefresh, errorBody: errorBody) {
+        switch AttemptOutcome(result, path: reference.path, mayRefreshToken: mayRefresh, errorBody: errorBody).redacting(secrets) {
         case .success:
             if total >= 0 && written < total {
                 // The connection ended early: continue from here.
@@ -186,6 +189,7 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
         guard let delay = backoff.nextDelay(now: Backoff.monotonicNow(), retryAfter: retryAfter) else {
             return fail(.retryLimit(after: cause, seconds: settings.maxDownloadRetryTime))
         }
+        RetryLog.retrying(reference.path, in: delay, after: cause)
         let generation = self.generation
         timer = storage.engine.schedule(after: delay) { [self] in
             guard generation == self.generation else { return }
@@ -216,6 +220,7 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
     private func fail(_ error: StorageError) {
         guard !ended else { return }
         ended = true
+        if error.code != .cancelled { RetryLog.gaveUp(reference.path, error) }
         abandonInFlight()
         if fd >= 0 {
             close(fd)

@@ -240,6 +240,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
                                              httpStatus: response.status))
                 }
                 confirmed = received
+                LogHook.log(.info, "\(reference.path.gsURL): the server has \(received) of \(total) bytes; continuing from there")
                 emit(.progress, bytes: confirmed, total: total, force: true)
                 return sendNextChunk()
             case (200..<300, "final"):
@@ -262,9 +263,13 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         checksums.reset()
         emit(.progress, bytes: 0, total: total, force: true)
         let cause = StorageError(code: .unknown, message: "The server no longer knows the upload session")
+        // The server answered: delays grown while it failed would only idle (the soak saw 15 s
+        // after an emulator restart). The deadline stays.
+        backoff = Backoff(deadline: backoff.deadline)
         guard let delay = backoff.nextDelay(now: Backoff.monotonicNow(), retryAfter: nil) else {
             return fail(.retryLimit(after: cause, seconds: settings.maxUploadRetryTime))
         }
+        LogHook.log(.warning, "\(reference.path.gsURL): the server lost the upload session; starting over in \((delay * 100).rounded() / 100) s")
         schedule(after: delay, begin)
     }
 
@@ -297,7 +302,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
                 self.request = nil
                 switch result {
                 case .success(let response): then(response)
-                case .failure(let error): fail(error)
+                case .failure(let error): fail(error, logged: true)
                 }
             })
         self.request = request
@@ -315,6 +320,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
             guard let delay = backoff.nextDelay(now: Backoff.monotonicNow(), retryAfter: retryAfter) else {
                 return fail(.retryLimit(after: cause, seconds: settings.maxUploadRetryTime))
             }
+            RetryLog.retrying(reference.path, in: delay, after: cause)
             schedule(after: delay, next)
         }
     }
@@ -352,9 +358,11 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         emit(.success, bytes: total, total: total, metadata: serverMetadata)
     }
 
-    private func fail(_ error: StorageError) {
+    /// Ends the task. `logged`: the failing sub-request already logged the error.
+    private func fail(_ error: StorageError, logged: Bool = false) {
         guard !ended else { return }
         ended = true
+        if error.code != .cancelled && !logged { RetryLog.gaveUp(reference.path, error) }
         abandonInFlight()
         emit(.failure, bytes: snapshot.bytesTransferred, total: total, error: error)
     }

@@ -434,3 +434,14 @@ TEST_OFFLINE(misuse_versions) {
     snprintf(expected, sizeof expected, "%d.%d.%d", FBS_VERSION_MAJOR, FBS_VERSION_MINOR, FBS_VERSION_PATCH);
     CHECK_STR(FBS_VERSION_STRING, expected);
 }
+
+static void ignore_line(int level, const char *line, void *user_data) { (void)level; (void)line; (void)user_data; }
+
+TEST_OFFLINE(misuse_log_handler) {
+    int unused = 0;
+    CHECK_CODE(fbs_library_set_log_handler(NULL, &unused), FBS_OK);   /* user_data without a handler */
+    CHECK_CODE(fbs_library_set_log_handler(NULL, NULL), FBS_OK);      /* disabling twice */
+    CHECK_CODE(fbs_library_set_log_handler(ignore_line, NULL), FBS_OK);
+    CHECK_CODE(fbs_library_set_log_handler(ignore_line, &unused), FBS_OK);   /* replacing */
+    CHECK_CODE(fbs_library_set_log_handler(NULL, NULL), FBS_OK);
+}

@@ -14,6 +14,9 @@ extension EasyTransfer {
 
         check(ccurl_setopt_string(h, CURLOPT_URL, request.url), "URL")
         check(ccurl_setopt_string(h, CURLOPT_PROTOCOLS_STR, "http,https"), "PROTOCOLS_STR")
+        // URLs are sent as built: curl would otherwise drop "." and ".." segments, turning the
+        // object ".." into the bucket and "a/." into an empty name.
+        check(ccurl_setopt_long(h, CURLOPT_PATH_AS_IS, 1), "PATH_AS_IS")
         check(ccurl_setopt_long(h, CURLOPT_NOSIGNAL, 1), "NOSIGNAL")
         check(ccurl_setopt_long(h, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1), "HTTP_VERSION")
         check(ccurl_setopt_long(h, CURLOPT_FOLLOWLOCATION, 0), "FOLLOWLOCATION")

@@ -148,6 +148,12 @@ final class EasyTransfer {
             _ = ccurl_getinfo_off(easy, CURLINFO_SIZE_UPLOAD_T, &sent)
             reportUpload(Int64(sent))
         }
+        // libcurl (7.88) ends a response whose connection closed inside its head with CURLE_OK. Such
+        // a head may lack any field, Content-Length included, so neither it nor a body can be trusted.
+        guard head.isComplete else {
+            return .failure(.failed(code: Int32(CURLE_PARTIAL_FILE.rawValue),
+                                    message: "The connection closed before the end of the response head"))
+        }
         if !headDelivered && !deliverHead() { return .failure(failure ?? .aborted) }
         return .success(HTTPResponse(status: status(), headers: HTTPHeaders(head.fields), body: responseBody))
     }

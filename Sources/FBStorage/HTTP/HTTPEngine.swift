@@ -70,6 +70,7 @@ final class HTTPEngine: @unchecked Sendable {
     @discardableResult
     func start(_ request: HTTPRequest, _ callbacks: TransferCallbacks) -> TransferID {
         let id = TransferID(raw: nextTransfer.wrappingAdd(1, ordering: .relaxed).oldValue)
+        let callbacks = callbacks.logging(request)
         if !inbox.post(.start(id, request, callbacks)) {
             callbacks.onComplete(.failure(.cancelled))
         }

@@ -11,6 +11,7 @@ from ._conversion import decode
 from ._native import library
 from .errors import StorageError, StorageErrorCode
 from .list_result import StorageListResult
+from .log import log_to_logging, set_log_handler
 from .metadata import StorageMetadata
 from .reference import StorageReference
 from .storage import Storage
@@ -30,6 +31,8 @@ __all__ = [
     "TaskSnapshot",
     "TaskStatus",
     "UploadTask",
+    "log_to_logging",
+    "set_log_handler",
     "version",
 ]
 

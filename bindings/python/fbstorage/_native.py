@@ -74,6 +74,8 @@ ListResultHandle = POINTER(_ListResult)
 # -- callback types -------------------------------------------------------------------------
 #: ``const char *(*)(int force_refresh, void *user_data)``; returns an address (or None).
 TOKEN_PROVIDER = CFUNCTYPE(c_void_p, c_int, c_void_p)
+#: ``void (*)(int level, const char *line, void *user_data)``
+LOG_HANDLER = CFUNCTYPE(None, c_int, c_char_p, c_void_p)
 #: ``void (*)(const fbs_snapshot *, void *user_data)``
 TASK_CALLBACK = CFUNCTYPE(None, SnapshotHandle, c_void_p)
 COMPLETION_CALLBACK = CFUNCTYPE(None, c_int, c_void_p)
@@ -108,6 +110,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_error_name": (c_char_p, [c_int]),
     "fbs_string_free": (None, [c_void_p]),
     "fbs_data_free": (None, [c_void_p]),
+    "fbs_library_set_log_handler": (STATUS, [LOG_HANDLER, c_void_p]),
     # Storage
     "fbs_storage_new": (STATUS, [c_char_p, POINTER(_S)]),
     "fbs_storage_free": (None, [_S]),

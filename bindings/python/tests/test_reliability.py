@@ -1,0 +1,141 @@
+"""The debug log, resuming an upload in another process, and failing in time when offline."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+import fbstorage
+from fbstorage import StorageError, StorageErrorCode
+from fbstorage.testing import EmulatorServer
+
+from conftest import SMALL_CHUNK, header, payload, slow_chunks, upload_chunk_requests
+
+TOKEN = "PLANTED-PY-TOKEN-3b7a"
+
+
+@pytest.fixture
+def log_lines():
+    """Every library log line as (level, line) while the test runs."""
+    lines: list[tuple[int, str]] = []
+    fbstorage.set_log_handler(lambda level, line: lines.append((level, line)))
+    yield lines
+    fbstorage.set_log_handler(None)
+
+
+def test_log_covers_attempts_and_retries_without_secrets(
+    emulator: EmulatorServer, storage: fbstorage.Storage, log_lines: list[tuple[int, str]]
+) -> None:
+    storage.set_auth_token(TOKEN)
+    storage.upload_chunk_size = SMALL_CHUNK
+    emulator.add_fault({"match": {"header": {"X-Goog-Upload-Command": "upload"}}, "times": 1,
+                        "action": {"status": 503, "retry_after": 0}})
+    task = storage.reference("log/object.bin").put_data(payload(3 * SMALL_CHUNK))
+    session = None
+    while session is None and task.snapshot.status not in (fbstorage.TaskStatus.SUCCESS, fbstorage.TaskStatus.FAILURE):
+        session = task.upload_session
+        time.sleep(0.001)
+    task.wait()
+    assert all(header(e, "Authorization") == f"Firebase {TOKEN}" for e in emulator.requests()
+               if "upload_id" not in e["query"])  # the token really went out
+    text = "\n".join(line for _, line in log_lines)
+    assert "[start] -> HTTP 200" in text
+    assert "[upload at 0] -> HTTP 503" in text
+    assert any(level == fbstorage.log.WARNING and "retrying in" in line for level, line in log_lines)
+    assert any(level == fbstorage.log.INFO and "the server has" in line for level, line in log_lines)
+    assert TOKEN not in text
+    assert session is not None
+    upload_id = session.split("upload_id=")[1].split("&")[0].split('"')[0]
+    assert upload_id and upload_id not in text
+    assert "upload_id=REDACTED" in text
+
+
+def test_log_to_logging(storage: fbstorage.Storage, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="fbstorage")
+    fbstorage.log_to_logging()
+    try:
+        storage.reference("log/small.txt").put_data(b"small").wait()
+    finally:
+        fbstorage.set_log_handler(None)
+    records = [r for r in caplog.records if r.name == "fbstorage"]
+    assert any(r.levelno == logging.DEBUG and r.getMessage().startswith("POST ") for r in records)
+
+
+def test_log_handler_must_be_callable() -> None:
+    with pytest.raises(TypeError):
+        fbstorage.set_log_handler("not callable")  # type: ignore[arg-type]
+
+
+_UPLOADER = """
+import sys, time, fbstorage
+host, port, path, name = sys.argv[1:5]
+storage = fbstorage.Storage("test-bucket")
+storage.use_emulator(host, int(port))
+storage.upload_chunk_size = 256 * 1024
+task = storage.reference(name).put_file(path)
+while task.upload_session is None:
+    time.sleep(0.005)
+print("SESSION", task.upload_session, flush=True)
+while True:
+    print("PROGRESS", task.snapshot.bytes_transferred, flush=True)
+    time.sleep(0.02)
+"""
+
+
+def test_resume_upload_in_new_process(emulator: EmulatorServer, storage: fbstorage.Storage,
+                                      tmp_path: Path) -> None:
+    data = payload(5 * 1024 * 1024 + 99)
+    file = tmp_path / "big.bin"
+    file.write_bytes(data)
+    slow_chunks(emulator, delay_ms=100)
+    child = subprocess.Popen([sys.executable, "-c", _UPLOADER, emulator.host, str(emulator.port),
+                              str(file), "resume/killed.bin"], stdout=subprocess.PIPE, text=True)
+    session, progress = None, 0
+    try:
+        assert child.stdout is not None
+        for line in child.stdout:
+            kind, _, value = line.strip().partition(" ")
+            if kind == "SESSION":
+                session = value
+            elif kind == "PROGRESS":
+                progress = int(value)
+                if progress >= len(data) // 2:
+                    break
+    finally:
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+    assert child.returncode == -signal.SIGKILL and session and progress >= len(data) // 2
+    urllib.request.urlopen(urllib.request.Request(f"{emulator.url}/_emulator/faults", method="DELETE"))
+    emulator.clear_requests()
+
+    storage.upload_chunk_size = SMALL_CHUNK
+    storage.reference("resume/killed.bin").put_file_resuming(file, session).wait()
+
+    assert storage.reference("resume/killed.bin").get_data(len(data)) == data
+    sent = sum(entry["body_size"] for entry in upload_chunk_requests(emulator))
+    assert 0 < sent <= len(data) - progress + SMALL_CHUNK  # at most the chunk in flight again
+    assert not [e for e in emulator.requests() if header(e, "X-Goog-Upload-Command") == "start"]
+
+
+def test_offline_upload_fails_within_deadline() -> None:
+    with socket.socket() as probe:  # a port with nothing listening
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with fbstorage.Storage("offline-bucket") as storage:
+        storage.use_emulator("127.0.0.1", port)
+        storage.max_upload_retry_time = 3
+        started = time.monotonic()
+        with pytest.raises(StorageError) as raised:
+            storage.reference("offline.bin").put_data(payload(SMALL_CHUNK + 1)).wait()
+        assert time.monotonic() - started < 3 + 2.5
+    assert raised.value.code == StorageErrorCode.RETRY_LIMIT_EXCEEDED
+    assert "connect" in str(raised.value)
