@@ -1,0 +1,22 @@
+"""Full mode: C put_file throughput and CPU per upload chunk size, to justify the default."""
+
+from __future__ import annotations
+
+from harness.context import Context
+from harness.stats import alternate, medians, summarize
+
+from .uploads import MIB, test_file, upload_metrics
+
+
+def run(ctx: Context) -> dict:
+    size = ctx.mode.large_bytes
+    path = test_file(ctx.scratch / f"large-{size}.bin", size)
+
+    def upload(chunk_mib: int):
+        return lambda: ctx.measure(
+            lambda: ctx.c_client("put_file", path, "sweep/c", chunk_mib * MIB))
+
+    peers = {f"chunk_{mib}mib": upload(mib) for mib in ctx.mode.chunk_sweep_mib}
+    stats = summarize(alternate(peers, max(2, ctx.mode.large_repeats - 2), ctx.emulator.reset),
+                      upload_metrics(size))
+    return {**medians(stats), "stats": stats}
