@@ -7,7 +7,7 @@
 BENCH_VENV   := $(BUILD)/bench-venv
 BENCH_BUILD  := $(BUILD)/bench
 BENCH_PC     := PKG_CONFIG_PATH=$(abspath $(LIBDIR))/pkgconfig
-BENCH_CLIENTS := $(BENCH_BUILD)/put_file $(BENCH_BUILD)/call_overhead
+BENCH_CLIENTS := $(addprefix $(BENCH_BUILD)/,measure put_file put_many list_all call_overhead)
 
 .PHONY: bench bench-build
 bench: lib venv bench-build
@@ -27,6 +27,11 @@ $(BENCH_VENV)/.installed: benchmarks/requirements.txt | deps
 $(BENCH_BUILD)/%: benchmarks/clients/%.c benchmarks/clients/fbs_client.h include/fbstorage.h $(LIBDIR)/pkgconfig/fbstorage.pc
 	@mkdir -p $(BENCH_BUILD)
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $< $$($(BENCH_PC) pkg-config --cflags --libs fbstorage)
+
+# The launcher stays small and links nothing: a client forked from it starts with its few pages.
+$(BENCH_BUILD)/measure: benchmarks/clients/measure.c
+	@mkdir -p $(BENCH_BUILD)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $<
 
 # The stripped copy callgrind runs on (see VALGRIND_LIB in mk/c.mk).
 $(BENCH_BUILD)/valgrind-lib/libfbstorage.so: $(SO)

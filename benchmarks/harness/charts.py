@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .report import PEER_LABELS
+from .report import label
 
 CHARTS = [  # (section, metric, title, file)
     ("large_upload", "mibps", "Large upload, MiB/s", "large_upload.png"),
@@ -32,7 +32,7 @@ def write(results: dict, directory: Path) -> list[Path]:
         spread = [[m - stats[p][metric]["min"] for p, m in zip(peers, medians)],
                   [stats[p][metric]["max"] - m for p, m in zip(peers, medians)]]
         figure, axes = plt.subplots(figsize=(7, 0.6 * len(peers) + 1.2))
-        axes.barh([PEER_LABELS.get(p, p) for p in peers], medians, xerr=spread, capsize=4)
+        axes.barh([label(section, p) for p in peers], medians, xerr=spread, capsize=4)
         axes.invert_yaxis()
         axes.set_title(f"{title} (median, min–max)")
         figure.tight_layout()

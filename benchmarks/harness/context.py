@@ -42,11 +42,11 @@ class Mode:
 
     @classmethod
     def quick(cls) -> Mode:
-        return cls("quick", 1 << 30, 2, 1000, 4096, 3, 10_000, 3, 200_000, 2_000, ())
+        return cls("quick", 1 << 30, 3, 1000, 4096, 3, 10_000, 3, 200_000, 2_000, ())
 
     @classmethod
     def full(cls) -> Mode:
-        return cls("full", 1 << 30, 5, 1000, 4096, 7, 10_000, 7, 1_000_000, 10_000, (1, 2, 8, 32))
+        return cls("full", 1 << 30, 7, 1000, 4096, 7, 10_000, 7, 1_000_000, 10_000, (1, 2, 8, 32, 128))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,9 +62,12 @@ class Context:
         return dict(os.environ, PYTHONPATH=os.pathsep.join([str(CLIENTS), str(BINDING)]),
                     FBSTORAGE_LIBRARY=str(self.library))
 
+    def run(self, argv: list[object], env: dict[str, str] | None = None) -> ClientRun:
+        return run_client(self.build_dir / "measure", [str(a) for a in argv], env)
+
     def python_client(self, script: str, command: str, *args: object) -> ClientRun:
-        argv = [self.bench_python, str(CLIENTS / script), command, self.emulator.address, BUCKET]
-        return run_client(argv + [str(a) for a in args], self.python_env())
+        argv = [self.bench_python, CLIENTS / script, command, self.emulator.address, BUCKET]
+        return self.run(argv + list(args), self.python_env())
 
     def measure(self, start_client: Callable[[], ClientRun]) -> Measurement:
         """Runs one client and notes how busy the emulator was meanwhile (1.0 = a full core:
@@ -74,5 +77,4 @@ class Context:
         return Measurement(run, self.emulator.cpu_seconds() - emulator_before)
 
     def c_client(self, program: str, *args: object) -> ClientRun:
-        argv = [str(self.build_dir / program), self.emulator.address, BUCKET]
-        return run_client(argv + [str(a) for a in args])
+        return self.run([self.build_dir / program, self.emulator.address, BUCKET, *args])

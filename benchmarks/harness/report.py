@@ -5,12 +5,22 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-PEER_LABELS = {
-    "fbstorage_c": "fbstorage put_file (C)", "fbstorage_py": "fbstorage put_file (Python)",
-    "curl": "curl -T", "pyrebase4": "pyrebase4", "fbstorage_seq": "fbstorage put_data, sequential",
-    "fbstorage_concurrent": "fbstorage put_data, 16 in flight",
-    "requests_session": "requests.Session loop", "fbstorage": "fbstorage list_all",
+LABELS = {  # section: {peer: label}; peers without one show their key
+    "large_upload": {"fbstorage_c": "fbstorage put_file (C)",
+                     "fbstorage_py": "fbstorage put_file (Python)", "curl": "curl -T"},
+    "small_objects": {"fbstorage_seq": "fbstorage put_data (Python), sequential",
+                      "fbstorage_concurrent": "fbstorage put_data (Python), 16 in flight",
+                      "fbstorage_c_seq": "fbstorage put_data (C), sequential",
+                      "fbstorage_c_concurrent": "fbstorage put_data (C), 16 in flight",
+                      "requests_session": "requests.Session loop"},
+    "list_all": {"fbstorage": "fbstorage list_all (Python)", "fbstorage_c": "fbstorage list_all (C)",
+                 "requests_session": "requests.Session loop"},
+    "chunk_sweep": {f"chunk_{mib}mib": f"{mib} MiB chunks" for mib in (1, 2, 4, 8, 16, 32, 64)},
 }
+
+
+def label(section: str, peer: str) -> str:
+    return LABELS.get(section, {}).get(peer, peer)
 
 
 def write_json(results: dict, path: Path) -> None:
@@ -22,19 +32,31 @@ def cell(values: dict, digits: int) -> str:
     return f"{values['median']:.{digits}f} ({values['min']:.{digits}f}–{values['max']:.{digits}f})"
 
 
-def table(stats: dict, columns: list[tuple[str, str, int]], reference: str | None = None,
-          ratio_metric: str | None = None, higher_is_better: bool = True) -> list[str]:
+def table(section: str, stats: dict, columns: list[tuple[str, str, int]],
+          reference: str | None = None, ratio_metric: str | None = None,
+          higher_is_better: bool = True) -> list[str]:
     header = ["client"] + [title for _, title, _ in columns]
     if reference:
-        header.append(f"× {PEER_LABELS.get(reference, reference)}")
+        header.append(f"× {label(section, reference)}")
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for peer, metrics in stats.items():
-        row = [PEER_LABELS.get(peer, peer)] + [cell(metrics[m], d) for m, _, d in columns]
+        row = [label(section, peer)] + [cell(metrics[m], d) for m, _, d in columns]
         if reference:
             ours, theirs = metrics[ratio_metric]["median"], stats[reference][ratio_metric]["median"]
             row.append(f"{(ours / theirs if higher_is_better else theirs / ours):.2f}")
         lines.append("| " + " | ".join(row) + " |")
     return lines
+
+
+def emulator_ceiling(small_objects: dict) -> str:
+    """The most objects/s the single-threaded emulator could serve at its cheapest measured cost
+    per object, against what 10× pyrebase4 would need."""
+    stats = small_objects["stats"]
+    cheapest = min(peer["emulator_cpu_ms"]["median"] for peer in stats.values())
+    needed = 10 * stats["pyrebase4"]["ops"]["median"]
+    return (f"Emulator ceiling: at {cheapest:.3f} ms of emulator CPU per object (its cheapest, "
+            f"under concurrent uploads), one full core serves at most {1000 / cheapest:.0f} "
+            f"objects/s; 10× pyrebase4 would need {needed:.0f}.")
 
 
 def markdown(results: dict) -> str:
@@ -53,26 +75,29 @@ def markdown(results: dict) -> str:
     if "large_upload" in results:
         section = results["large_upload"]
         out += ["", f"## Large upload ({section['bytes'] >> 20} MiB, {section['repeats']} repeats)", ""]
-        out += table(section["stats"], upload_columns, "curl", "mibps")
+        out += table("large_upload", section["stats"], upload_columns, "curl", "mibps")
     if "small_objects" in results:
         section = results["small_objects"]
         out += ["", f"## Small objects ({section['objects']} × {section['object_bytes']} B)", ""]
-        out += table(section["stats"], [("ops", "objects/s", 0), ("emulator_busy", "emulator busy", 2)],
-                     "pyrebase4", "ops")
+        out += table("small_objects", section["stats"],
+                     [("ops", "objects/s", 0), ("client_cpu_ms", "client CPU ms/object", 3),
+                      ("emulator_cpu_ms", "emulator CPU ms/object", 3),
+                      ("emulator_busy", "emulator busy", 2)], "pyrebase4", "ops")
+        out += ["", emulator_ceiling(section)]
     if "list_all" in results:
         section = results["list_all"]
         out += ["", f"## list_all ({section['objects']} objects)", ""]
-        out += table(section["stats"], [("s", "seconds", 3), ("emulator_busy", "emulator busy", 2)],
+        out += table("list_all", section["stats"], [("s", "seconds", 3), ("emulator_busy", "emulator busy", 2)],
                      "requests_session", "s", higher_is_better=False)
     if "progress_overhead" in results:
         section = results["progress_overhead"]
         out += ["", "## Python PROGRESS observer", "",
                 f"Overhead: {results['python_progress_overhead_pct']:.1f}% of put_file throughput "
                 f"(events per upload: {section['progress_events']}).", ""]
-        out += table(section["stats"], upload_columns, "without_observer", "mibps")
+        out += table("progress_overhead", section["stats"], upload_columns, "without_observer", "mibps")
     if "chunk_sweep" in results:
         out += ["", "## Upload chunk size sweep (C put_file)", ""]
-        out += table(results["chunk_sweep"]["stats"], upload_columns, "chunk_8mib", "mibps")
+        out += table("chunk_sweep", results["chunk_sweep"]["stats"], upload_columns, "chunk_8mib", "mibps")
     if "call_overhead" in results:
         section = results["call_overhead"]
         instructions = section["instructions_per_call"]

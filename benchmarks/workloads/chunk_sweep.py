@@ -5,7 +5,9 @@ from __future__ import annotations
 from harness.context import Context
 from harness.stats import alternate, medians, summarize
 
-from .uploads import MIB, test_file, upload_metrics
+from .uploads import MIB, curl_upload, test_file, upload_metrics
+
+SWEEP_REPEATS = 3
 
 
 def run(ctx: Context) -> dict:
@@ -17,6 +19,7 @@ def run(ctx: Context) -> dict:
             lambda: ctx.c_client("put_file", path, "sweep/c", chunk_mib * MIB))
 
     peers = {f"chunk_{mib}mib": upload(mib) for mib in ctx.mode.chunk_sweep_mib}
-    stats = summarize(alternate(peers, max(2, ctx.mode.large_repeats - 2), ctx.emulator.reset),
+    peers["curl"] = lambda: ctx.measure(lambda: curl_upload(ctx, path, "sweep/curl"))
+    stats = summarize(alternate(peers, SWEEP_REPEATS, ctx.emulator.reset),
                       upload_metrics(size))
     return {**medians(stats), "stats": stats}

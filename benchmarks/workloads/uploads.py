@@ -5,6 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from harness.context import BUCKET, Context
+from harness.process import ClientRun
+
 MIB = 1 << 20
 GIB = 1 << 30
 
@@ -25,3 +28,10 @@ def upload_metrics(size: int) -> dict:
         "peak_rss_mib": lambda m: m.client.peak_rss_mib,
         "emulator_busy": lambda m: m.emulator_busy,
     }
+
+
+def curl_upload(ctx: Context, path: Path, name: str) -> ClientRun:
+    """curl -T: one PUT of the whole file, the practical limit of this box. -w prints curl's
+    own transfer time in the clients' result format."""
+    return ctx.run(["curl", "-sS", "--fail", "-o", "/dev/null", "-w", '{"seconds": %{time_total}}\\n',
+                       "-T", path, f"{ctx.emulator.url}/v0/b/{BUCKET}/o/{name.replace('/', '%2F')}"])
