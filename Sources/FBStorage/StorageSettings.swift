@@ -9,10 +9,12 @@ public struct StorageSettings: Sendable {
     public var maxDownloadRetryTime: Double = 600
     /// How long any other operation keeps retrying (seconds).
     public var maxOperationRetryTime: Double = 120
-    /// Bytes per resumable-upload request. 8 MiB: large enough that per-request round trips
-    /// cost little on loopback and WAN alike (google-cloud-cpp measured gains up to 4–8 MiB),
-    /// small enough that a retry re-sends little and memory stays flat (chunks stream from disk).
-    public var uploadChunkSize: Int64 = 8 << 20
+    /// Bytes per resumable-upload request. 32 MiB: each request's turnaround costs client CPU
+    /// and idle time, so at 8 MiB a 1 GiB upload spent ~1.5× curl's CPU against the bundled
+    /// emulator and 1.2× at 32 MiB (benchmarks/README.md, chunk sweep); a WAN round trip per
+    /// request costs more still. Small enough that a retry re-sends little, and memory stays
+    /// flat at any size (chunks stream from disk).
+    public var uploadChunkSize: Int64 = 32 << 20
     /// TCP/TLS connect timeout (seconds).
     public var connectTimeout: Double = 30
     /// Also verify uploads against the server's `md5Hash` (CRC32C is always verified).
