@@ -63,7 +63,9 @@ def main() -> None:
 
     RESULTS.mkdir(exist_ok=True)
     report.write_json(results, RESULTS / "latest.json")
-    (RESULTS / "latest.md").write_text(report.markdown(results))
+    markdown = report.markdown(results)
+    (RESULTS / "latest.md").write_text(markdown)
+    report.update_readme(RESULTS.parent / "README.md", markdown)
     pngs = charts.write(results, RESULTS)
     print((RESULTS / "latest.md").read_text())
     print(f"bench: {results['seconds']} s; wrote {RESULTS}/latest.json, latest.md"

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+
+README_BLOCK = re.compile(r"(<!-- latest results -->\n).*?(<!-- end of latest results -->)", re.S)
 
 LABELS = {  # section: {peer: label}; peers without one show their key
     "large_upload": {"fbstorage_c": "fbstorage put_file (C)",
@@ -15,11 +18,13 @@ LABELS = {  # section: {peer: label}; peers without one show their key
                       "requests_session": "requests.Session loop"},
     "list_all": {"fbstorage": "fbstorage list_all (Python)", "fbstorage_c": "fbstorage list_all (C)",
                  "requests_session": "requests.Session loop"},
-    "chunk_sweep": {f"chunk_{mib}mib": f"{mib} MiB chunks" for mib in (1, 2, 4, 8, 16, 32, 64)},
+    "chunk_sweep": {"curl": "curl -T"},
 }
 
 
 def label(section: str, peer: str) -> str:
+    if peer.startswith("chunk_"):
+        return f"{peer.removeprefix('chunk_').removesuffix('mib')} MiB chunks"
     return LABELS.get(section, {}).get(peer, peer)
 
 
@@ -33,17 +38,16 @@ def cell(values: dict, digits: int) -> str:
 
 
 def table(section: str, stats: dict, columns: list[tuple[str, str, int]],
-          reference: str | None = None, ratio_metric: str | None = None,
-          higher_is_better: bool = True) -> list[str]:
-    header = ["client"] + [title for _, title, _ in columns]
-    if reference:
-        header.append(f"× {label(section, reference)}")
+          ratios: list[tuple[str, str, str, bool]] = ()) -> list[str]:
+    """columns: (metric, title, digits). ratios: (title, reference peer, metric, inverse):
+    our median over the reference's, or theirs over ours when `inverse` (times)."""
+    header = ["client"] + [title for _, title, _ in columns] + [title for title, *_ in ratios]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for peer, metrics in stats.items():
         row = [label(section, peer)] + [cell(metrics[m], d) for m, _, d in columns]
-        if reference:
-            ours, theirs = metrics[ratio_metric]["median"], stats[reference][ratio_metric]["median"]
-            row.append(f"{(ours / theirs if higher_is_better else theirs / ours):.2f}")
+        for _, reference, metric, inverse in ratios:
+            ours, theirs = metrics[metric]["median"], stats[reference][metric]["median"]
+            row.append(f"{(theirs / ours if inverse else ours / theirs):.2f}")
         lines.append("| " + " | ".join(row) + " |")
     return lines
 
@@ -70,34 +74,38 @@ def markdown(results: dict) -> str:
     out += ["## Targets", "", "| target | figure | bound | |", "|---|---|---|---|"]
     out += [f"| {t['target']} | {t['value']} | {t['bound']} | {'met' if t['met'] else '**missed**'} |"
             for t in results["targets"]]
+    against_curl = [("MiB/s × curl", "curl", "mibps", False), ("CPU/GiB ÷ curl", "curl", "cpu_s_per_gib", False)]
     upload_columns = [("mibps", "MiB/s", 0), ("cpu_s_per_gib", "CPU s/GiB", 2),
                       ("peak_rss_mib", "peak RSS MiB", 1), ("emulator_busy", "emulator busy", 2)]
     if "large_upload" in results:
         section = results["large_upload"]
         out += ["", f"## Large upload ({section['bytes'] >> 20} MiB, {section['repeats']} repeats)", ""]
-        out += table("large_upload", section["stats"], upload_columns, "curl", "mibps")
+        out += table("large_upload", section["stats"], upload_columns, against_curl)
     if "small_objects" in results:
         section = results["small_objects"]
         out += ["", f"## Small objects ({section['objects']} × {section['object_bytes']} B)", ""]
         out += table("small_objects", section["stats"],
                      [("ops", "objects/s", 0), ("client_cpu_ms", "client CPU ms/object", 3),
                       ("emulator_cpu_ms", "emulator CPU ms/object", 3),
-                      ("emulator_busy", "emulator busy", 2)], "pyrebase4", "ops")
+                      ("emulator_busy", "emulator busy", 2)],
+                     [("× pyrebase4", "pyrebase4", "ops", False),
+                      ("× requests.Session", "requests_session", "ops", False)])
         out += ["", emulator_ceiling(section)]
     if "list_all" in results:
         section = results["list_all"]
         out += ["", f"## list_all ({section['objects']} objects)", ""]
         out += table("list_all", section["stats"], [("s", "seconds", 3), ("emulator_busy", "emulator busy", 2)],
-                     "requests_session", "s", higher_is_better=False)
+                     [("speed × raw loop", "requests_session", "s", True)])
     if "progress_overhead" in results:
         section = results["progress_overhead"]
         out += ["", "## Python PROGRESS observer", "",
                 f"Overhead: {results['python_progress_overhead_pct']:.1f}% of put_file throughput "
                 f"(events per upload: {section['progress_events']}).", ""]
-        out += table("progress_overhead", section["stats"], upload_columns, "without_observer", "mibps")
+        out += table("progress_overhead", section["stats"], upload_columns,
+                     [("MiB/s × without", "without_observer", "mibps", False)])
     if "chunk_sweep" in results:
         out += ["", "## Upload chunk size sweep (C put_file)", ""]
-        out += table("chunk_sweep", results["chunk_sweep"]["stats"], upload_columns, "chunk_8mib", "mibps")
+        out += table("chunk_sweep", results["chunk_sweep"]["stats"], upload_columns, against_curl)
     if "call_overhead" in results:
         section = results["call_overhead"]
         instructions = section["instructions_per_call"]
@@ -107,3 +115,10 @@ def markdown(results: dict) -> str:
             count = instructions.get(op) if isinstance(instructions, dict) else None
             out.append(f"| {op} | {cell(ns, 0)} | {f'{count:,.0f}' if count else instructions} |")
     return "\n".join(out) + "\n"
+
+
+def update_readme(readme: Path, results_markdown: str) -> None:
+    """Puts the tables (without their title) between the README's latest-results markers."""
+    tables = results_markdown.split("\n", 2)[2]
+    text = readme.read_text()
+    readme.write_text(README_BLOCK.sub(lambda m: m.group(1) + tables + m.group(2), text))
