@@ -7,7 +7,7 @@ from harness.stats import alternate, medians, summarize
 
 from .uploads import MIB, curl_upload, test_file, upload_metrics
 
-SWEEP_REPEATS = 3
+SWEEP_REPEATS = 5
 
 
 def run(ctx: Context) -> dict:
