@@ -192,7 +192,7 @@ int fbs_storage_get_max_download_retry_time(const fbs_storage *storage, double *
 int fbs_storage_set_max_operation_retry_time(fbs_storage *storage, double seconds);
 int fbs_storage_get_max_operation_retry_time(const fbs_storage *storage, double *out_seconds);
 
-/* Bytes per resumable-upload request (default 8 MiB). Uploads of at most 256 KiB go in one
+/* Bytes per resumable-upload request (default 128 MiB). Uploads of at most 256 KiB go in one
  * multipart request; larger ones use the resumable protocol, one request per chunk, each
  * streamed from the source. Rounded down to the server's chunk granularity (never below one
  * unit). Range 256 KiB .. 1 GiB.

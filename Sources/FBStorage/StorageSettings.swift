@@ -9,10 +9,13 @@ public struct StorageSettings: Sendable {
     public var maxDownloadRetryTime: Double = 600
     /// How long any other operation keeps retrying (seconds).
     public var maxOperationRetryTime: Double = 120
-    /// Bytes per resumable-upload request. 8 MiB: large enough that per-request round trips
-    /// cost little on loopback and WAN alike (google-cloud-cpp measured gains up to 4–8 MiB),
-    /// small enough that a retry re-sends little and memory stays flat (chunks stream from disk).
-    public var uploadChunkSize: Int64 = 8 << 20
+    /// Bytes per resumable-upload request. 128 MiB: each request's turnaround costs client CPU
+    /// and idle time. Against the bundled emulator a 1 GiB upload spent ~1.8× curl's client CPU
+    /// at 8 MiB, ~1.4× at 32 MiB and ~1.0× at 128 MiB (benchmarks/README.md, chunk sweep), and
+    /// over a WAN every request also idles one round trip (google-cloud-storage's Python client
+    /// uses 100 MiB). Memory stays flat at any size (chunks stream from disk); a failed request
+    /// re-sends at most one chunk, less where the server keeps what it received.
+    public var uploadChunkSize: Int64 = 128 << 20
     /// TCP/TLS connect timeout (seconds).
     public var connectTimeout: Double = 30
     /// Also verify uploads against the server's `md5Hash` (CRC32C is always verified).

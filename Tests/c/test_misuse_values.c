@@ -75,7 +75,7 @@ TEST_OFFLINE(misuse_storage_settings) {
     }
     int64_t chunk = 0;
     CASE(fbs_storage_get_upload_chunk_size(s, &chunk), FBS_OK);
-    CHECK_EQ_INT(chunk, 8 * 1024 * 1024);
+    CHECK_EQ_INT(chunk, 128 * 1024 * 1024);
     CASE(fbs_storage_set_upload_chunk_size(s, 262143), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_storage_set_upload_chunk_size(s, 0), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_storage_set_upload_chunk_size(s, -262144), FBS_ERR_INVALID_ARGUMENT);

@@ -189,7 +189,7 @@ class Storage:
 
     @property
     def upload_chunk_size(self) -> int:
-        """Bytes per resumable-upload request (default 8 MiB; 256 KiB .. 1 GiB, rounded down
+        """Bytes per resumable-upload request (default 128 MiB; 256 KiB .. 1 GiB, rounded down
         to the server's unit). Uploads of at most 256 KiB go in one request."""
         lib = library()
         return int(call_for_out(

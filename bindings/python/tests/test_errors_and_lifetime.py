@@ -160,7 +160,7 @@ def test_settings_round_trip(offline_storage: fbstorage.Storage, tmp_path) -> No
     assert offline_storage.max_download_retry_time == 600
     assert offline_storage.max_operation_retry_time == 120
     assert offline_storage.connect_timeout == 30
-    assert offline_storage.upload_chunk_size == 8 * 1024 * 1024
+    assert offline_storage.upload_chunk_size == 128 * 1024 * 1024
     assert offline_storage.verify_md5 is False and offline_storage.ca_file is None
     offline_storage.max_upload_retry_time = 5
     offline_storage.max_download_retry_time = 6.5

@@ -72,14 +72,19 @@ class ObjectStore:
 
     # Writing.
 
-    def new_writer(self) -> BlobWriter:
-        """A writer for incoming bytes, staged in tmp/ until `put` commits them."""
-        return BlobWriter(str(self._tmp / uuid.uuid4().hex), durable=self.persistent)
+    def new_writer(self, one_shot: bool = False) -> BlobWriter:
+        """A writer for incoming bytes, staged in tmp/ until `put` commits them. A one-shot
+        upload's small object is staged in memory when the store is."""
+        keep = SMALL_OBJECT_BYTES if one_shot and not self.persistent else 0
+        return BlobWriter(str(self._tmp / uuid.uuid4().hex), durable=self.persistent, keep_in_memory=keep)
 
-    async def put(self, staged_path: str, metadata: ObjectMetadata) -> StoredObject:
-        """Commit a finished writer's file as the object named by `metadata`, replacing any old one."""
+    async def put(self, writer: BlobWriter, metadata: ObjectMetadata) -> StoredObject:
+        """Commit a finished writer's bytes as the object named by `metadata`, replacing any old one."""
+        staged_path = writer.path
         async with self._commit_lock:
-            if not self.persistent and os.path.getsize(staged_path) <= SMALL_OBJECT_BYTES:
+            if writer.data is not None:
+                stored = StoredObject(metadata, MemoryBlob(bytes(writer.data)), None)
+            elif not self.persistent and metadata.size <= SMALL_OBJECT_BYTES:
                 stored = StoredObject(metadata, MemoryBlob(Path(staged_path).read_bytes()), None)
                 os.unlink(staged_path)
             else:

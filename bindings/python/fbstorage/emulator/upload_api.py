@@ -34,7 +34,7 @@ async def handle_upload(request: web.Request, state: EmulatorState, bucket: str,
         if (command or "").strip().lower() != "start":
             raise bad_request("A resumable upload must begin with X-Goog-Upload-Command: start.")
         return await _start_resumable(request, state, bucket, name)
-    writer = state.store.new_writer()
+    writer = state.store.new_writer(one_shot=True)
     try:
         if protocol == "multipart":
             resource, part_type = await receive_multipart(request, writer)
@@ -59,7 +59,7 @@ async def _commit(state: EmulatorState, bucket: str, name: str, writer: BlobWrit
     """Turn a finished writer into the stored object `name`, replacing any previous one."""
     digest = await writer.finish()
     metadata = ObjectMetadata.for_upload(bucket, name, resource, digest, default_content_type)
-    await state.store.put(writer.path, metadata)
+    await state.store.put(writer, metadata)
     return metadata
 
 

@@ -1,0 +1,38 @@
+/* fbs_client.h — what the C benchmark clients share: a storage on the emulator at HOST:PORT. */
+#ifndef FBS_CLIENT_H
+#define FBS_CLIENT_H
+
+#include <fbstorage.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int fail(const char *what, int code) {
+    fprintf(stderr, "%s: %s (%s)\n", what, fbs_last_error_message(), fbs_error_name(code));
+    return 1;
+}
+
+/* A storage for bucket that talks to the emulator at address ("HOST:PORT"); 0 or 1 (printed). */
+static int emulator_storage(const char *address, const char *bucket, fbs_storage **out) {
+    char host[256];
+    const char *colon = strrchr(address, ':');
+    if (!colon || (size_t)(colon - address) >= sizeof host) {
+        fprintf(stderr, "want HOST:PORT, not %s\n", address);
+        return 1;
+    }
+    snprintf(host, sizeof host, "%.*s", (int)(colon - address), address);
+    int rc = fbs_storage_new(bucket, out);
+    if (rc) return fail("fbs_storage_new", rc);
+    if ((rc = fbs_storage_use_emulator(*out, host, atoi(colon + 1)))) return fail("use_emulator", rc);
+    return 0;
+}
+
+#endif

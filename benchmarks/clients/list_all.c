@@ -1,0 +1,30 @@
+/* list_all.c — the fbstorage C client of the list_all workload.
+ *
+ *   list_all HOST:PORT BUCKET PREFIX
+ *
+ * Prints {"seconds": S, "items": N} for one fbs_reference_list_all of PREFIX.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "fbs_client.h"
+
+int main(int argc, char **argv) {
+    if (argc != 4) {
+        fprintf(stderr, "usage: %s HOST:PORT BUCKET PREFIX\n", argv[0]);
+        return 2;
+    }
+    fbs_storage *storage;
+    fbs_reference *ref;
+    fbs_list_result *result;
+    int rc;
+    if (emulator_storage(argv[1], argv[2], &storage)) return 1;
+    if ((rc = fbs_storage_reference(storage, argv[3], &ref))) return fail("reference", rc);
+
+    double started = now_s();
+    if ((rc = fbs_reference_list_all(ref, &result))) return fail("list_all", rc);
+    printf("{\"seconds\": %.6f, \"items\": %zu}\n", now_s() - started, fbs_list_result_item_count(result));
+
+    fbs_list_result_free(result);
+    fbs_reference_free(ref);
+    fbs_storage_free(storage);
+    return 0;
+}

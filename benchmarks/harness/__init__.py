@@ -1,0 +1,1 @@
+"""Shared machinery of the benchmarks: the emulator, client processes, statistics, reports."""

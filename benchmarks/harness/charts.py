@@ -1,0 +1,42 @@
+"""PNG charts, when matplotlib is installed (it is optional)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .report import label
+
+CHARTS = [  # (section, metric, title, file)
+    ("large_upload", "mibps", "Large upload, MiB/s", "large_upload.png"),
+    ("small_objects", "ops", "Small objects, objects/s", "small_objects.png"),
+    ("list_all", "s", "list_all, seconds", "list_all.png"),
+    ("chunk_sweep", "mibps", "C put_file by chunk size, MiB/s", "chunk_sweep.png"),
+]
+
+
+def write(results: dict, directory: Path) -> list[Path]:
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return []
+    written = []
+    for section, metric, title, name in CHARTS:
+        if section not in results:
+            continue
+        stats = results[section]["stats"]
+        peers = list(stats)
+        medians = [stats[p][metric]["median"] for p in peers]
+        # Error bars span min..max over the repeats.
+        spread = [[m - stats[p][metric]["min"] for p, m in zip(peers, medians)],
+                  [stats[p][metric]["max"] - m for p, m in zip(peers, medians)]]
+        figure, axes = plt.subplots(figsize=(7, 0.6 * len(peers) + 1.2))
+        axes.barh([label(section, p) for p in peers], medians, xerr=spread, capsize=4)
+        axes.invert_yaxis()
+        axes.set_title(f"{title} (median, min–max)")
+        figure.tight_layout()
+        figure.savefig(directory / name, dpi=100)
+        plt.close(figure)
+        written.append(directory / name)
+    return written

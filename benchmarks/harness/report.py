@@ -1,0 +1,124 @@
+"""latest.json and latest.md."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+README_BLOCK = re.compile(r"(<!-- latest results -->\n).*?(<!-- end of latest results -->)", re.S)
+
+LABELS = {  # section: {peer: label}; peers without one show their key
+    "large_upload": {"fbstorage_c": "fbstorage put_file (C)",
+                     "fbstorage_py": "fbstorage put_file (Python)", "curl": "curl -T"},
+    "small_objects": {"fbstorage_seq": "fbstorage put_data (Python), sequential",
+                      "fbstorage_concurrent": "fbstorage put_data (Python), 16 in flight",
+                      "fbstorage_c_seq": "fbstorage put_data (C), sequential",
+                      "fbstorage_c_concurrent": "fbstorage put_data (C), 16 in flight",
+                      "requests_session": "requests.Session loop"},
+    "list_all": {"fbstorage": "fbstorage list_all (Python)", "fbstorage_c": "fbstorage list_all (C)",
+                 "requests_session": "requests.Session loop"},
+    "chunk_sweep": {"curl": "curl -T"},
+}
+
+
+def label(section: str, peer: str) -> str:
+    if peer.startswith("chunk_"):
+        return f"{peer.removeprefix('chunk_').removesuffix('mib')} MiB chunks"
+    return LABELS.get(section, {}).get(peer, peer)
+
+
+def write_json(results: dict, path: Path) -> None:
+    path.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+
+
+def cell(values: dict, digits: int) -> str:
+    """median (min–max)"""
+    return f"{values['median']:.{digits}f} ({values['min']:.{digits}f}–{values['max']:.{digits}f})"
+
+
+def table(section: str, stats: dict, columns: list[tuple[str, str, int]],
+          ratios: list[tuple[str, str, str, bool]] = ()) -> list[str]:
+    """columns: (metric, title, digits). ratios: (title, reference peer, metric, inverse):
+    our median over the reference's, or theirs over ours when `inverse` (times)."""
+    header = ["client"] + [title for _, title, _ in columns] + [title for title, *_ in ratios]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for peer, metrics in stats.items():
+        row = [label(section, peer)] + [cell(metrics[m], d) for m, _, d in columns]
+        for _, reference, metric, inverse in ratios:
+            ours, theirs = metrics[metric]["median"], stats[reference][metric]["median"]
+            row.append(f"{(theirs / ours if inverse else ours / theirs):.2f}")
+        lines.append("| " + " | ".join(row) + " |")
+    return lines
+
+
+def emulator_ceiling(small_objects: dict) -> str:
+    """The most objects/s the single-threaded emulator could serve at its cheapest measured cost
+    per object, against what 10× pyrebase4 would need."""
+    stats = small_objects["stats"]
+    cheapest = min(peer["emulator_cpu_ms"]["median"] for peer in stats.values())
+    needed = 10 * stats["pyrebase4"]["ops"]["median"]
+    return (f"Emulator ceiling: at {cheapest:.3f} ms of emulator CPU per object (its cheapest, "
+            f"under concurrent uploads), one full core serves at most {1000 / cheapest:.0f} "
+            f"objects/s; 10× pyrebase4 would need {needed:.0f}.")
+
+
+def markdown(results: dict) -> str:
+    machine = results["machine"]
+    out = [f"# Benchmark results ({results['mode']} mode)", "",
+           f"{machine['date']} · {machine['cores']} cores ({machine['cpu']}) · Linux "
+           f"{machine['kernel']} · load average at start {machine['load_average_at_start'][0]:.2f}",
+           "", "Cells: median (min–max) over the repeats; ratios compare medians. "
+           "`emulator busy` is the emulator's CPU time over the client's transfer time "
+           "(≈1.0: the single-threaded emulator is saturated).", ""]
+    out += ["## Targets", "", "| target | figure | bound | |", "|---|---|---|---|"]
+    out += [f"| {t['target']} | {t['value']} | {t['bound']} | {'met' if t['met'] else '**missed**'} |"
+            for t in results["targets"]]
+    against_curl = [("MiB/s × curl", "curl", "mibps", False), ("CPU/GiB ÷ curl", "curl", "cpu_s_per_gib", False)]
+    upload_columns = [("mibps", "MiB/s", 0), ("cpu_s_per_gib", "CPU s/GiB", 2),
+                      ("peak_rss_mib", "peak RSS MiB", 1), ("emulator_busy", "emulator busy", 2)]
+    if "large_upload" in results:
+        section = results["large_upload"]
+        out += ["", f"## Large upload ({section['bytes'] >> 20} MiB, {section['repeats']} repeats)", ""]
+        out += table("large_upload", section["stats"], upload_columns, against_curl)
+    if "small_objects" in results:
+        section = results["small_objects"]
+        out += ["", f"## Small objects ({section['objects']} × {section['object_bytes']} B)", ""]
+        out += table("small_objects", section["stats"],
+                     [("ops", "objects/s", 0), ("client_cpu_ms", "client CPU ms/object", 3),
+                      ("emulator_cpu_ms", "emulator CPU ms/object", 3),
+                      ("emulator_busy", "emulator busy", 2)],
+                     [("× pyrebase4", "pyrebase4", "ops", False),
+                      ("× requests.Session", "requests_session", "ops", False)])
+        out += ["", emulator_ceiling(section)]
+    if "list_all" in results:
+        section = results["list_all"]
+        out += ["", f"## list_all ({section['objects']} objects)", ""]
+        out += table("list_all", section["stats"], [("s", "seconds", 3), ("emulator_busy", "emulator busy", 2)],
+                     [("speed × raw loop", "requests_session", "s", True)])
+    if "progress_overhead" in results:
+        section = results["progress_overhead"]
+        out += ["", "## Python PROGRESS observer", "",
+                f"Overhead: {results['python_progress_overhead_pct']:.1f}% of put_file throughput "
+                f"(events per upload: {section['progress_events']}).", ""]
+        out += table("progress_overhead", section["stats"], upload_columns,
+                     [("MiB/s × without", "without_observer", "mibps", False)])
+    if "chunk_sweep" in results:
+        out += ["", "## Upload chunk size sweep (C put_file)", ""]
+        out += table("chunk_sweep", results["chunk_sweep"]["stats"], upload_columns, against_curl)
+    if "call_overhead" in results:
+        section = results["call_overhead"]
+        instructions = section["instructions_per_call"]
+        out += ["", "## C call overhead", "", "| call | ns per call | instructions per call (callgrind) |",
+                "|---|---|---|"]
+        for op, ns in section["ns_per_call"].items():
+            count = instructions.get(op) if isinstance(instructions, dict) else None
+            out.append(f"| {op} | {cell(ns, 0)} | {f'{count:,.0f}' if count else instructions} |")
+    return "\n".join(out) + "\n"
+
+
+def update_readme(readme: Path, results_markdown: str) -> None:
+    """Puts the tables (without their title) between the README's latest-results markers."""
+    tables = results_markdown.split("\n", 2)[2]
+    text = readme.read_text()
+    readme.write_text(README_BLOCK.sub(lambda m: m.group(1) + tables + m.group(2), text))

@@ -1,0 +1,58 @@
+"""The issue's targets, checked against a results dict."""
+
+from __future__ import annotations
+
+from .stats import ratio
+
+
+def faster(section: str, ours: str, theirs: str):
+    """How many times faster `ours` is: a rate over a rate, or a time over a time."""
+    def figure(results: dict) -> float:
+        values = results[section]
+        if ours.endswith("_s"):
+            return ratio(values[theirs], values[ours])
+        return ratio(values[ours], values[theirs])
+    return figure
+
+
+def relative(section: str, ours: str, theirs: str):
+    return lambda results: ratio(results[section][ours], results[section][theirs])
+
+
+def reading(section: str, key: str):
+    return lambda results: results[section][key]
+
+
+# (what, figure, bound, "min" or "max"). Small objects count fbstorage with 16 in flight, as
+# the issue's target does (connection reuse, one request per object, concurrency); fbstorage
+# is shown from Python (the peers' language) and from C (the library alone).
+TARGETS = [
+    ("large upload MiB/s vs curl", faster("large_upload", "fbstorage_c_mibps", "curl_mibps"), 0.90, "min"),
+    ("large upload client CPU/GiB vs curl",
+     relative("large_upload", "fbstorage_c_cpu_s_per_gib", "curl_cpu_s_per_gib"), 1.25, "max"),
+    ("large upload peak RSS (MiB)", reading("large_upload", "fbstorage_c_peak_rss_mib"), 32, "max"),
+    ("small objects vs pyrebase4 (Python)",
+     faster("small_objects", "fbstorage_concurrent_ops", "pyrebase4_ops"), 10, "min"),
+    ("small objects vs pyrebase4 (C)",
+     faster("small_objects", "fbstorage_c_concurrent_ops", "pyrebase4_ops"), 10, "min"),
+    ("small objects vs requests.Session (Python)",
+     faster("small_objects", "fbstorage_concurrent_ops", "requests_session_ops"), 2, "min"),
+    ("small objects vs requests.Session (C)",
+     faster("small_objects", "fbstorage_c_concurrent_ops", "requests_session_ops"), 2, "min"),
+    ("list_all vs raw page loop (Python)", faster("list_all", "fbstorage_s", "requests_session_s"), 1.0, "min"),
+    ("list_all vs raw page loop (C)", faster("list_all", "fbstorage_c_s", "requests_session_s"), 1.0, "min"),
+    ("Python PROGRESS observer cost (%)", lambda r: r["python_progress_overhead_pct"], 5, "max"),
+]
+
+
+def check(results: dict) -> list[dict]:
+    checked = []
+    for what, figure, bound, kind in TARGETS:
+        try:
+            value = figure(results)
+        except KeyError:   # that workload did not run
+            continue
+        met = value >= bound if kind == "min" else value <= bound
+        checked.append({"target": what, "value": round(value, 3),
+                        "bound": f"{'≥' if kind == 'min' else '≤'} {bound}", "met": met})
+    return checked

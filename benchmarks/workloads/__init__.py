@@ -1,0 +1,1 @@
+"""One module per workload; each run(context) returns its section of latest.json."""

@@ -1,0 +1,37 @@
+"""The test file and metrics shared by the 1 GiB upload workloads."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from harness.context import BUCKET, Context
+from harness.process import ClientRun
+
+MIB = 1 << 20
+GIB = 1 << 30
+
+
+def test_file(path: Path, size: int) -> Path:
+    """Random bytes, so no compression anywhere can flatter a client; made once per size."""
+    if not path.exists() or path.stat().st_size != size:
+        with open(path, "wb") as out:
+            for _ in range(size // MIB):
+                out.write(os.urandom(MIB))
+    return path
+
+
+def upload_metrics(size: int) -> dict:
+    return {
+        "mibps": lambda m: size / MIB / m.client.seconds,
+        "cpu_s_per_gib": lambda m: m.client.cpu_seconds * GIB / size,
+        "peak_rss_mib": lambda m: m.client.peak_rss_mib,
+        "emulator_busy": lambda m: m.emulator_busy,
+    }
+
+
+def curl_upload(ctx: Context, path: Path, name: str) -> ClientRun:
+    """curl -T: one PUT of the whole file, the practical limit of this box. -w prints curl's
+    own transfer time in the clients' result format."""
+    return ctx.run(["curl", "-sS", "--fail", "-o", "/dev/null", "-w", '{"seconds": %{time_total}}\\n',
+                       "-T", path, f"{ctx.emulator.url}/v0/b/{BUCKET}/o/{name.replace('/', '%2F')}"])

@@ -1,0 +1,39 @@
+# Benchmarks (benchmarks/README.md). Not part of `make test`: they take minutes and measure
+# a shared machine.
+#   make bench            full mode (< 20 min): more repeats and the upload chunk-size sweep
+#   make bench QUICK=1    quick mode (< 3 min)
+# Results: benchmarks/results/latest.{json,md} and, when matplotlib installs, PNG charts.
+
+BENCH_VENV   := $(BUILD)/bench-venv
+BENCH_BUILD  := $(BUILD)/bench
+BENCH_PC     := PKG_CONFIG_PATH=$(abspath $(LIBDIR))/pkgconfig
+BENCH_CLIENTS := $(addprefix $(BENCH_BUILD)/,measure put_file put_many list_all call_overhead)
+
+.PHONY: bench bench-build
+bench: lib venv bench-build
+	cd benchmarks && $(abspath $(BENCH_VENV))/bin/python run.py $(if $(QUICK),--quick) \
+	  --emulator-python $(abspath $(PY)) --build-dir $(abspath $(BENCH_BUILD)) --library $(abspath $(SO))
+
+bench-build: $(BENCH_VENV)/.installed $(BENCH_CLIENTS) $(BENCH_BUILD)/valgrind-lib/libfbstorage.so
+
+# matplotlib only draws the charts: a failed install leaves the benchmark without them.
+$(BENCH_VENV)/.installed: benchmarks/requirements.txt | deps
+	python3 -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/pip install -q --upgrade pip
+	$(BENCH_VENV)/bin/pip install -q -r benchmarks/requirements.txt
+	$(BENCH_VENV)/bin/pip install -q matplotlib || echo "bench: no matplotlib, so no charts"
+	touch $@
+
+$(BENCH_BUILD)/%: benchmarks/clients/%.c benchmarks/clients/fbs_client.h include/fbstorage.h $(LIBDIR)/pkgconfig/fbstorage.pc
+	@mkdir -p $(BENCH_BUILD)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $< $$($(BENCH_PC) pkg-config --cflags --libs fbstorage)
+
+# The launcher stays small and links nothing: a client forked from it starts with its few pages.
+$(BENCH_BUILD)/measure: benchmarks/clients/measure.c
+	@mkdir -p $(BENCH_BUILD)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $<
+
+# The stripped copy callgrind runs on (see VALGRIND_LIB in mk/c.mk).
+$(BENCH_BUILD)/valgrind-lib/libfbstorage.so: $(SO)
+	@mkdir -p $(@D)
+	objcopy --strip-debug $< $@
