@@ -34,6 +34,12 @@
  *      refused there is one that would wait for the callback thread itself: fbs_task_wait()
  *      on a task that has not finished returns FBS_ERR_INVALID_ARGUMENT instead of hanging.
  *
+ *  fork().  After fork() without exec, a child may use the library only from threads it
+ *      creates after the fork: the Swift runtime's internal locks remember thread ids, and
+ *      the forking thread keeps its parent's in the child (Python: use the "spawn" or
+ *      "forkserver" start method of multiprocessing). Storages of the parent do not work in
+ *      the child (their threads are not copied).
+ *
  *  Retries.  Transport failures, HTTP 408, 429 and 5xx are retried with exponential backoff
  *      and jitter (Retry-After honoured) until the operation's deadline (see the retry-time
  *      setters); then the call fails with FBS_ERR_RETRY_LIMIT_EXCEEDED, naming the last cause.
