@@ -130,6 +130,8 @@ void md5_hex(const void *bytes, size_t n, char out[33]);
 int bytes_equal(const void *a, size_t alen, const void *b, size_t blen);
 double now_s(void);
 void sleep_ms(int ms);
+/* A local IPv4 address that is not loopback, or NULL (a static buffer). */
+const char *non_loopback_address(void);
 
 /* ---- library fixtures ---------------------------------------------------------------- */
 fbs_storage *new_storage(void);   /* BUCKET, pointed at EMU */

@@ -2,9 +2,6 @@
  * FIREBASE_STORAGE_EMULATOR_HOST. Uses its own emulator with a rules file requiring sign-in,
  * listening on every address so it can also be reached through a non-loopback one. */
 #define _GNU_SOURCE
-#include <arpa/inet.h>
-#include <ifaddrs.h>
-#include <netinet/in.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,22 +105,6 @@ TEST(auth_token_provider_refreshes_after_401) {
     fbs_reference_free(r);
     fbs_storage_free(s);
     emulator_stop(e);
-}
-
-/* A local IPv4 address that is not loopback, or NULL. */
-static const char *non_loopback_address(void) {
-    static char buf[INET_ADDRSTRLEN];
-    struct ifaddrs *all = NULL, *a;
-    if (getifaddrs(&all) != 0) return NULL;
-    const char *found = NULL;
-    for (a = all; a && !found; a = a->ifa_next) {
-        if (!a->ifa_addr || a->ifa_addr->sa_family != AF_INET) continue;
-        struct in_addr in = ((struct sockaddr_in *)a->ifa_addr)->sin_addr;
-        if ((ntohl(in.s_addr) >> 24) == 127) continue;
-        found = inet_ntop(AF_INET, &in, buf, sizeof buf);
-    }
-    freeifaddrs(all);
-    return found;
 }
 
 TEST(auth_tokens_only_to_loopback) {

@@ -4,9 +4,6 @@
  * no token goes to a plain-http host that is not loopback (test_auth checks the Authorization
  * header there; this checks every header, the App Check token and the provider). */
 #define _GNU_SOURCE
-#include <arpa/inet.h>
-#include <ifaddrs.h>
-#include <netinet/in.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,22 +143,6 @@ TEST(security_tokens_never_in_messages_or_log) {
     CHECK_EQ_INT(captured_containing(upload_id, "leaked in"), 0);
     CHECK(captured_containing("upload_id=REDACTED", NULL) >= 1);
     fbs_string_free(session);
-}
-
-/* A local IPv4 address that is not loopback, or NULL. */
-static const char *non_loopback_address(void) {
-    static char buf[INET_ADDRSTRLEN];
-    struct ifaddrs *all = NULL, *a;
-    if (getifaddrs(&all) != 0) return NULL;
-    const char *found = NULL;
-    for (a = all; a && !found; a = a->ifa_next) {
-        if (!a->ifa_addr || a->ifa_addr->sa_family != AF_INET) continue;
-        struct in_addr in = ((struct sockaddr_in *)a->ifa_addr)->sin_addr;
-        if ((ntohl(in.s_addr) >> 24) == 127) continue;
-        found = inet_ntop(AF_INET, &in, buf, sizeof buf);
-    }
-    freeifaddrs(all);
-    return found;
 }
 
 TEST(security_no_token_to_plain_http_remote_host) {

@@ -2,7 +2,10 @@
 #define _GNU_SOURCE
 #include "harness.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -129,4 +132,19 @@ void md5_hex(const void *bytes, size_t n, char out[33]) {
     for (int i = 0; i < 8; i++) tail[tail_len - 8 + i] = (unsigned char)(bits >> (8 * i));
     for (size_t i = 0; i < tail_len; i += 64) md5_block(h, tail + i);
     for (int i = 0; i < 16; i++) sprintf(out + 2 * i, "%02x", (h[i / 4] >> (8 * (i % 4))) & 0xff);
+}
+
+const char *non_loopback_address(void) {
+    static char buf[INET_ADDRSTRLEN];
+    struct ifaddrs *all = NULL, *a;
+    if (getifaddrs(&all) != 0) return NULL;
+    const char *found = NULL;
+    for (a = all; a && !found; a = a->ifa_next) {
+        if (!a->ifa_addr || a->ifa_addr->sa_family != AF_INET) continue;
+        struct in_addr in = ((struct sockaddr_in *)a->ifa_addr)->sin_addr;
+        if ((ntohl(in.s_addr) >> 24) == 127) continue;
+        found = inet_ntop(AF_INET, &in, buf, sizeof buf);
+    }
+    freeifaddrs(all);
+    return found;
 }
