@@ -13,6 +13,7 @@ import base64
 import collections
 import hashlib
 import os
+from abc import ABC, abstractmethod
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Iterator
@@ -144,14 +145,14 @@ class BlobWriter:
             self._fd = -1
 
 
-class Blob:
+class Blob(ABC):
     """Stored bytes of an object, readable by ranges."""
 
     size: int
 
+    @abstractmethod
     def pieces(self, start: int, end: int) -> Iterator[bytes]:
         """Yield the bytes [start, end) in pieces of at most READ_PIECE."""
-        raise NotImplementedError
 
 
 class MemoryBlob(Blob):
