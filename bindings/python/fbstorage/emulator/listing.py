@@ -12,19 +12,31 @@ from .flavor import Flavor
 from .store import utf8_order
 
 DEFAULT_MAX_RESULTS = 1000
+#: Listings (prefix, delimiter) kept per bucket before the memo starts over.
+_MEMO_LISTINGS = 64
 
 
-def list_objects(sorted_names: list[str], bucket: str, params: dict[str, str], flavor: Flavor) -> dict[str, Any]:
-    """The list response for `sorted_names` (ordered by UTF-8 bytes) and the request's query."""
+def list_objects(sorted_names: list[str], bucket: str, params: dict[str, str], flavor: Flavor,
+                 memo: dict[Any, Any]) -> dict[str, Any]:
+    """The list response for `sorted_names` (ordered by UTF-8 bytes) and the request's query.
+
+    `memo` keeps what every page of one listing shares (the names under the prefix, grouped and
+    ordered) until the bucket changes, so a page costs its own size, not the bucket's.
+    """
     prefix = params.get("prefix", "")
     if prefix and not prefix.endswith("/"):
         raise ApiError(400, "The prefix parameter is required to be empty or ends with a single / character.")
     delimiter = params.get("delimiter", "")
     max_results = _max_results(params.get("maxResults"), flavor)
-    items, prefixes = _group(_under_prefix(sorted_names, prefix), prefix, delimiter)
-    if flavor.paginates_prefixes:
-        return _opaque_page(items, prefixes, bucket, params.get("pageToken"), max_results)
-    return _name_token_page(items, prefixes, bucket, params.get("pageToken"), max_results)
+    key = (flavor.paginates_prefixes, prefix, delimiter)
+    listing = memo.get(key)
+    if listing is None:
+        if len(memo) > _MEMO_LISTINGS:
+            memo.clear()
+        items, prefixes = _group(_under_prefix(sorted_names, prefix), prefix, delimiter)
+        listing = memo[key] = (_OpaqueListing(items, prefixes) if flavor.paginates_prefixes
+                               else _NameTokenListing(items, prefixes))
+    return listing.page(bucket, params.get("pageToken"), max_results)
 
 
 def is_hidden_item(name: str) -> bool:
@@ -84,33 +96,45 @@ def _page(items: list[str], prefixes: list[str], bucket: str, token: str | None)
     return page
 
 
-def _opaque_page(items: list[str], prefixes: list[str], bucket: str, page_token: str | None,
-                 max_results: int) -> dict[str, Any]:
-    """Production: hidden names removed first, then items and prefixes paged together in name order;
-    the token is the base64 of the last entry returned."""
-    entries = sorted([(utf8_order(name), False, name) for name in items if not is_hidden_item(name)]
-                     + [(utf8_order(p), True, p) for p in prefixes if not is_hidden_prefix(p)])
-    start = 0
-    if page_token:
-        try:
-            after = base64.urlsafe_b64decode(page_token.encode("ascii"))
-        except (binascii.Error, ValueError, UnicodeEncodeError):
-            raise bad_request("Invalid pageToken.") from None
-        start = bisect.bisect_right(entries, after, key=lambda entry: entry[0])
-    chosen = entries[start:start + max_results]
-    token = None
-    if start + max_results < len(entries):
-        token = base64.urlsafe_b64encode(chosen[-1][0]).decode("ascii")
-    return _page([e[2] for e in chosen if not e[1]], [e[2] for e in chosen if e[1]], bucket, token)
+class _OpaqueListing:
+    """Production: hidden names removed first, then items and prefixes paged together in name
+    order; the token is the base64 of the last entry returned."""
+
+    def __init__(self, items: list[str], prefixes: list[str]) -> None:
+        entries = sorted([(utf8_order(name), False, name) for name in items if not is_hidden_item(name)]
+                         + [(utf8_order(p), True, p) for p in prefixes if not is_hidden_prefix(p)])
+        self._keys = [entry[0] for entry in entries]
+        self._entries = entries
+
+    def page(self, bucket: str, page_token: str | None, max_results: int) -> dict[str, Any]:
+        start = 0
+        if page_token:
+            try:
+                after = base64.urlsafe_b64decode(page_token.encode("ascii"))
+            except (binascii.Error, ValueError, UnicodeEncodeError):
+                raise bad_request("Invalid pageToken.") from None
+            start = bisect.bisect_right(self._keys, after)
+        chosen = self._entries[start:start + max_results]
+        token = None
+        if start + max_results < len(self._entries):
+            token = base64.urlsafe_b64encode(chosen[-1][0]).decode("ascii")
+        return _page([e[2] for e in chosen if not e[1]], [e[2] for e in chosen if e[1]], bucket, token)
 
 
-def _name_token_page(items: list[str], prefixes: list[str], bucket: str, page_token: str | None,
-                     max_results: int | None) -> dict[str, Any]:
+class _NameTokenListing:
     """firebase-tools: only items are paged, the token is the next page's first name (an unknown
     token restarts from the beginning), every page repeats all prefixes, hidden names are removed
     after paging."""
-    start = items.index(page_token) if page_token in items else 0
-    end = len(items) if max_results is None else start + max_results
-    token = items[end] if end < len(items) else None
-    return _page([name for name in items[start:end] if not is_hidden_item(name)],
-                 [p for p in prefixes if not is_hidden_prefix(p)], bucket, token)
+
+    def __init__(self, items: list[str], prefixes: list[str]) -> None:
+        self._items = items
+        self._positions = {name: index for index, name in enumerate(items)}
+        self._prefixes = [p for p in prefixes if not is_hidden_prefix(p)]
+
+    def page(self, bucket: str, page_token: str | None, max_results: int | None) -> dict[str, Any]:
+        items = self._items
+        start = self._positions.get(page_token, 0) if page_token is not None else 0
+        end = len(items) if max_results is None else start + max_results
+        token = items[end] if end < len(items) else None
+        return _page([name for name in items[start:end] if not is_hidden_item(name)],
+                     self._prefixes, bucket, token)

@@ -32,7 +32,8 @@ async def handle_v0(request: web.Request) -> web.StreamResponse:
         if method == "GET":
             state.rules.check("list", query.get("prefix", "").rstrip("/"), principal)
             names = state.store.sorted_names(target.bucket)
-            return web.json_response(list_objects(names, target.bucket, query, state.flavor))
+            return web.json_response(list_objects(names, target.bucket, query, state.flavor,
+                                                  state.store.memo(target.bucket)))
     elif method in ("GET", "HEAD"):
         stored = _readable_object(state, target.bucket, name, query.get("token"), principal)
         if query.get("alt") == "media":

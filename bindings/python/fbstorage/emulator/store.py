@@ -26,6 +26,7 @@ import tempfile
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .blobs import Blob, BlobWriter, FileBlob, MemoryBlob
 from .metadata import ObjectMetadata
@@ -54,7 +55,7 @@ class ObjectStore:
         for directory in (self._tmp, self._blobs, self._records):
             directory.mkdir(parents=True, exist_ok=True)
         self._buckets: dict[str, dict[str, StoredObject]] = {}
-        self._sorted_names: dict[str, list[str]] = {}  # cache, dropped when a bucket changes
+        self._memos: dict[str, dict[Any, Any]] = {}  # per bucket, dropped when the bucket changes
         self._commit_lock = asyncio.Lock()  # disk steps of commits run one at a time, in order
         if self.persistent:
             self._load()
@@ -64,10 +65,16 @@ class ObjectStore:
     def get(self, bucket: str, name: str) -> StoredObject | None:
         return self._buckets.get(bucket, {}).get(name)
 
+    def memo(self, bucket: str) -> dict[Any, Any]:
+        """Values computed from the bucket's names (the sorted names, listings), kept until the
+        bucket next changes: a listing of many pages sorts and filters its names once."""
+        return self._memos.setdefault(bucket, {})
+
     def sorted_names(self, bucket: str) -> list[str]:
-        names = self._sorted_names.get(bucket)
+        memo = self.memo(bucket)
+        names = memo.get("sorted_names")
         if names is None:
-            names = self._sorted_names[bucket] = sorted(self._buckets.get(bucket, {}), key=utf8_order)
+            names = memo["sorted_names"] = sorted(self._buckets.get(bucket, {}), key=utf8_order)
         return names
 
     # Writing.
@@ -94,7 +101,7 @@ class ObjectStore:
                 stored = StoredObject(metadata, FileBlob(str(blob_path), metadata.size), blob_id)
             old = self._index(metadata.bucket).get(metadata.name)
             self._index(metadata.bucket)[metadata.name] = stored
-            self._sorted_names.pop(metadata.bucket, None)
+            self._memos.pop(metadata.bucket, None)
             if old is not None:
                 await self._drop_blob(old)
             return stored
@@ -110,7 +117,7 @@ class ObjectStore:
             stored = self._index(bucket).pop(name, None)
             if stored is None:
                 return False
-            self._sorted_names.pop(bucket, None)
+            self._memos.pop(bucket, None)
             if self.persistent:
                 await self._in_thread(self._remove_record, bucket, name)
             await self._drop_blob(stored)
@@ -120,7 +127,7 @@ class ObjectStore:
         """Delete every object of every bucket."""
         async with self._commit_lock:
             self._buckets.clear()
-            self._sorted_names.clear()
+            self._memos.clear()
             for directory in (self._blobs, self._records):
                 shutil.rmtree(directory, ignore_errors=True)
                 directory.mkdir()

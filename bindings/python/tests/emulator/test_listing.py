@@ -124,3 +124,18 @@ def test_invalid_page_token(emu):
         assert_error(emu, response, 400, "Bad Request")
     else:
         assert response.json()["items"] == [{"name": "x", "bucket": "b"}]  # unknown token: from the start
+
+
+def test_listings_follow_changes(emu):
+    """A listing's pages are computed once per bucket state: every change shows in the next list."""
+    for name in ("p/1", "p/2", "p/3"):
+        emu.upload_ok(name)
+    names = lambda: [item["name"] for page in list_all_pages(emu, prefix="p/", maxResults="2") for item in page["items"]]
+    assert names() == ["p/1", "p/2", "p/3"]
+    assert emu.http.delete(emu.object_url("p/2")).status_code == 204
+    assert names() == ["p/1", "p/3"]
+    emu.upload_ok("p/0")
+    assert names() == ["p/0", "p/1", "p/3"]
+    for i in range(80):  # more distinct listings than the emulator keeps
+        assert emu.list(prefix=f"q{i}/").json() == {"prefixes": [], "items": []}
+    assert names() == ["p/0", "p/1", "p/3"]
