@@ -362,8 +362,9 @@ int fbs_reference_write_to_file(const fbs_reference *r, const char *local_path, 
  * callback also fires once at once (on the callback thread) — also after the task ended, for
  * its final status. A RESUME observer fires at once whenever the task is not paused (running,
  * or already ended: every task starts by resuming), so observers added right after starting a
- * task never miss its start, however fast it is. Observers of PROGRESS and PAUSE added after
- * the end never fire. out may be NULL when the handle is not needed.
+ * task never miss its start, however fast it is; that call comes before the task's events
+ * still waiting for the callback thread. Observers of PROGRESS and PAUSE added after the end
+ * never fire. out may be NULL when the handle is not needed.
  * Errors: FBS_ERR_INVALID_ARGUMENT (NULL task or callback, UNKNOWN or out-of-range status). */
 int fbs_task_observe(fbs_task *t, fbs_task_status status, fbs_task_callback cb,
                      void *user_data, fbs_observer_handle *out);
@@ -487,6 +488,12 @@ size_t fbs_list_result_item_count(const fbs_list_result *lr);
 const fbs_reference *fbs_list_result_item(const fbs_list_result *lr, size_t index);
 size_t fbs_list_result_prefix_count(const fbs_list_result *lr);
 const fbs_reference *fbs_list_result_prefix(const fbs_list_result *lr, size_t index);
+/* The full paths of all items (or prefixes) in one string, in the same order, each path
+ * followed by '\n' ("" when there are none): a listing of thousands of objects read in one
+ * call, e.g. from another language's FFI. Paths never contain CR or LF. Borrowed: valid until
+ * fbs_list_result_free(lr). NULL (with fbs_last_error_message()) only for an invalid lr. */
+const char *fbs_list_result_item_paths(const fbs_list_result *lr);
+const char *fbs_list_result_prefix_paths(const fbs_list_result *lr);
 /* The token for the next page, borrowed; NULL on the last page. */
 const char *fbs_list_result_page_token(const fbs_list_result *lr);
 void fbs_list_result_free(fbs_list_result *lr);

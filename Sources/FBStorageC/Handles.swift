@@ -13,6 +13,15 @@ enum HandleKind: String {
     case listResult = "fbs_list_result"
 }
 
+/// Which child handle a handle lends out: a list result lends one per item and prefix, so the
+/// key is cheap to hash.
+enum ChildKey: Hashable {
+    case item(Int)
+    case prefix(Int)
+    case metadata
+    case reference
+}
+
 /// What a C handle points at, plus the C strings and child handles lent out from it.
 final class Handle: @unchecked Sendable {
     let kind: HandleKind
@@ -21,7 +30,7 @@ final class Handle: @unchecked Sendable {
     /// False for handles lent to a callback or owned by another handle: the caller cannot free them.
     let owned: Bool
     var strings: [String: UnsafeMutablePointer<CChar>] = [:]
-    var children: [String: OpaquePointer] = [:]
+    var children: [ChildKey: OpaquePointer] = [:]
 
     init(kind: HandleKind, value: Any, owned: Bool) {
         self.kind = kind
@@ -131,7 +140,7 @@ enum Handles {
 
     /// A child handle lent out from the handle (a snapshot's reference, a list item), created
     /// once and released with its parent.
-    static func child(_ pointer: OpaquePointer?, _ kind: HandleKind, key: String, childKind: HandleKind,
+    static func child(_ pointer: OpaquePointer?, _ kind: HandleKind, key: ChildKey, childKind: HandleKind,
                       _ compute: (Any) -> Any?) -> OpaquePointer? {
         Errors.returning(nil) { () throws(StorageError) -> OpaquePointer? in
             try registry.withLock { registry throws(StorageError) -> OpaquePointer? in

@@ -37,12 +37,12 @@ public func fbs_snapshot_error_server_response(_ s: OpaquePointer?) -> UnsafePoi
 
 @_cdecl("fbs_snapshot_metadata")
 public func fbs_snapshot_metadata(_ s: OpaquePointer?) -> OpaquePointer? {
-    Handles.child(s, .snapshot, key: "metadata", childKind: .metadata) { ($0 as? StorageTaskSnapshot)?.metadata }
+    Handles.child(s, .snapshot, key: .metadata, childKind: .metadata) { ($0 as? StorageTaskSnapshot)?.metadata }
 }
 
 @_cdecl("fbs_snapshot_reference")
 public func fbs_snapshot_reference(_ s: OpaquePointer?) -> OpaquePointer? {
-    Handles.child(s, .snapshot, key: "reference", childKind: .reference) { ($0 as? StorageTaskSnapshot)?.reference }
+    Handles.child(s, .snapshot, key: .reference, childKind: .reference) { ($0 as? StorageTaskSnapshot)?.reference }
 }
 
 @_cdecl("fbs_snapshot_free")

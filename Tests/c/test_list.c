@@ -115,6 +115,42 @@ TEST(list_all_each_once) {
     fbs_storage_free(s);
 }
 
+/* The joined path strings hold exactly the items' and prefixes' full paths, in their order. */
+static void check_path_lines(const char *lines, const fbs_list_result *lr,
+                             size_t (*count)(const fbs_list_result *),
+                             const fbs_reference *(*element)(const fbs_list_result *, size_t)) {
+    REQUIRE(lines != NULL);
+    const char *line = lines;
+    for (size_t i = 0; i < count(lr); i++) {
+        const char *path = fbs_reference_full_path(element(lr, i));
+        size_t length = strlen(path);
+        CHECK(strncmp(line, path, length) == 0 && line[length] == '\n');
+        line += length + 1;
+    }
+    CHECK(*line == '\0');
+}
+
+TEST(list_paths_in_one_string) {
+    fbs_storage *s = new_storage();
+    make_tree(s);
+    fbs_reference *dir = new_ref(s, "list"), *empty = new_ref(s, "nothing/here");
+    fbs_list_result *all = NULL;
+    REQUIRE_OK(fbs_reference_list_all(dir, &all));
+    const char *items = fbs_list_result_item_paths(all);
+    check_path_lines(items, all, fbs_list_result_item_count, fbs_list_result_item);
+    check_path_lines(fbs_list_result_prefix_paths(all), all, fbs_list_result_prefix_count,
+                     fbs_list_result_prefix);
+    CHECK(fbs_list_result_item_paths(all) == items);   /* borrowed: the same string each time */
+    fbs_list_result_free(all);
+    REQUIRE_OK(fbs_reference_list_all(empty, &all));
+    CHECK_STR(fbs_list_result_item_paths(all), "");
+    CHECK_STR(fbs_list_result_prefix_paths(all), "");
+    fbs_list_result_free(all);
+    fbs_reference_free(empty);
+    fbs_reference_free(dir);
+    fbs_storage_free(s);
+}
+
 TEST(list_hidden_names) {
     fbs_storage *s = new_storage();
     /* names the library cannot create (it normalises "//"), stored directly */

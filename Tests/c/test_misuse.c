@@ -367,6 +367,8 @@ TEST_OFFLINE(misuse_bad_task_handles) {
             CHECK(fbs_list_result_item(l, 0) == NULL);
             CHECK(fbs_list_result_prefix(l, 0) == NULL);
             CHECK(fbs_list_result_page_token(l) == NULL);
+            CHECK(fbs_list_result_item_paths(l) == NULL);
+            CHECK(fbs_list_result_prefix_paths(l) == NULL);
         }
     }
     free_handles(&h);
