@@ -239,7 +239,7 @@ private struct JSONParser {
         defer { depth -= 1 }
         guard depth <= JSONValue.maxDepth else { return nil }
         index += 1 // {
-        var members: [String: JSONValue] = [:]
+        var members = [String: JSONValue](minimumCapacity: 4)  // no regrowth for small objects
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index += 1
@@ -324,8 +324,10 @@ private struct JSONParser {
         while true {
             guard let c = current else { return nil }
             if c == UInt8(ascii: "\"") {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                let run = UnsafeBufferPointer(rebasing: bytes[runStart..<index])
                 index += 1
+                if out.isEmpty { return String(decoding: run, as: UTF8.self) }  // no escapes: one copy
+                out.append(contentsOf: run)
                 return String(decoding: out, as: UTF8.self)
             }
             if c < 0x20 { return nil }

@@ -204,16 +204,23 @@ public struct StoragePath: Hashable, Sendable, CustomStringConvertible {
     /// Collapses runs of `/` and trims leading and trailing `/`.
     static func normalize(_ path: String) -> String {
         let slash = UInt8(ascii: "/")
-        let utf8 = path.utf8
-        // Fast path: already normalised.
-        if utf8.first != slash, utf8.last != slash,
-           !zip(utf8, utf8.dropFirst()).contains(where: { $0 == slash && $1 == slash }) {
-            return path
+        var path = path
+        // Fast path (every name of a listing): already normalised.
+        let isNormalized = path.withUTF8 { bytes in
+            guard let first = bytes.first, let last = bytes.last else { return true }
+            if first == slash || last == slash { return false }
+            var previous: UInt8 = 0
+            for byte in bytes {
+                if byte == slash && previous == slash { return false }
+                previous = byte
+            }
+            return true
         }
+        if isNormalized { return path }
         var out: [UInt8] = []
-        out.reserveCapacity(utf8.count)
+        out.reserveCapacity(path.utf8.count)
         var pendingSlash = false
-        for byte in utf8 {
+        for byte in path.utf8 {
             if byte == slash {
                 pendingSlash = !out.isEmpty
             } else {
