@@ -12,6 +12,8 @@ final class CallbackQueue: @unchecked Sendable {
     /// Taken jobs are set to nil at once, so a finished job releases what it captured.
     private var jobs: [(@Sendable () -> Void)?] = []
     private var head = 0
+    /// Jobs that run before `jobs`, in their own order (see `enqueue(_:aheadOfEvents:)`).
+    private var urgent: [@Sendable () -> Void] = []
     private var stopping = false
     private var detachOnExit = false
     private var thread: pthread_t?
@@ -51,11 +53,13 @@ final class CallbackQueue: @unchecked Sendable {
     }
 
     /// Enqueues a job; returns false (and drops it) once the queue has stopped accepting work.
+    /// A job `aheadOfEvents` runs before the jobs already waiting: it reports a state that
+    /// came before them (a new observer's call for a task that already resumed).
     @discardableResult
-    func enqueue(_ job: @escaping @Sendable () -> Void) -> Bool {
+    func enqueue(aheadOfEvents: Bool = false, _ job: @escaping @Sendable () -> Void) -> Bool {
         let accepted = state.withLock { () -> Bool in
             guard !stopping else { return false }
-            jobs.append(job)
+            if aheadOfEvents { urgent.append(job) } else { jobs.append(job) }
             return true
         }
         if accepted { state.broadcast() }
@@ -86,9 +90,11 @@ final class CallbackQueue: @unchecked Sendable {
 
     private func next() -> (@Sendable () -> Void)? {
         var job: (@Sendable () -> Void)?
-        _ = state.wait(until: nil) { head < jobs.count || stopping }
+        _ = state.wait(until: nil) { head < jobs.count || !urgent.isEmpty || stopping }
         state.withLock {
-            if head < jobs.count {
+            if !urgent.isEmpty {
+                job = urgent.removeFirst()
+            } else if head < jobs.count {
                 job = jobs[head]
                 jobs[head] = nil
                 head += 1

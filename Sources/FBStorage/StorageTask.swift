@@ -63,7 +63,8 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             return (handle, current)
         }
         if let current {
-            storage.callbackQueue.enqueue { [self] in
+            // Ahead of events still waiting (a fast task's first PROGRESS): RESUME came first.
+            storage.callbackQueue.enqueue(aheadOfEvents: true) { [self] in
                 invoke(handle, current) { owedAtOnce.removeValue(forKey: handle) != nil ? callback : nil }
             }
         }

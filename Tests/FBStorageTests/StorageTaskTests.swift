@@ -51,6 +51,26 @@ struct StorageTaskTests {
         #expect(try ref.getData(maxSize: 1 << 30) == bytes)
     }
 
+    @Test("observers added while a task's events wait on the callback thread see RESUME first", arguments: Flavor.allCases)
+    func resumeComesFirstForLateObservers(flavor: Flavor) throws {
+        let storage = try Emulator.shared(flavor).storage()
+        defer { storage.close() }
+        // A first observer holds the callback thread in the task's RESUME event, so the later
+        // events (PROGRESS, SUCCESS) queue up behind it.
+        let gate = Locked(false)
+        let bytes = patternBytes(300 * 1024, seed: 11)
+        let task = try storage.reference("late/observers.bin").putData(bytes)
+        _ = try task.observe(.resume) { _ in while !gate.withLock({ $0 }) { usleep(1_000) } }
+        let started = Backoff.monotonicNow()
+        while !task.snapshot.status.isTerminal && Backoff.monotonicNow() - started < 30 { usleep(1_000) }
+        #expect(task.snapshot.status == .success)
+        let log = try EventLog(task)   // PROGRESS and SUCCESS are still waiting
+        gate.withLock { $0 = true }
+        _ = try #require(try task.wait(timeout: 30))
+        #expect(log.statuses.first == .resume)
+        #expect(log.statuses.last == .success)
+    }
+
     @Test("put_file infers the content type and sends custom metadata", arguments: Flavor.allCases)
     func putFile(flavor: Flavor) throws {
         let storage = try Emulator.shared(flavor).storage()
