@@ -17,14 +17,26 @@ class OwnedHandle:
 
     The handle is released by :meth:`_release` (called by the owning storage's ``close()``), or
     when the object is garbage-collected, whichever comes first. Afterwards ``_handle`` is None,
-    which the library refuses with ``FBS_ERR_INVALID_ARGUMENT``.
+    which the library refuses with ``FBS_ERR_INVALID_ARGUMENT``. A subclass may create its
+    handle later, on first use, and take it with :meth:`_own`.
     """
 
+    _native: Any = None
+    _finalizer: weakref.finalize | None = None
+
     def __init__(self, handle: Any, free_function: str) -> None:
-        self._handle: Any = handle
+        self._own(handle, free_function)
+
+    def _own(self, handle: Any, free_function: str) -> None:
+        self._native = handle
         self._finalizer = weakref.finalize(self, _free, free_function, handle)
+
+    @property
+    def _handle(self) -> Any:
+        return self._native
 
     def _release(self) -> None:
         """Releases the handle now (idempotent)."""
-        self._handle = None
-        self._finalizer()
+        self._native = None
+        if self._finalizer is not None:
+            self._finalizer()

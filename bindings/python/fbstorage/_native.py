@@ -217,6 +217,8 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_list_result_item": (_R, [_LR, c_size_t]),
     "fbs_list_result_prefix_count": (c_size_t, [_LR]),
     "fbs_list_result_prefix": (_R, [_LR, c_size_t]),
+    "fbs_list_result_item_paths": (c_char_p, [_LR]),
+    "fbs_list_result_prefix_paths": (c_char_p, [_LR]),
     "fbs_list_result_page_token": (c_char_p, [_LR]),
     "fbs_list_result_free": (None, [_LR]),
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import threading
 from typing import TYPE_CHECKING, Any
 
 from ._conversion import (
@@ -24,6 +25,7 @@ from ._native import (
     library,
     take_string,
 )
+from .errors import StorageError, StorageErrorCode
 from .list_result import StorageListResult
 from .metadata import StorageMetadata, native_metadata
 from .task import DownloadTask, UploadTask
@@ -34,6 +36,10 @@ if TYPE_CHECKING:
 #: int64 max: "no limit" for get_data().
 _UNLIMITED_SIZE = 2**63 - 1
 
+#: Serialises making the handles of listed references (reentrant: a listing's origin may be
+#: a listed reference itself).
+_making_handles = threading.RLock()
+
 
 class StorageReference(OwnedHandle):
     """A reference to an object (or a folder, or the bucket's root) in a bucket.
@@ -43,6 +49,9 @@ class StorageReference(OwnedHandle):
     ``"gs://bucket/path"``; references compare equal and hash by bucket and path.
     """
 
+    #: The reference a listed reference was listed from, until its own handle is made.
+    _listed_from: StorageReference | None = None
+
     def __init__(self, storage: Storage, handle: Any) -> None:
         """Wraps an owned ``fbs_reference`` handle (internal: use Storage.reference())."""
         super().__init__(handle, "fbs_reference_free")
@@ -50,8 +59,62 @@ class StorageReference(OwnedHandle):
         lib = library()
         self._bucket = decode(lib.fbs_reference_bucket(handle)) or ""
         self._full_path = decode(lib.fbs_reference_full_path(handle)) or ""
-        self._name = decode(lib.fbs_reference_name(handle)) or ""
         storage._adopt(self)
+
+    @classmethod
+    def _listed(cls, origin: StorageReference, path_lines: bytes | None) -> list[StorageReference]:
+        """References to the paths of ``fbs_list_result_*_paths`` (each ended by a newline),
+        listed from ``origin``.
+
+        A listing may hold many thousands of references, most never used but for their path:
+        each one makes its handle on first use (see :meth:`_make_handle`).
+        """
+        if path_lines is None:
+            raise StorageError.from_last_error(library(), StorageErrorCode.UNKNOWN)
+        if not path_lines:
+            return []
+        new = cls.__new__
+        storage, bucket = origin._storage, origin._bucket
+        references = []
+        for path in path_lines.decode("utf-8")[:-1].split("\n"):
+            reference = new(cls)
+            reference._storage = storage
+            reference._bucket = bucket
+            reference._full_path = path
+            reference._listed_from = origin
+            references.append(reference)
+        return references
+
+    @property
+    def _handle(self) -> Any:
+        if self._listed_from is not None:
+            self._make_handle()
+        return self._native
+
+    def _make_handle(self) -> None:
+        """Makes a listed reference's handle: its path from the root of its origin's bucket.
+
+        Raises StorageError (INVALID_ARGUMENT) once the storage is closed, as every reference
+        obtained from it does.
+        """
+        with _making_handles:
+            origin = self._listed_from
+            if origin is None:  # made meanwhile by another thread
+                return
+            lib = library()
+            root = call_for_out(lib.fbs_reference_root, origin._handle, out_type=ReferenceHandle)
+            try:
+                handle = call_for_out(
+                    lib.fbs_reference_child,
+                    root,
+                    encode_text(self._full_path, "path"),
+                    out_type=ReferenceHandle,
+                )
+            finally:
+                lib.fbs_reference_free(root)
+            self._own(handle, "fbs_reference_free")
+            self._listed_from = None
+            self._storage._adopt(self)
 
     def _derived(self, handle: Any) -> StorageReference:
         return StorageReference(self._storage, handle)
@@ -75,7 +138,7 @@ class StorageReference(OwnedHandle):
     @property
     def name(self) -> str:
         """The last component of the path ("" at the root)."""
-        return self._name
+        return self._full_path.rpartition("/")[2]
 
     def child(self, path: str) -> StorageReference:
         """The reference to ``path`` below this one ("a/b" goes two levels down)."""
@@ -265,20 +328,10 @@ class StorageReference(OwnedHandle):
         """Copies an owned ``fbs_list_result`` into a StorageListResult and releases it."""
         lib = library()
         try:
-
-            def copy(borrowed: Any) -> StorageReference:
-                return self._derived(
-                    call_for_out(lib.fbs_reference_child, borrowed, b"", out_type=ReferenceHandle)
-                )
-
-            items = [
-                copy(lib.fbs_list_result_item(handle, index))
-                for index in range(lib.fbs_list_result_item_count(handle))
-            ]
-            prefixes = [
-                copy(lib.fbs_list_result_prefix(handle, index))
-                for index in range(lib.fbs_list_result_prefix_count(handle))
-            ]
-            return StorageListResult(items, prefixes, decode(lib.fbs_list_result_page_token(handle)))
+            return StorageListResult(
+                StorageReference._listed(self, lib.fbs_list_result_item_paths(handle)),
+                StorageReference._listed(self, lib.fbs_list_result_prefix_paths(handle)),
+                decode(lib.fbs_list_result_page_token(handle)),
+            )
         finally:
             lib.fbs_list_result_free(handle)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 from pathlib import Path
 
@@ -34,6 +35,46 @@ def test_list_all(tree: fbstorage.StorageReference) -> None:
     assert all(isinstance(ref, fbstorage.StorageReference) for ref in everything.items)
     root = tree.root.list_all()
     assert paths(root.prefixes) == ["dir", "other"] and root.items == []
+
+
+def test_listed_references_work_like_any_other(tree: fbstorage.StorageReference) -> None:
+    listed = tree.list_all()
+    item = listed.items[1]
+    assert (item.bucket, item.full_path, item.name, str(item)) == (
+        tree.bucket, "dir/b", "b", f"gs://{tree.bucket}/dir/b")
+    assert item == tree.child("b") and hash(item) == hash(tree.child("b"))
+    assert item.storage is tree.storage
+    assert item.get_data() == b"dir/b" and item.get_metadata().size == 5
+    assert item.parent == tree and item.root == tree.root and item.child("x").full_path == "dir/b/x"
+    folder = listed.prefixes[0]
+    assert paths(folder.list_all().items) == ["dir/sub1/x"]  # listed from a listed reference
+    nested = folder.list_all().items[0]
+    assert nested.get_data() == b"dir/sub1/x"
+    assert listed.items[0].put_data(b"new").wait().full_path == "dir/a"
+    assert tree.child("a").get_data() == b"new"
+
+
+def test_listed_references_from_many_threads(tree: fbstorage.StorageReference) -> None:
+    item = tree.list_all().items[0]
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        sizes = list(pool.map(lambda _: item.get_metadata().size, range(32)))
+    assert sizes == [5] * 32
+
+
+def test_listed_references_of_a_closed_storage(emulator) -> None:
+    emulator.reset()
+    storage = emulator.storage()
+    for path in ("closed/a", "closed/b"):
+        storage.reference(path).put_data(b"x").wait()
+    used, unused = storage.reference("closed").list_all().items
+    assert used.get_data() == b"x"
+    storage.close()
+    assert (used.full_path, unused.full_path, unused.name) == ("closed/a", "closed/b", "b")
+    for reference in (used, unused):
+        for operation in (reference.get_data, reference.get_metadata, lambda: reference.child("y")):
+            with pytest.raises(StorageError) as raised:
+                operation()
+            assert raised.value.code == StorageErrorCode.INVALID_ARGUMENT
 
 
 def test_list_pages(tree: fbstorage.StorageReference) -> None:
