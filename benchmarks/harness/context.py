@@ -43,13 +43,13 @@ class Mode:
     @classmethod
     def quick(cls) -> Mode:
         return cls("quick", large_bytes=1 << 30, large_repeats=3, small_count=1000, small_size=4096,
-                   small_repeats=3, list_count=10_000, list_repeats=3, call_iterations=200_000,
+                   small_repeats=3, list_count=10_000, list_repeats=7, call_iterations=200_000,
                    callgrind_iterations=2_000, chunk_sweep_mib=())
 
     @classmethod
     def full(cls) -> Mode:
         return cls("full", large_bytes=1 << 30, large_repeats=7, small_count=1000, small_size=4096,
-                   small_repeats=7, list_count=10_000, list_repeats=7, call_iterations=1_000_000,
+                   small_repeats=7, list_count=10_000, list_repeats=15, call_iterations=1_000_000,
                    callgrind_iterations=10_000, chunk_sweep_mib=(1, 2, 8, 32, 128))
 
 

@@ -16,7 +16,9 @@ LABELS = {  # section: {peer: label}; peers without one show their key
                       "fbstorage_c_seq": "fbstorage put_data (C), sequential",
                       "fbstorage_c_concurrent": "fbstorage put_data (C), 16 in flight",
                       "requests_session": "requests.Session loop"},
-    "list_all": {"fbstorage": "fbstorage list_all (Python)", "fbstorage_c": "fbstorage list_all (C)",
+    "list_all": {"fbstorage": "fbstorage list_all (Python)",
+                 "fbstorage_c": "fbstorage list_all (C), a handle per item",
+                 "fbstorage_c_paths": "fbstorage list_all (C), one string of paths",
                  "requests_session": "requests.Session loop"},
     "chunk_sweep": {"curl": "curl -T"},
 }

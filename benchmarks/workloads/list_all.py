@@ -1,7 +1,8 @@
 """Workload 3: list_all over many objects against a requests.Session loop over the raw pages.
 
-fbstorage runs from Python (the peer's language: the figure the target is judged on) and
-from C (the library alone, without the binding turning each item into a Python reference)."""
+Every client reads every item's path, as the raw loop collects every name. fbstorage runs from
+Python (the peer's language: the figure the target is judged on) and from C, reading each path
+through the item's reference handle or all of them from fbs_list_result_item_paths."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ def run(ctx: Context) -> dict:
     runs = alternate({
         "fbstorage": checked(lambda: ctx.python_client("fbstorage_client.py", "list-all", PREFIX)),
         "fbstorage_c": checked(lambda: ctx.c_client("list_all", PREFIX)),
+        "fbstorage_c_paths": checked(lambda: ctx.c_client("list_all", PREFIX, "--paths")),
         "requests_session": checked(
             lambda: ctx.python_client("requests_client.py", "list-pages", PREFIX)),
     }, ctx.mode.list_repeats)
