@@ -12,8 +12,8 @@ final class ThreadError {
     func set(_ error: StorageError) {
         free(message)
         free(serverResponse)
-        message = strdup(error.message)
-        serverResponse = error.serverResponse.flatMap { strdup($0) }
+        message = ownedCString(error.message)
+        serverResponse = error.serverResponse.flatMap(ownedCString)
         httpStatus = Int32(clamping: error.httpStatus ?? 0)
     }
 

@@ -29,7 +29,9 @@ final class Handle: @unchecked Sendable {
     var value: Any
     /// False for handles lent to a callback or owned by another handle: the caller cannot free them.
     let owned: Bool
-    var strings: [String: UnsafeMutablePointer<CChar>] = [:]
+    /// The C strings lent out, by key. A handle lends a few, so a list beats a dictionary (no
+    /// hashing, no table to allocate): reading each item's path of a large listing costs less.
+    var strings: [(key: String, copy: UnsafeMutablePointer<CChar>)] = []
     var children: [ChildKey: OpaquePointer] = [:]
 
     init(kind: HandleKind, value: Any, owned: Bool) {
@@ -39,7 +41,7 @@ final class Handle: @unchecked Sendable {
     }
 
     deinit {
-        for string in strings.values { free(string) }
+        for string in strings { free(string.copy) }
     }
 }
 
@@ -130,9 +132,9 @@ enum Handles {
                        _ compute: (Any) -> String?) -> UnsafePointer<CChar>? {
         Errors.returning(nil) { () throws(StorageError) -> UnsafePointer<CChar>? in
             try withHandle(pointer, kind) { handle in
-                if let cached = handle.strings[key] { return UnsafePointer(cached) }
-                guard let string = compute(handle.value), let copy = strdup(string) else { return nil }
-                handle.strings[key] = copy
+                if let cached = handle.strings.first(where: { $0.key == key }) { return UnsafePointer(cached.copy) }
+                guard let string = compute(handle.value), let copy = ownedCString(string) else { return nil }
+                handle.strings.append((key, copy))
                 return UnsafePointer(copy)
             }
         }
@@ -158,8 +160,7 @@ enum Handles {
 
     /// Drops the cached strings whose key starts with `prefix`, after their source changed.
     static func invalidate(_ handle: Handle, prefix: String) {
-        for key in handle.strings.keys where key.hasPrefix(prefix) {
-            free(handle.strings.removeValue(forKey: key))
-        }
+        for string in handle.strings where string.key.hasPrefix(prefix) { free(string.copy) }
+        handle.strings.removeAll { $0.key.hasPrefix(prefix) }
     }
 }

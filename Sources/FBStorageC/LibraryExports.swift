@@ -51,4 +51,6 @@ public func fbs_string_free(_ string: UnsafeMutablePointer<CChar>?) { free(strin
 public func fbs_data_free(_ bytes: UnsafeMutableRawPointer?) { free(bytes) }
 
 /// A malloc'd copy the caller releases with fbs_string_free.
-func ownedCString(_ string: String) -> UnsafeMutablePointer<CChar>? { strdup(string) }
+/// (`withCString` lends a native string's own bytes; passing the String to strdup directly
+/// would build a temporary array first.)
+func ownedCString(_ string: String) -> UnsafeMutablePointer<CChar>? { string.withCString { strdup($0) } }
