@@ -1,12 +1,15 @@
 /// `multipart/related` upload bodies (metadata part, then content part), in exactly the form
 /// of the JS SDK (wire-protocol.md §7 vector 7).
 enum Multipart {
-    /// A random boundary of 32 ASCII letters and digits.
+    /// A random boundary of 32 lowercase hex digits (128 bits).
     static func makeBoundary() -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
+        // Two draws, not one per character: each draw is a getrandom() system call, and 32 of
+        // them were a visible share of a small upload's CPU.
         var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in alphabet[Int(generator.next(upperBound: UInt(alphabet.count)))] }
-        return String(decoding: bytes, as: UTF8.self)
+        return [generator.next() as UInt64, generator.next()].map { bits in
+            let hex = String(bits, radix: 16)
+            return String(repeating: "0", count: 16 - hex.utf8.count) + hex
+        }.joined()
     }
 
     /// `--B\r\nContent-Type: application/json; charset=utf-8\r\n\r\n<json>\r\n--B\r\n`
