@@ -147,6 +147,7 @@ public class StorageTask: StorageWork, @unchecked Sendable {
         let snapshot = StorageTaskSnapshot(status: status, bytesTransferred: bytes, totalBytes: total,
                                            error: error, metadata: metadata, reference: reference)
         let now = Backoff.monotonicNow()
+        var endedHere = false
         let enqueue = state.withLock { () -> Bool in
             guard !latest.status.isTerminal else { return false }
             if status == .progress && !force && now - lastProgressTime < Self.progressInterval {
@@ -154,6 +155,18 @@ public class StorageTask: StorageWork, @unchecked Sendable {
                 return false
             }
             latest = snapshot
+            // No observer to call and nothing of this task waiting on the callback thread: the
+            // event is delivered here, without waking that thread (a small upload nobody
+            // observes cost ~11 thread switches).
+            if !observers.contains(where: { $0.status == status }) && queuedProgress == nil
+                && undelivered.values.allSatisfy({ $0 == 0 }) {
+                if status.isTerminal {
+                    observers.removeAll()
+                    terminalDelivered = true
+                    endedHere = true
+                }
+                return false
+            }
             if status == .progress {
                 lastProgressTime = now
                 let alreadyQueued = queuedProgress != nil
@@ -164,6 +177,7 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             return true
         }
         if status.isTerminal { storage.unregister(self) }
+        if endedHere { state.broadcast() }
         guard enqueue else { return }
         storage.callbackQueue.enqueue { [self] in
             deliver(status == .progress ? nil : snapshot)

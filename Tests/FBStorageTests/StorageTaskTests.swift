@@ -56,11 +56,13 @@ struct StorageTaskTests {
         let storage = try Emulator.shared(flavor).storage()
         defer { storage.close() }
         // A first observer holds the callback thread in the task's RESUME event, so the later
-        // events (PROGRESS, SUCCESS) queue up behind it.
+        // events (PROGRESS, SUCCESS: observed, so they go through that thread) queue up behind it.
         let gate = Locked(false)
         let bytes = patternBytes(300 * 1024, seed: 11)
         let task = try storage.reference("late/observers.bin").putData(bytes)
         _ = try task.observe(.resume) { _ in while !gate.withLock({ $0 }) { usleep(1_000) } }
+        _ = try task.observe(.progress) { _ in }
+        _ = try task.observe(.success) { _ in }
         let started = Backoff.monotonicNow()
         while !task.snapshot.status.isTerminal && Backoff.monotonicNow() - started < 30 { usleep(1_000) }
         #expect(task.snapshot.status == .success)
