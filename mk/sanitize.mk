@@ -14,9 +14,10 @@ SWIFT_RUNTIME := $(abspath $(dir $(shell command -v swiftc 2>/dev/null))../lib/s
 # The toolchain's TSan runtime intercepts libdispatch, so a C program using it must link libdispatch.
 SAN_LDLIBS_thread := -L$(SWIFT_RUNTIME) -Wl,-rpath,$(SWIFT_RUNTIME) -ldispatch -lBlocksRuntime
 # Reports fail the test that caused them: ASan aborts the test, LSan and TSan make it exit non-zero.
-# No suppressions are needed.
+# No suppressions are needed. die_after_fork=0: the resume-in-a-new-process test forks the
+# multi-threaded test process, and its child starts threads (TSan would end it at once).
 SAN_ENV   := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1 \
-             TSAN_OPTIONS=second_deadlock_stack=1:exitcode=66
+             TSAN_OPTIONS=second_deadlock_stack=1:exitcode=66:die_after_fork=0
 
 .PHONY: sanitize sanitize-address sanitize-thread
 sanitize: sanitize-address sanitize-thread
