@@ -53,8 +53,15 @@ struct StorageTaskTests {
 
     @Test("observers added while a task's events wait on the callback thread see RESUME first", arguments: Flavor.allCases)
     func resumeComesFirstForLateObservers(flavor: Flavor) throws {
-        let storage = try Emulator.shared(flavor).storage()
+        let emulator = Emulator.shared(flavor)
+        let storage = try emulator.storage()
         defer { storage.close() }
+        // The upload's first request waits 300 ms, so the observers below are in place before
+        // any PROGRESS or SUCCESS (tests run in parallel: this thread may be descheduled).
+        let fault = #"{"match":{"path_prefix":"/v0/b/\#(storage.bucket)/"},"action":{"delay_ms":300}}"#
+        let added = try emulator.raw("POST", "/_emulator/faults", body: Array(fault.utf8),
+                                     headers: [(name: "Content-Type", value: "application/json")])
+        #expect(added.status == 201)
         // A first observer holds the callback thread in the task's RESUME event, so the later
         // events (PROGRESS, SUCCESS: observed, so they go through that thread) queue up behind it.
         let gate = Locked(false)
