@@ -18,6 +18,13 @@ public struct StorageListResult: Sendable {
         pageToken = response.nextPageToken
     }
 
+    /// The full paths of `references`, each followed by `"\n"`: a whole listing in one string
+    /// (for the C API's `fbs_list_result_*_paths`). Unambiguous because `StoragePath` refuses CR
+    /// and LF.
+    public static func pathLines(_ references: [StorageReference]) -> String {
+        references.map { $0.fullPath + "\n" }.joined()
+    }
+
     init(items: [StorageReference], prefixes: [StorageReference], pageToken: String?) {
         self.items = items
         self.prefixes = prefixes

@@ -158,11 +158,9 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             // No observer to call and nothing of this task waiting on the callback thread: the
             // event is delivered here, without waking that thread (a small upload nobody
             // observes cost ~11 thread switches).
-            if !observers.contains(where: { $0.status == status }) && queuedProgress == nil
-                && undelivered.values.allSatisfy({ $0 == 0 }) {
+            if !observers.contains(where: { $0.status == status }) && undelivered.values.allSatisfy({ $0 == 0 }) {
                 if status.isTerminal {
-                    observers.removeAll()
-                    terminalDelivered = true
+                    markTerminalDelivered()
                     endedHere = true
                 }
                 return false
@@ -217,11 +215,15 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             invoke(handle, snapshot) { observers.first { $0.handle == handle }?.callback }
         }
         if snapshot.status.isTerminal {
-            state.withLock {
-                observers.removeAll()
-                terminalDelivered = true
-            }
+            state.withLock { markTerminalDelivered() }
             state.broadcast()
         }
+    }
+
+    /// Under the lock: the task's last event has been delivered, so no observer runs again and
+    /// `wait` may return (the caller broadcasts after unlocking).
+    private func markTerminalDelivered() {
+        observers.removeAll()
+        terminalDelivered = true
     }
 }

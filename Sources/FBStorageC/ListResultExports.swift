@@ -6,9 +6,9 @@ private func count(_ lr: OpaquePointer?, _ get: (StorageListResult) -> Int) -> I
     Errors.returning(0) { () throws(StorageError) in get(try Handles.value(lr, .listResult, as: StorageListResult.self)) }
 }
 
-private func element(_ lr: OpaquePointer?, _ key: ChildKey, _ index: Int,
+private func element(_ lr: OpaquePointer?, _ index: Int, _ key: (Int) -> ChildKey,
                      _ get: @escaping (StorageListResult) -> [StorageReference]) -> OpaquePointer? {
-    Handles.child(lr, .listResult, key: key, childKind: .reference) { value in
+    Handles.child(lr, .listResult, key: key(index), childKind: .reference) { value in
         guard let list = (value as? StorageListResult).map(get), index >= 0, index < list.count else { return nil }
         return list[index]
     }
@@ -16,7 +16,7 @@ private func element(_ lr: OpaquePointer?, _ key: ChildKey, _ index: Int,
 
 private func pathLines(_ lr: OpaquePointer?, _ kind: String, _ get: @escaping (StorageListResult) -> [StorageReference]) -> UnsafePointer<CChar>? {
     Handles.string(lr, .listResult, key: "\(kind)_paths") { value in
-        (value as? StorageListResult).map { get($0).map { $0.fullPath + "\n" }.joined() }
+        (value as? StorageListResult).map { StorageListResult.pathLines(get($0)) }
     }
 }
 
@@ -24,13 +24,13 @@ private func pathLines(_ lr: OpaquePointer?, _ kind: String, _ get: @escaping (S
 public func fbs_list_result_item_count(_ lr: OpaquePointer?) -> Int { count(lr) { $0.items.count } }
 
 @_cdecl("fbs_list_result_item")
-public func fbs_list_result_item(_ lr: OpaquePointer?, _ index: Int) -> OpaquePointer? { element(lr, .item(index), index) { $0.items } }
+public func fbs_list_result_item(_ lr: OpaquePointer?, _ index: Int) -> OpaquePointer? { element(lr, index, ChildKey.item) { $0.items } }
 
 @_cdecl("fbs_list_result_prefix_count")
 public func fbs_list_result_prefix_count(_ lr: OpaquePointer?) -> Int { count(lr) { $0.prefixes.count } }
 
 @_cdecl("fbs_list_result_prefix")
-public func fbs_list_result_prefix(_ lr: OpaquePointer?, _ index: Int) -> OpaquePointer? { element(lr, .prefix(index), index) { $0.prefixes } }
+public func fbs_list_result_prefix(_ lr: OpaquePointer?, _ index: Int) -> OpaquePointer? { element(lr, index, ChildKey.prefix) { $0.prefixes } }
 
 @_cdecl("fbs_list_result_item_paths")
 public func fbs_list_result_item_paths(_ lr: OpaquePointer?) -> UnsafePointer<CChar>? { pathLines(lr, "item") { $0.items } }

@@ -40,6 +40,13 @@ void emu_fault(const emulator *e, const char *json_text) {
     free(u);
 }
 
+void emu_clear(const emulator *e, const char *what) {
+    char *u = control_url(e, what);
+    long st = http_request("DELETE", u, ADMIN, NULL, 0, NULL);
+    if (st != 204) check_fail(__FILE__, __LINE__, "DELETE %s -> %ld", u, st);
+    free(u);
+}
+
 char *emu_requests_json(const emulator *e) {
     char *u = control_url(e, "requests");
     http_response r;
@@ -101,6 +108,21 @@ int upload_bytes(fbs_storage *s, const char *path, const void *bytes, size_t n) 
     fbs_task_free(t);
     fbs_reference_free(r);
     return rc;
+}
+
+int wait_for_bytes(fbs_task *t, int64_t bytes, int timeout_ms) {
+    double deadline = now_s() + timeout_ms / 1000.0;
+    while (now_s() < deadline) {
+        fbs_snapshot *s = NULL;
+        if (fbs_task_snapshot(t, &s) != FBS_OK) return 0;
+        int64_t got = fbs_snapshot_bytes_transferred(s);
+        fbs_task_status st = fbs_snapshot_status(s);
+        fbs_snapshot_free(s);
+        if (got >= bytes) return 1;
+        if (st == FBS_TASK_STATUS_SUCCESS || st == FBS_TASK_STATUS_FAILURE) return 0;
+        sleep_ms(10);
+    }
+    return 0;
 }
 
 char *unique_path(const char *prefix) {

@@ -113,6 +113,8 @@ const char *object_prefix(const char *path);
 void emu_fault_status(const emulator *e, fault_match m, int status, int retry_after_s);
 void emu_fault_drop(const emulator *e, fault_match m, long after_body_bytes);
 void emu_fault_delay(const emulator *e, fault_match m, int delay_ms);
+/* Clears the faults ("faults") or the recorded requests ("requests"), keeping the objects. */
+void emu_clear(const emulator *e, const char *what);
 /* The recorded requests as JSON text; caller frees. */
 char *emu_requests_json(const emulator *e);
 /* Object bytes as the server stores them (admin credential); NULL when missing. */
@@ -138,6 +140,9 @@ fbs_storage *new_storage(void);   /* BUCKET, pointed at EMU */
 fbs_reference *new_ref(fbs_storage *s, const char *path);
 /* Uploads with put_data and waits; returns the task's code. */
 int upload_bytes(fbs_storage *s, const char *path, const void *bytes, size_t n);
+/* Waits until task t has transferred at least `bytes`: 1, or 0 when it ended first or
+ * timeout_ms passed. */
+int wait_for_bytes(fbs_task *t, int64_t bytes, int timeout_ms);
 /* A unique object path for this test: "<prefix>-<pid>-<counter>". caller frees. */
 char *unique_path(const char *prefix);
 

@@ -7,22 +7,6 @@
 
 #define KIB 1024
 
-/* Waits until the task has transferred at least `bytes`; 1 on success. */
-static int wait_for_bytes(fbs_task *t, int64_t bytes, int timeout_ms) {
-    double deadline = now_s() + timeout_ms / 1000.0;
-    while (now_s() < deadline) {
-        fbs_snapshot *s = NULL;
-        if (fbs_task_snapshot(t, &s) != FBS_OK) return 0;
-        int64_t got = fbs_snapshot_bytes_transferred(s);
-        fbs_task_status st = fbs_snapshot_status(s);
-        fbs_snapshot_free(s);
-        if (got >= bytes) return 1;
-        if (st == FBS_TASK_STATUS_SUCCESS || st == FBS_TASK_STATUS_FAILURE) return 0;
-        sleep_ms(10);
-    }
-    return 0;
-}
-
 static int64_t snapshot_bytes(fbs_task *t, fbs_task_status *status) {
     fbs_snapshot *s = NULL;
     if (fbs_task_snapshot(t, &s) != FBS_OK) return -2;

@@ -103,13 +103,7 @@ TEST_EX(offline_server_stops_mid_upload, TEST_NO_EMULATOR, 60) {
     event_log_init(&log);
     REQUIRE_OK(fbs_reference_put_data(r, bytes, n, NULL, &t));
     observe(t, FBS_TASK_STATUS_FAILURE, &log);
-    fbs_snapshot *snap = NULL;
-    for (double until = now_s() + 20; now_s() < until; sleep_ms(20)) {   /* a chunk confirmed */
-        REQUIRE_OK(fbs_task_snapshot(t, &snap));
-        int64_t done = fbs_snapshot_bytes_transferred(snap);
-        fbs_snapshot_free(snap);
-        if (done >= 256 * KIB) break;
-    }
+    (void)wait_for_bytes(t, 256 * KIB, 20000);   /* a chunk confirmed */
     emulator_stop(&e);
     double stopped = now_s();
     CHECK_CODE(fbs_task_wait(t, 30000), FBS_ERR_RETRY_LIMIT_EXCEEDED);

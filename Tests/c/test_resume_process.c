@@ -50,12 +50,6 @@ static char *read_reports(FILE *in, long long want, long long *progress) {
     return session;
 }
 
-static void delete_control(const char *what) {
-    char url[256];
-    snprintf(url, sizeof url, "%s/_emulator/%s", EMU->base_url, what);
-    REQUIRE(http_request("DELETE", url, NULL, NULL, 0, NULL) == 204);
-}
-
 TEST_EX(resume_upload_in_new_process, TEST_NEEDS_EMULATOR, 90) {
     const size_t n = 6 * MIB + 12345;
     unsigned char *bytes = random_bytes(n, 61);
@@ -82,8 +76,8 @@ TEST_EX(resume_upload_in_new_process, TEST_NEEDS_EMULATOR, 90) {
     REQUIRE(session != NULL);
     REQUIRE(progress >= (long long)n / 2);
     REQUIRE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
-    delete_control("faults");
-    delete_control("requests");
+    emu_clear(EMU, "faults");
+    emu_clear(EMU, "requests");
 
     fbs_storage *s = new_storage();
     REQUIRE_OK(fbs_storage_set_upload_chunk_size(s, CHUNK));

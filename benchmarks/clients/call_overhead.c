@@ -67,8 +67,7 @@ int main(int argc, char **argv) {
     fbs_storage *storage;
     fixture f;
     int rc;
-    if (emulator_storage(argv[1], argv[2], &storage)) return 1;
-    if ((rc = fbs_storage_reference(storage, "bench/calls", &f.ref))) return fail("reference", rc);
+    if (emulator_reference(argv[1], argv[2], "bench/calls", &storage, &f.ref)) return 1;
     if ((rc = fbs_metadata_new(&f.metadata))) return fail("metadata_new", rc);
     if ((rc = fbs_reference_put_data(f.ref, "x", 1, NULL, &f.task))) return fail("put_data", rc);
     if ((rc = fbs_task_wait(f.task, -1))) return fail("upload", rc);

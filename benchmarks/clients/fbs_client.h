@@ -20,8 +20,10 @@ static int fail(const char *what, int code) {
     return 1;
 }
 
-/* A storage for bucket that talks to the emulator at address ("HOST:PORT"); 0 or 1 (printed). */
-static int emulator_storage(const char *address, const char *bucket, fbs_storage **out) {
+/* A storage for bucket that talks to the emulator at address ("HOST:PORT"), and its reference
+ * to path; 0, or 1 with the error printed. */
+static int emulator_reference(const char *address, const char *bucket, const char *path,
+                              fbs_storage **storage, fbs_reference **ref) {
     char host[256];
     const char *colon = strrchr(address, ':');
     if (!colon || (size_t)(colon - address) >= sizeof host) {
@@ -29,9 +31,10 @@ static int emulator_storage(const char *address, const char *bucket, fbs_storage
         return 1;
     }
     snprintf(host, sizeof host, "%.*s", (int)(colon - address), address);
-    int rc = fbs_storage_new(bucket, out);
+    int rc = fbs_storage_new(bucket, storage);
     if (rc) return fail("fbs_storage_new", rc);
-    if ((rc = fbs_storage_use_emulator(*out, host, atoi(colon + 1)))) return fail("use_emulator", rc);
+    if ((rc = fbs_storage_use_emulator(*storage, host, atoi(colon + 1)))) return fail("use_emulator", rc);
+    if ((rc = fbs_storage_reference(*storage, path, ref))) return fail("reference", rc);
     return 0;
 }
 

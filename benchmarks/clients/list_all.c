@@ -18,8 +18,7 @@ int main(int argc, char **argv) {
     fbs_reference *ref;
     fbs_list_result *result;
     int rc;
-    if (emulator_storage(argv[1], argv[2], &storage)) return 1;
-    if ((rc = fbs_storage_reference(storage, argv[3], &ref))) return fail("reference", rc);
+    if (emulator_reference(argv[1], argv[2], argv[3], &storage, &ref)) return 1;
 
     double started = now_s();
     if ((rc = fbs_reference_list_all(ref, &result))) return fail("list_all", rc);

@@ -17,10 +17,9 @@ int main(int argc, char **argv) {
     fbs_reference *ref;
     fbs_task *task;
     int rc;
-    if (emulator_storage(argv[1], argv[2], &storage)) return 1;
+    if (emulator_reference(argv[1], argv[2], argv[4], &storage, &ref)) return 1;
     if (argc == 6 && (rc = fbs_storage_set_upload_chunk_size(storage, atoll(argv[5]))))
         return fail("set_upload_chunk_size", rc);
-    if ((rc = fbs_storage_reference(storage, argv[4], &ref))) return fail("reference", rc);
 
     double started = now_s();
     if ((rc = fbs_reference_put_file(ref, argv[3], NULL, &task))) return fail("put_file", rc);

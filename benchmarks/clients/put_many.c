@@ -25,8 +25,7 @@ int main(int argc, char **argv) {
     fbs_storage *storage;
     fbs_reference *root;
     int rc;
-    if (emulator_storage(argv[1], argv[2], &storage)) return 1;
-    if ((rc = fbs_storage_reference(storage, argv[3], &root))) return fail("reference", rc);
+    if (emulator_reference(argv[1], argv[2], argv[3], &storage, &root)) return 1;
 
     double started = now_s();
     for (long n = 0; n < count + in_flight; n++) {

@@ -45,11 +45,14 @@ public struct StoragePath: Hashable, Sendable, CustomStringConvertible {
     }
 
     public func hash(into hasher: inout Hasher) {
-        for part in [bucket, object] {
-            var part = part
-            part.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-            hasher.combine(0xFF as UInt8)   // never in UTF-8: ends the part
-        }
+        Self.combineBytes(of: bucket, into: &hasher)
+        Self.combineBytes(of: object, into: &hasher)
+    }
+
+    private static func combineBytes(of part: String, into hasher: inout Hasher) {
+        var part = part
+        part.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        hasher.combine(0xFF as UInt8)   // never in UTF-8: ends the part
     }
 
     // MARK: Navigation

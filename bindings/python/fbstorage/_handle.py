@@ -21,9 +21,6 @@ class OwnedHandle:
     handle later, on first use, and take it with :meth:`_own`.
     """
 
-    _native: Any = None
-    _finalizer: weakref.finalize | None = None
-
     def __init__(self, handle: Any, free_function: str) -> None:
         self._own(handle, free_function)
 
@@ -38,5 +35,4 @@ class OwnedHandle:
     def _release(self) -> None:
         """Releases the handle now (idempotent)."""
         self._native = None
-        if self._finalizer is not None:
-            self._finalizer()
+        self._finalizer()

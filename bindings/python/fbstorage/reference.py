@@ -138,6 +138,8 @@ class StorageReference(OwnedHandle):
     @property
     def name(self) -> str:
         """The last component of the path ("" at the root)."""
+        # The core's rule, read off the path: asking the library would make a listed
+        # reference's handle just to name it.
         return self._full_path.rpartition("/")[2]
 
     def child(self, path: str) -> StorageReference:

@@ -28,7 +28,7 @@ def list_objects(sorted_names: list[str], bucket: str, params: dict[str, str], f
         raise ApiError(400, "The prefix parameter is required to be empty or ends with a single / character.")
     delimiter = params.get("delimiter", "")
     max_results = _max_results(params.get("maxResults"), flavor)
-    key = (flavor.paginates_prefixes, prefix, delimiter)
+    key = (prefix, delimiter)   # the flavor is fixed for the emulator's lifetime
     listing = memo.get(key)
     if listing is None:
         if len(memo) > _MEMO_LISTINGS:
