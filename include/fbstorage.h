@@ -359,12 +359,16 @@ int fbs_reference_put_file_resuming(const fbs_reference *r, const char *local_pa
 int fbs_reference_write_to_file(const fbs_reference *r, const char *local_path, fbs_task **out);
 
 /* Adds an observer for status (RESUME .. FAILURE). If the task is already in that status the
- * callback also fires once at once (on the callback thread) — also after the task ended, for
- * its final status. A RESUME observer fires at once whenever the task is not paused (running,
- * or already ended: every task starts by resuming), so observers added right after starting a
- * task never miss its start, however fast it is; that call comes before the task's events
- * still waiting for the callback thread. Observers of PROGRESS and PAUSE added after the end
- * never fire. out may be NULL when the handle is not needed.
+ * callback also fires once at once (on the callback thread). A RESUME observer fires at once
+ * whenever the task is running or its end is still on the way to the callback thread (every
+ * task starts by resuming), so observers added right after starting a task never miss its
+ * start, however fast it is; that call comes before the task's events still waiting for the
+ * callback thread.
+ * Once the task's SUCCESS or FAILURE was delivered, no observer of the task runs again (all are
+ * removed, as in the Apple SDK), except that a new observer of exactly the status the task
+ * ended in fires once at once, so observing SUCCESS after the end still learns the result.
+ * Observers of any other status added after the end never fire.
+ * out may be NULL when the handle is not needed.
  * Errors: FBS_ERR_INVALID_ARGUMENT (NULL task or callback, UNKNOWN or out-of-range status). */
 int fbs_task_observe(fbs_task *t, fbs_task_status status, fbs_task_callback cb,
                      void *user_data, fbs_observer_handle *out);

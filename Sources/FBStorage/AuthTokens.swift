@@ -18,11 +18,13 @@ struct AuthTokens: Sendable {
         }
     }
 
-    /// The auth headers for one request to `endpoint`.
-    func headers(for endpoint: Endpoint, forceRefresh: Bool) -> [(name: String, value: String)] {
+    /// The auth headers for one request to `endpoint`. Throws `invalidArgument` when the token
+    /// the provider returned holds a control character (fixed tokens are checked when set).
+    func headers(for endpoint: Endpoint, forceRefresh: Bool) throws(StorageError) -> [(name: String, value: String)] {
         guard endpoint.isSecureOrLoopback else { return [] }
         var headers: [(name: String, value: String)] = []
         if let token = provider.map({ $0(forceRefresh) }) ?? fixedToken, !token.isEmpty {
+            try HeaderValue.check(token, field: "The auth token")
             headers.append((name: "Authorization", value: "Firebase \(token)"))
         }
         if let appCheckToken, !appCheckToken.isEmpty {

@@ -68,7 +68,12 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
 
     private func attempt(forceRefresh: Bool) {
         guard !finished else { return }
-        let headers = authenticated ? storage.auth.headers(for: settings.endpoint, forceRefresh: forceRefresh) : []
+        let headers: [(name: String, value: String)]
+        do throws(StorageError) {
+            headers = authenticated ? try storage.auth.headers(for: settings.endpoint, forceRefresh: forceRefresh) : []
+        } catch {
+            return finish(.failure(error))
+        }
         secrets = AuthTokens.secrets(in: headers)
         var request = build(headers)
         request.applyLimits(settings, remaining: backoff.deadline - Backoff.monotonicNow())
@@ -94,19 +99,19 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
         if let headError { return finish(.failure(headError)) }
         if case .failure(.bodyTooLarge) = result, let bodyLimitError { return finish(.failure(bodyLimitError)) }
         let mayRefresh = authenticated && !refreshedToken && storage.auth.canRefresh
-        switch AttemptOutcome(result, path: path, mayRefreshToken: mayRefresh).redacting(secrets) {
+        switch AttemptOutcome(result, path: path, settings: settings, mayRefreshToken: mayRefresh).redacting(secrets) {
         case .success(let response): finish(.success(response))
         case .refreshToken:
             refreshedToken = true
             attempt(forceRefresh: true)
-        case .retry(let cause, let retryAfter): retry(after: cause, retryAfter: retryAfter)
+        case .retry(let cause, let retryAfter, let refused): retry(after: cause, retryAfter: retryAfter, refused: refused)
         case .fail(let error): finish(.failure(error))
         }
     }
 
-    private func retry(after cause: StorageError, retryAfter: Double?) {
-        guard let delay = backoff.nextDelay(now: Backoff.monotonicNow(), retryAfter: retryAfter) else {
-            finish(.failure(.retryLimit(after: cause, seconds: retryTime)))
+    private func retry(after cause: StorageError, retryAfter: Double?, refused: Bool) {
+        guard let delay = backoff.nextDelay(now: Backoff.monotonicNow(), retryAfter: retryAfter, refused: refused) else {
+            finish(.failure(.retryLimit(after: cause, seconds: retryTime, backoff: backoff)))
             return
         }
         RetryLog.retrying(path, in: delay, after: cause)
@@ -153,6 +158,12 @@ extension TransportError: CustomStringConvertible {
         }
     }
 
+    /// CURLE_COULDNT_CONNECT: on a loopback address, the port refused the connection.
+    var isConnectionRefused: Bool {
+        if case .failed(let code, _) = self { return code == 7 }
+        return false
+    }
+
     /// libcurl failures a retry cannot fix: bad URLs and TLS verification (CURLE_* values).
     private static let permanentCurlCodes: Set<Int32> = [1, 3, 4, 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91]
 }
@@ -162,11 +173,14 @@ extension StorageError {
         StorageError(code: .cancelled, message: "The operation on \(path.gsURL) was cancelled")
     }
 
-    /// The deadline passed on retryable failures; a spent 429 is a quota error.
-    static func retryLimit(after cause: StorageError, seconds: Double) -> StorageError {
+    /// The deadline passed on retryable failures (or `backoff` found nothing listening on a
+    /// loopback endpoint); a spent 429 is a quota error.
+    static func retryLimit(after cause: StorageError, seconds: Double, backoff: Backoff) -> StorageError {
         var error = cause
         error.code = cause.httpStatus == 429 ? .quotaExceeded : .retryLimitExceeded
-        error.message = "Gave up after retrying for up to \(Int(seconds)) s; last error: \(cause.message)"
+        error.message = backoff.nothingListening
+            ? "Gave up after connections were refused for \(Int(Backoff.loopbackRefusedGrace)) s: \(cause.message)"
+            : "Gave up after retrying for up to \(Int(seconds)) s; last error: \(cause.message)"
         return error
     }
 }

@@ -33,6 +33,7 @@ public final class Storage: @unchecked Sendable {
                                    message: "FIREBASE_STORAGE_EMULATOR_HOST must be host:port, not '\(value)'")
             }
             currentSettings.endpoint = Endpoint(scheme: "http", host: host, port: port)
+            currentSettings.endpointFromEnvironment = true
         }
         engine = try HTTPEngine(name: "fbstorage-transfer")
         do {
@@ -70,7 +71,9 @@ public final class Storage: @unchecked Sendable {
         lock.withLock { currentSettings.endpoint = endpoint }
     }
 
-    public func setAuthToken(_ token: String?) {
+    /// - Throws: `invalidArgument` when the token holds a control character.
+    public func setAuthToken(_ token: String?) throws(StorageError) {
+        if let token { try HeaderValue.check(token, field: "The auth token") }
         lock.withLock { currentAuth.fixedToken = token; currentAuth.provider = nil }
     }
 
@@ -78,7 +81,9 @@ public final class Storage: @unchecked Sendable {
         lock.withLock { currentAuth.provider = provider }
     }
 
-    public func setAppCheckToken(_ token: String?) {
+    /// - Throws: `invalidArgument` when the token holds a control character.
+    public func setAppCheckToken(_ token: String?) throws(StorageError) {
+        if let token { try HeaderValue.check(token, field: "The App Check token") }
         lock.withLock { currentAuth.appCheckToken = token }
     }
 

@@ -90,7 +90,12 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
     // MARK: Requests
 
     private func sendRequest(forceRefresh: Bool) {
-        var headers = storage.auth.headers(for: settings.endpoint, forceRefresh: forceRefresh)
+        var headers: [(name: String, value: String)]
+        do throws(StorageError) {
+            headers = try storage.auth.headers(for: settings.endpoint, forceRefresh: forceRefresh)
+        } catch {
+            return fail(error)
+        }
         secrets = AuthTokens.secrets(in: headers)
         if written > 0 { headers.append((name: "Range", value: "bytes=\(written)-")) }
         var request = HTTPRequest(method: "GET", url: settings.endpoint.objectURL(reference.path) + "?alt=media",
@@ -167,7 +172,8 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
             return fail(StorageError(code: .unknown, message: "Download failed: \(reason)"))
         }
         let mayRefresh = !refreshedToken && storage.auth.canRefresh
-        switch AttemptOutcome(result, path: reference.path, mayRefreshToken: mayRefresh, errorBody: errorBody).redacting(secrets) {
+        switch AttemptOutcome(result, path: reference.path, settings: settings, mayRefreshToken: mayRefresh,
+                              errorBody: errorBody).redacting(secrets) {
         case .success:
             if total >= 0 && written < total {
                 // The connection ended early: continue from here.
@@ -178,16 +184,16 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
         case .refreshToken:
             refreshedToken = true
             sendRequest(forceRefresh: true)
-        case .retry(let cause, let retryAfter):
-            retry(after: cause, retryAfter: retryAfter)
+        case .retry(let cause, let retryAfter, let refused):
+            retry(after: cause, retryAfter: retryAfter, refused: refused)
         case .fail(let error):
             fail(error)
         }
     }
 
-    private func retry(after cause: StorageError, retryAfter: Double?) {
-        guard let delay = backoff.nextDelay(now: Backoff.monotonicNow(), retryAfter: retryAfter) else {
-            return fail(.retryLimit(after: cause, seconds: settings.maxDownloadRetryTime))
+    private func retry(after cause: StorageError, retryAfter: Double?, refused: Bool = false) {
+        guard let delay = backoff.nextDelay(now: Backoff.monotonicNow(), retryAfter: retryAfter, refused: refused) else {
+            return fail(.retryLimit(after: cause, seconds: settings.maxDownloadRetryTime, backoff: backoff))
         }
         RetryLog.retrying(reference.path, in: delay, after: cause)
         let generation = self.generation

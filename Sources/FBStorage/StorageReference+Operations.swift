@@ -31,6 +31,7 @@ extension StorageReference {
 
     /// Clearing custom metadata and then setting keys takes two PATCH requests (clear, then set).
     func startUpdateMetadata(_ changes: StorageMetadata, _ done: @escaping StorageCompletion<StorageMetadata>) throws(StorageError) {
+        try changes.checkHeaderFields()
         try sendPatches(changes.updateJSONSteps()[...], done)
     }
 

@@ -2,7 +2,11 @@
 /// operations started afterwards.
 public struct StorageSettings: Sendable {
     /// Where requests go: production, or an emulator.
-    public var endpoint: Endpoint = .production
+    public var endpoint: Endpoint = .production {
+        didSet { endpointFromEnvironment = false }
+    }
+    /// The endpoint came from `FIREBASE_STORAGE_EMULATOR_HOST` (named in errors about it).
+    var endpointFromEnvironment = false
     /// How long an upload keeps retrying without progress (seconds).
     public var maxUploadRetryTime: Double = 600
     /// How long a download keeps retrying without progress (seconds).
@@ -29,4 +33,13 @@ public struct StorageSettings: Sendable {
     public static let chunkSizeRange: ClosedRange<Int64> = (256 << 10)...(1 << 30)
 
     public init() {}
+}
+
+extension StorageSettings {
+    /// Why a loopback endpoint refused: no server listens there.
+    var nothingListeningMessage: String {
+        let address = "\(endpoint.host.contains(":") ? "[\(endpoint.host)]" : endpoint.host):\(endpoint.port)"
+        let source = endpointFromEnvironment ? " (the address comes from FIREBASE_STORAGE_EMULATOR_HOST)" : ""
+        return "Nothing is listening on \(address)\(source): the connection was refused. Is the emulator running?"
+    }
 }

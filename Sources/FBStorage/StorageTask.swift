@@ -37,8 +37,9 @@ public class StorageTask: StorageWork, @unchecked Sendable {
     public var snapshot: StorageTaskSnapshot { state.withLock { latest } }
 
     /// Adds an observer for `status`; if the task is already in that status it also fires once
-    /// at once (for RESUME: once the task started, unless it is paused). Returns a handle for
-    /// `removeObserver`.
+    /// at once (for RESUME: once the task started, unless it is paused or its end was delivered).
+    /// Once SUCCESS or FAILURE was delivered, only an observer of that final status still runs,
+    /// once. Returns a handle for `removeObserver`.
     public func observe(_ status: StorageTaskStatus, _ callback: @escaping StorageTaskObserver) throws(StorageError) -> Int64 {
         guard status != .unknown else {
             throw StorageError(code: .invalidArgument, message: "Cannot observe the UNKNOWN status")
@@ -52,9 +53,9 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             let current: StorageTaskSnapshot?
             if latest.status == status {
                 current = latest
-            } else if status == .resume && latest.status != .unknown && latest.status != .pause {
+            } else if status == .resume && !terminalDelivered && latest.status != .unknown && latest.status != .pause {
                 // Every started task resumed once: observers added right after starting see it,
-                // even when a fast task is already running (PROGRESS) or has ended.
+                // even when a fast task is already running (PROGRESS) or its end is still queued.
                 current = latest.with(status: .resume)
             } else {
                 current = nil
@@ -65,7 +66,10 @@ public class StorageTask: StorageWork, @unchecked Sendable {
         if let current {
             // Ahead of events still waiting (a fast task's first PROGRESS): RESUME came first.
             storage.callbackQueue.enqueue(aheadOfEvents: true) { [self] in
-                invoke(handle, current) { owedAtOnce.removeValue(forKey: handle) != nil ? callback : nil }
+                invoke(handle, current) {
+                    guard owedAtOnce.removeValue(forKey: handle) != nil, mayRunAtOnce(status) else { return nil }
+                    return callback
+                }
             }
         }
         return handle
@@ -218,6 +222,13 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             state.withLock { markTerminalDelivered() }
             state.broadcast()
         }
+    }
+
+    /// Under the lock: whether an observer's "already in that status" call may still run. Once the
+    /// task's SUCCESS or FAILURE was delivered only that status's calls do, as in the Apple SDK
+    /// (every observer is removed at the end); a RESUME owed from before the end is dropped.
+    private func mayRunAtOnce(_ status: StorageTaskStatus) -> Bool {
+        !terminalDelivered || status == latest.status
     }
 
     /// Under the lock: the task's last event has been delivered, so no observer runs again and

@@ -17,6 +17,9 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     private let checksums: UploadChecksums
     private let total: Int64
     private let resumeFrom: UploadSession?
+    /// Resuming: the bytes the session string vouches for, until the server's first answer
+    /// says how many it has (it may hold no byte beyond them; see `queryDone`).
+    private var vouchedBytes: Int64?
 
     private var sessionURL: String?
     private var granularity: Int64 = 256 << 10
@@ -42,11 +45,11 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         guard !reference.path.isRoot else {
             throw StorageError(code: .pathError, message: "Cannot upload to the bucket root; use a child reference")
         }
-        if let resumeFrom, resumeFrom.bucket != reference.bucket || resumeFrom.object != reference.fullPath
-            || resumeFrom.totalBytes != source.length {
+        if let resumeFrom, resumeFrom.bucket != reference.bucket || resumeFrom.object != reference.fullPath {
             throw StorageError(code: .invalidArgument,
-                               message: "The upload session is for \(resumeFrom.totalBytes) bytes to gs://\(resumeFrom.bucket)/\(resumeFrom.object), not for this file and reference")
+                               message: "The upload session is for gs://\(resumeFrom.bucket)/\(resumeFrom.object), not for \(reference.path.gsURL)")
         }
+        try metadata?.checkHeaderFields()
         settings = reference.storage.settings
         self.source = source
         total = source.length
@@ -57,12 +60,35 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         self.metadata = metadata
         self.resumeFrom = resumeFrom
         checksums = UploadChecksums(withMD5: settings.verifyMD5)
+        if let resumeFrom { try Self.proveUnchanged(source, resumeFrom, checksums) }
+        vouchedBytes = resumeFrom?.verifiedBytes
         backoff = Backoff(deadline: Backoff.monotonicNow() + settings.maxUploadRetryTime)
         super.init(reference: reference, totalBytes: source.length)
     }
 
+    /// Before a byte is sent: the file must still be what the session was uploading, its size and
+    /// the prefix the session vouches for (re-read at disk speed; `checksums` keep that work).
+    private static func proveUnchanged(_ source: UploadSource, _ session: UploadSession,
+                                       _ checksums: UploadChecksums) throws(StorageError) {
+        let file = source.filePath ?? ""
+        guard session.totalBytes == source.length else {
+            throw .invalidArgument("The file \(file) is \(source.length) bytes but the upload session was for \(session.totalBytes): the file changed since the session was taken. The stored object is untouched; start a new upload.")
+        }
+        guard checksums.catchUp(source, to: session.verifiedBytes) else {
+            throw StorageError(code: .unknown, message: "Could not read \(file) (errno \(errno))")
+        }
+        guard checksums.crc32c.value == session.verifiedCRC32C else {
+            throw .invalidArgument("The first \(session.verifiedBytes) bytes of \(file) differ from the bytes the upload session sent (CRC32C mismatch): the file changed since the session was taken. The stored object is untouched; start a new upload.")
+        }
+    }
+
     /// The resumable session to persist for `put_file_resuming`, once the server started one.
-    public var uploadSession: UploadSession? { sessionLock.withLock { publishedSession } }
+    /// It changes as the upload reads the file: persist the latest to resume furthest.
+    public var uploadSession: UploadSession? {
+        guard var session = sessionLock.withLock({ publishedSession }) else { return nil }
+        (session.verifiedBytes, session.verifiedCRC32C) = checksums.prefix
+        return session
+    }
 
     // MARK: Lifecycle (transfer thread)
 
@@ -110,9 +136,9 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     // MARK: Multipart
 
     private func sendMultipart() {
-        guard let payload = source.readAll(count: Int(total)) else {
-            return fail(readError())
-        }
+        let payload = source.readAll(count: Int(total))
+        do throws(StorageError) { try source.checkUnchanged() } catch { return fail(error) }
+        guard let payload else { return fail(readError()) }
         checksums.reset()
         payload.withUnsafeBytes { checksums.observe($0, at: 0) }
         let boundary = Multipart.makeBoundary()
@@ -158,6 +184,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     /// Sends the next chunk from `confirmed`; the last one also finalizes.
     private func sendNextChunk() {
         guard let sessionURL else { return begin() }
+        do throws(StorageError) { try source.checkUnchanged() } catch { return fail(error) }
         guard checksums.catchUp(source, to: confirmed) else { return fail(readError()) }
         let length = min(chunkSize, total - confirmed)
         let isLast = confirmed + length == total
@@ -210,7 +237,8 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
             }
         }
         if paused { return }   // resume will ask the server where it stands
-        handleFailure(AttemptOutcome(result, path: reference.path, mayRefreshToken: false), then: query)
+        do throws(StorageError) { try source.checkUnchanged() } catch { return fail(error) }
+        handleFailure(AttemptOutcome(result, path: reference.path, settings: settings, mayRefreshToken: false), then: query)
     }
 
     /// Asks the server how many bytes it has, then continues (or finishes) from there.
@@ -239,6 +267,10 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
                     return fail(StorageError(code: .unknown, message: "The server's upload status has no valid X-Goog-Upload-Size-Received",
                                              httpStatus: response.status))
                 }
+                if let vouched = vouchedBytes {
+                    vouchedBytes = nil
+                    if received > vouched { return startOverUnvouched(received: received, vouched: vouched) }
+                }
                 confirmed = received
                 LogHook.log(.info, "\(reference.path.gsURL): the server has \(received) of \(total) bytes; continuing from there")
                 emit(.progress, bytes: confirmed, total: total, force: true)
@@ -253,7 +285,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
                 break
             }
         }
-        handleFailure(AttemptOutcome(result, path: reference.path, mayRefreshToken: false), then: query)
+        handleFailure(AttemptOutcome(result, path: reference.path, settings: settings, mayRefreshToken: false), then: query)
     }
 
     /// The session is gone (e.g. the server restarted): start the upload over, within the deadline.
@@ -267,10 +299,23 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         // after an emulator restart). The deadline stays.
         backoff = Backoff(deadline: backoff.deadline)
         guard let delay = backoff.nextDelay(now: Backoff.monotonicNow(), retryAfter: nil) else {
-            return fail(.retryLimit(after: cause, seconds: settings.maxUploadRetryTime))
+            return fail(.retryLimit(after: cause, seconds: settings.maxUploadRetryTime, backoff: backoff))
         }
         LogHook.log(.warning, "\(reference.path.gsURL): the server lost the upload session; starting over in \((delay * 100).rounded() / 100) s")
         schedule(after: delay, begin)
+    }
+
+    /// Resuming, the server has bytes beyond those the session string vouches for (it was taken
+    /// before they were read): nothing proves they are the file's, so a new session uploads the
+    /// whole file instead of risking a stored object that mixes two files.
+    private func startOverUnvouched(received: Int64, vouched: Int64) {
+        if let sessionURL { sendCancelCommand(to: sessionURL) }
+        adoptSession(nil)
+        confirmed = 0
+        checksums.reset()
+        LogHook.log(.warning, "\(reference.path.gsURL): the server has \(received) bytes of the session but its string vouches for \(vouched); starting over so that no unverified byte is stored (persist the session string as the upload progresses to resume further)")
+        emit(.progress, bytes: 0, total: total, force: true)
+        begin()
     }
 
     /// The server has every byte but its final answer was lost: read the metadata instead.
@@ -316,9 +361,9 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
             next()
         case .fail(let error):
             fail(error)
-        case .retry(let cause, let retryAfter):
-            guard let delay = backoff.nextDelay(now: Backoff.monotonicNow(), retryAfter: retryAfter) else {
-                return fail(.retryLimit(after: cause, seconds: settings.maxUploadRetryTime))
+        case .retry(let cause, let retryAfter, let refused):
+            guard let delay = backoff.nextDelay(now: Backoff.monotonicNow(), retryAfter: retryAfter, refused: refused) else {
+                return fail(.retryLimit(after: cause, seconds: settings.maxUploadRetryTime, backoff: backoff))
             }
             RetryLog.retrying(reference.path, in: delay, after: cause)
             schedule(after: delay, next)

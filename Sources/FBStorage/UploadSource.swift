@@ -40,6 +40,17 @@ final class UploadSource: @unchecked Sendable {
         if fd >= 0 { close(fd) }
     }
 
+    /// Throws `invalidArgument` when the file's size is no longer the size it had when opened:
+    /// an upload of a file that grows or shrinks meanwhile can never store what the caller meant.
+    func checkUnchanged() throws(StorageError) {
+        guard fd >= 0 else { return }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return }
+        if Int64(info.st_size) != length {
+            throw .invalidArgument("The file \(filePath ?? "") changed size while it was uploaded (\(length) bytes when the upload started, \(info.st_size) now); nothing was finalized")
+        }
+    }
+
     /// Copies up to `buffer.count` bytes from `offset`; -1 on a read error, 0 past the end.
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int {
         let count = Int(min(Int64(buffer.count), max(length - offset, 0)))
@@ -54,7 +65,7 @@ final class UploadSource: @unchecked Sendable {
         while done < count {
             let n = pread(fd, base + done, count - done, off_t(offset) + off_t(done))
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return n == 0 ? done : -1 }
+            guard n > 0 else { return -1 }   // also the end of a file that shrank: never a short chunk
             done += n
         }
         return done
@@ -76,6 +87,11 @@ final class UploadChecksums: @unchecked Sendable {
     private(set) var md5: MD5?
     private(set) var hashedUpTo: Int64 = 0
     private let withMD5: Bool
+    /// `hashedUpTo` and the CRC32C of those bytes, for `UploadSession` readers on any thread.
+    private let readPrefix = Locked((bytes: Int64(0), crc32c: UInt32(0)))
+
+    /// The length and CRC32C of the prefix read so far (any thread).
+    var prefix: (bytes: Int64, crc32c: UInt32) { readPrefix.withLock { $0 } }
 
     init(withMD5: Bool) {
         self.withMD5 = withMD5
@@ -86,6 +102,7 @@ final class UploadChecksums: @unchecked Sendable {
         crc32c = CRC32C()
         md5 = withMD5 ? MD5() : nil
         hashedUpTo = 0
+        readPrefix.withLock { $0 = (0, 0) }
     }
 
     /// Called with bytes about to be sent from object offset `offset`.
@@ -96,6 +113,7 @@ final class UploadChecksums: @unchecked Sendable {
         crc32c.update(fresh)
         md5?.update(fresh)
         hashedUpTo = end
+        readPrefix.withLock { [crc = crc32c.value] in $0 = (end, crc) }
     }
 
     /// Hashes the source up to `offset` if it is not yet; false on a read error.

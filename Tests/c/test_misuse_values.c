@@ -381,7 +381,8 @@ TEST_OFFLINE(misuse_task_after_storage_free) {
     CASE(fbs_task_remove_all_observers(t), FBS_OK);
     char *file = temp_file_with("abc", 3, ".txt");
     const char *session_text = "{\"bucket\":\"fbs-test.appspot.com\",\"object\":\"closed/task.bin\","
-                               "\"sessionURL\":\"http://127.0.0.1:9/u\",\"totalBytes\":3,\"v\":1}";
+                               "\"sessionURL\":\"http://127.0.0.1:9/u\",\"totalBytes\":3,\"v\":2,"
+                               "\"verifiedBytes\":0,\"verifiedCRC32C\":0}";
     CASE(fbs_reference_put_file_resuming(r, file, session_text, NULL, &other), FBS_ERR_INVALID_ARGUMENT);
     CHECK(strstr(fbs_last_error_message(), "closed") != NULL);
     CASE(fbs_reference_get_metadata_async(r, late_metadata, NULL), FBS_ERR_INVALID_ARGUMENT);

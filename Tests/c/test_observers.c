@@ -8,6 +8,7 @@
 #define KIB 1024
 
 static void check_late_observers(fbs_task *t, fbs_task_status final_status);
+static void callback_barrier(fbs_task *t, fbs_task_status status);
 
 /* Holds the resumable start request for delay_ms so observers attach before anything moves. */
 static void hold_start(int delay_ms) {
@@ -30,7 +31,7 @@ TEST(observer_order) {
     /* wait returns after SUCCESS observers returned: the event is already recorded */
     CHECK_EQ_INT(event_log_count(&log, FBS_TASK_STATUS_SUCCESS), 1);
     int count = log.count;
-    sleep_ms(300);
+    check_late_observers(t, FBS_TASK_STATUS_SUCCESS);
     CHECK_EQ_INT(log.count, count);   /* nothing after SUCCESS */
     check_event_order(&log, FBS_TASK_STATUS_SUCCESS);
     CHECK(event_log_count(&log, FBS_TASK_STATUS_PROGRESS) >= 2);
@@ -39,7 +40,6 @@ TEST(observer_order) {
         if (log.events[i].status == FBS_TASK_STATUS_PROGRESS) last_progress = &log.events[i];
     if (last_progress) CHECK_EQ_INT(last_progress->total, n);
     CHECK_EQ_INT(log.events[log.count - 1].bytes, n);
-    check_late_observers(t, FBS_TASK_STATUS_SUCCESS);
     fbs_task_free(t);
     fbs_reference_free(r);
     free(bytes);
@@ -51,17 +51,42 @@ static void count_cb(const fbs_snapshot *snap, void *user_data) {
     __atomic_fetch_add((int *)user_data, 1, __ATOMIC_SEQ_CST);
 }
 
-/* After the end, observing the final status fires once at once; other statuses never fire. */
+/* Waits until *calls reaches want; 1 if it did. */
+static int wait_calls(int *calls, int want, int timeout_ms) {
+    for (double until = now_s() + timeout_ms / 1000.0; now_s() < until; sleep_ms(1))
+        if (__atomic_load_n(calls, __ATOMIC_SEQ_CST) >= want) return 1;
+    return __atomic_load_n(calls, __ATOMIC_SEQ_CST) >= want;
+}
+
+/* Adds an observer of status, which the task is in, and waits for its at-once call. The callback
+ * thread runs at-once calls in the order the observers were added, so once it returns, every call
+ * owed to an observer added before it has run: a barrier instead of a sleep. */
+static void callback_barrier(fbs_task *t, fbs_task_status status) {
+    int calls = 0;
+    fbs_observer_handle h = 0;
+    REQUIRE_OK(fbs_task_observe(t, status, count_cb, &calls, &h));
+    CHECK(wait_calls(&calls, 1, 10000));
+    CHECK_CODE(fbs_task_remove_observer(t, h), FBS_OK);
+}
+
+/* After the end: a new observer of the final status fires once, at once; observers of every other
+ * status (RESUME too: the Apple SDK removes all observers at the end) never fire. */
 static void check_late_observers(fbs_task *t, fbs_task_status final_status) {
     int final_calls = 0, other_calls = 0;
     fbs_observer_handle h1 = 0, h2 = 0;
     CHECK_CODE(fbs_task_observe(t, final_status, count_cb, &final_calls, &h1), FBS_OK);
     CHECK_CODE(fbs_task_observe(t, FBS_TASK_STATUS_PROGRESS, count_cb, &other_calls, &h2), FBS_OK);
     CHECK(h1 != 0 && h2 != 0 && h1 != h2);
-    for (int i = 0; i < 100 && __atomic_load_n(&final_calls, __ATOMIC_SEQ_CST) == 0; i++) sleep_ms(10);
-    sleep_ms(100);
+    fbs_task_status other_final = final_status == FBS_TASK_STATUS_SUCCESS ? FBS_TASK_STATUS_FAILURE
+                                                                          : FBS_TASK_STATUS_SUCCESS;
+    CHECK_CODE(fbs_task_observe(t, FBS_TASK_STATUS_RESUME, count_cb, &other_calls, NULL), FBS_OK);
+    CHECK_CODE(fbs_task_observe(t, FBS_TASK_STATUS_PAUSE, count_cb, &other_calls, NULL), FBS_OK);
+    CHECK_CODE(fbs_task_observe(t, other_final, count_cb, &other_calls, NULL), FBS_OK);
+    callback_barrier(t, final_status);
     CHECK_EQ_INT(__atomic_load_n(&final_calls, __ATOMIC_SEQ_CST), 1);
     CHECK_EQ_INT(__atomic_load_n(&other_calls, __ATOMIC_SEQ_CST), 0);
+    callback_barrier(t, final_status);
+    CHECK_EQ_INT(__atomic_load_n(&final_calls, __ATOMIC_SEQ_CST), 1);   /* once only */
 }
 
 TEST(observer_order_small_upload_and_finished_task) {
@@ -107,14 +132,13 @@ TEST(observer_already_reached_status_fires_at_once) {
     event_log_init(&late);
     observe(log.task, FBS_TASK_STATUS_PAUSE, &late);
     CHECK(event_log_wait(&late, FBS_TASK_STATUS_PAUSE, 2000));
-    sleep_ms(200);
-    CHECK_EQ_INT(late.count, 1);
-    CHECK_EQ_INT(late.events[0].on_main_thread, 0);
     /* an observer for a status not reached does not fire */
     event_log none;
     event_log_init(&none);
     observe(log.task, FBS_TASK_STATUS_FAILURE, &none);
-    sleep_ms(200);
+    callback_barrier(log.task, FBS_TASK_STATUS_PAUSE);
+    CHECK_EQ_INT(late.count, 1);
+    CHECK_EQ_INT(late.events[0].on_main_thread, 0);
     CHECK_EQ_INT(none.count, 0);
     REQUIRE_OK(fbs_task_resume(log.task));
     CHECK_CODE(fbs_task_wait(log.task, 60000), FBS_OK);
@@ -165,7 +189,7 @@ TEST(observer_removal) {
     int after_remove = all.count;
     CHECK(after_remove - before <= 1);
     CHECK_CODE(fbs_task_wait(t, 60000), FBS_OK);
-    sleep_ms(100);
+    callback_barrier(t, FBS_TASK_STATUS_SUCCESS);
     CHECK_EQ_INT(all.count, after_remove);
     CHECK_EQ_INT(event_log_count(&all, FBS_TASK_STATUS_SUCCESS), 0);
     size_t got_n = 0;

@@ -1,4 +1,4 @@
-/* test_resume_process.c — an upload killed with SIGKILL mid-way is continued by another
+/* test_resume_process.c — an upload killed with SIGKILL half-way (paused) is continued by another
  * process from its persisted session (fbs_task_upload_session → fbs_reference_put_file_
  * resuming): the object is byte-identical and only the bytes the server lacked are sent. */
 #define _GNU_SOURCE
@@ -14,35 +14,43 @@
 #define MIB (1024 * 1024)
 #define CHUNK (256 * KIB)
 
-/* The first process: uploads file, writes "SESSION <session>\n" once there is one, then
- * "PROGRESS <bytes>\n" (sent so far, the last chunk possibly unconfirmed) until it is killed. */
-static _Noreturn void upload_and_report(const char *file, const char *path, int out) {
+/* The first process: uploads file, writes "PROGRESS <bytes>\n" (sent so far, the last chunk
+ * possibly unconfirmed) until half is sent, then pauses, writes "SESSION <session>\n" (taken
+ * once nothing more is read, so it vouches for every byte the server can have) and waits to be
+ * killed. A session string taken earlier may vouch for less than the server has: the resume
+ * then starts over (test_resume_checks.c). */
+static _Noreturn void upload_and_report(const char *file, const char *path, long long half, int out) {
     fbs_storage *s = new_storage();
     REQUIRE_OK(fbs_storage_set_upload_chunk_size(s, CHUNK));
     fbs_reference *r = new_ref(s, path);
     fbs_task *t = NULL;
     REQUIRE_OK(fbs_reference_put_file(r, file, NULL, &t));
-    char *session = NULL;
-    while (!session) {
-        REQUIRE_OK(fbs_task_upload_session(t, &session));
-        sleep_ms(5);
-    }
-    dprintf(out, "SESSION %s\n", session);
-    for (;;) {
+    for (long long sent = 0; sent < half; sleep_ms(5)) {
         fbs_snapshot *snap = NULL;
         REQUIRE_OK(fbs_task_snapshot(t, &snap));
-        dprintf(out, "PROGRESS %lld\n", (long long)fbs_snapshot_bytes_transferred(snap));
+        sent = fbs_snapshot_bytes_transferred(snap);
         fbs_snapshot_free(snap);
-        sleep_ms(20);
+        dprintf(out, "PROGRESS %lld\n", sent);
     }
+    REQUIRE_OK(fbs_task_pause(t));
+    for (int paused = 0; !paused; sleep_ms(5)) {
+        fbs_snapshot *snap = NULL;
+        REQUIRE_OK(fbs_task_snapshot(t, &snap));
+        paused = fbs_snapshot_status(snap) == FBS_TASK_STATUS_PAUSE;
+        fbs_snapshot_free(snap);
+    }
+    char *session = NULL;
+    REQUIRE_OK(fbs_task_upload_session(t, &session));
+    dprintf(out, "SESSION %s\n", session ? session : "");
+    for (;;) pause();
 }
 
-/* Reads the child's reports until it sent `want` bytes; returns the session. */
-static char *read_reports(FILE *in, long long want, long long *progress) {
+/* Reads the child's reports until its session; returns it and the last progress. */
+static char *read_reports(FILE *in, long long *progress) {
     char *line = NULL, *session = NULL;
     size_t cap = 0;
     *progress = 0;
-    while (*progress < want && getline(&line, &cap, in) > 0) {
+    while (!session && getline(&line, &cap, in) > 0) {
         if (!strncmp(line, "SESSION ", 8)) session = strndup(line + 8, strcspn(line + 8, "\n"));
         else if (!strncmp(line, "PROGRESS ", 9)) *progress = atoll(line + 9);
     }
@@ -63,17 +71,17 @@ TEST_EX(resume_upload_in_new_process, TEST_NEEDS_EMULATOR, 90) {
     REQUIRE(child >= 0);
     if (child == 0) {
         close(pipefd[0]);
-        upload_and_report(file, path, pipefd[1]);
+        upload_and_report(file, path, (long long)n / 2, pipefd[1]);
     }
     close(pipefd[1]);
     FILE *reports = fdopen(pipefd[0], "r");
     long long progress = 0;
-    char *session = read_reports(reports, (long long)n / 2, &progress);
+    char *session = read_reports(reports, &progress);
     kill(child, SIGKILL);
     int status;
     waitpid(child, &status, 0);
     fclose(reports);
-    REQUIRE(session != NULL);
+    REQUIRE(session != NULL && session[0] == '{');
     REQUIRE(progress >= (long long)n / 2);
     REQUIRE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
     emu_clear(EMU, "faults");

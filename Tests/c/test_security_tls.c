@@ -112,7 +112,7 @@ static int upload_over_tls(const char *ca_file, const char *host, int port, cons
     REQUIRE_OK(fbs_storage_set_max_upload_retry_time(s, 10));
     REQUIRE_OK(fbs_storage_set_ca_file(s, ca_file));
     char *session = NULL;
-    if (asprintf(&session, "{\"bucket\":\"%s\",\"object\":\"%s\",\"sessionURL\":\"https://%s:%d%s\",\"totalBytes\":%zu,\"v\":1}",
+    if (asprintf(&session, "{\"bucket\":\"%s\",\"object\":\"%s\",\"sessionURL\":\"https://%s:%d%s\",\"totalBytes\":%zu,\"v\":2,\"verifiedBytes\":0,\"verifiedCRC32C\":0}",
                  BUCKET, OBJECT, host, port, path, n) < 0) abort();
     fbs_reference *r = new_ref(s, OBJECT);
     fbs_task *t = NULL;

@@ -20,6 +20,13 @@ struct Backoff: Sendable {
     private let random: @Sendable () -> Double
     /// How many delays were handed out.
     private(set) var attempts = 0
+    /// When the current run of refused connections to a loopback endpoint began (nil: none).
+    private var refusedSince: Double?
+
+    /// How long a loopback endpoint may refuse connections before the work fails: nothing
+    /// listens there (an emulator not started, a wrong port), and minutes of retries would only
+    /// hide that. The grace lets an emulator that is restarting come back.
+    static let loopbackRefusedGrace = 2.0
 
     /// - Parameters:
     ///   - deadline: absolute, in seconds on the monotonic clock.
@@ -32,10 +39,14 @@ struct Backoff: Sendable {
         self.random = random
     }
 
-    /// The delay before the next attempt, or `nil` when `now + delay` would pass the deadline.
-    /// - Parameter retryAfter: the server's `Retry-After` in seconds, which replaces the
-    ///   computed delay (see `parseRetryAfter`).
-    mutating func nextDelay(now: Double, retryAfter: Double?) -> Double? {
+    /// The delay before the next attempt, or `nil` when `now + delay` would pass the deadline,
+    /// or when a loopback endpoint has refused every connection for `loopbackRefusedGrace`.
+    /// - Parameters:
+    ///   - retryAfter: the server's `Retry-After` in seconds, which replaces the computed delay
+    ///     (see `parseRetryAfter`).
+    ///   - refused: the attempt's connection was refused by a loopback endpoint.
+    mutating func nextDelay(now: Double, retryAfter: Double?, refused: Bool = false) -> Double? {
+        refusedSince = refused ? (refusedSince ?? now) : nil
         var delay: Double
         if let retryAfter, retryAfter.isFinite, retryAfter >= 0 {
             delay = retryAfter
@@ -50,8 +61,12 @@ struct Backoff: Sendable {
         }
         attempts += 1
         guard now + delay <= deadline else { return nil }
+        if let refusedSince, now + delay - refusedSince > Self.loopbackRefusedGrace { return nil }
         return delay
     }
+
+    /// True while the attempts are refused by a loopback endpoint (see `nextDelay`).
+    var nothingListening: Bool { refusedSince != nil }
 
     /// The seconds of a `Retry-After` header in its delta-seconds form (`"120"`); `nil` when
     /// absent, empty, an HTTP date, or anything else.

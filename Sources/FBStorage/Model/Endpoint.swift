@@ -124,7 +124,11 @@ public struct Endpoint: Sendable, Equatable {
     /// True when tokens may be sent here: https, or a loopback host (`localhost`, an IPv4
     /// address in 127.0.0.0/8, `::1`).
     var isSecureOrLoopback: Bool {
-        if scheme.lowercased() == "https" { return true }
+        scheme.lowercased() == "https" || isLoopback
+    }
+
+    /// True for `localhost`, an IPv4 address in 127.0.0.0/8 and `::1`.
+    var isLoopback: Bool {
         let h = host.lowercased()
         if h == "localhost" || h == "::1" || h == "0:0:0:0:0:0:0:1" { return true }
         let parts = h.split(separator: ".", omittingEmptySubsequences: false)

@@ -1,6 +1,11 @@
 /// A resumable upload session persisted as a string (`fbs_task_upload_session`), so an upload
 /// can be continued later, possibly by another process (`put_file_resuming`). It holds no
 /// token: the session URL alone authorises the chunk requests.
+///
+/// It also pins the local bytes: `verifiedBytes` and `verifiedCRC32C` are the length and CRC32C
+/// of the file's prefix read for sending when the string was taken, a superset of what the server
+/// can have received from it. A resume re-reads that prefix and refuses a file that changed, so a
+/// stored object is never a mix of two files.
 public struct UploadSession: Sendable, Equatable {
     /// The session URL from the start response's `X-Goog-Upload-URL`.
     public var sessionURL: String
@@ -8,14 +13,28 @@ public struct UploadSession: Sendable, Equatable {
     public var bucket: String
     /// The object path being uploaded.
     public var object: String
-    /// The declared size of the upload in bytes.
+    /// The declared size of the upload in bytes: the file's size.
     public var totalBytes: Int64
+    /// How many bytes from the start of the file had been read for sending.
+    public var verifiedBytes: Int64
+    /// The CRC32C of those bytes.
+    public var verifiedCRC32C: UInt32
 
     /// The current format version.
-    static let version: Int64 = 1
+    static let version: Int64 = 2
 
-    /// Compact JSON, keys sorted:
-    /// `{"bucket":…,"object":…,"sessionURL":…,"totalBytes":N,"v":1}`.
+    public init(sessionURL: String, bucket: String, object: String, totalBytes: Int64,
+                verifiedBytes: Int64 = 0, verifiedCRC32C: UInt32 = 0) {
+        self.sessionURL = sessionURL
+        self.bucket = bucket
+        self.object = object
+        self.totalBytes = totalBytes
+        self.verifiedBytes = verifiedBytes
+        self.verifiedCRC32C = verifiedCRC32C
+    }
+
+    /// Compact JSON, keys sorted: `{"bucket":…,"object":…,"sessionURL":…,"totalBytes":N,"v":2,
+    /// "verifiedBytes":N,"verifiedCRC32C":N}`.
     public func encode() -> String {
         let json = JSONValue.object([
             "v": .number(UploadSession.version),
@@ -23,13 +42,16 @@ public struct UploadSession: Sendable, Equatable {
             "bucket": .string(bucket),
             "object": .string(object),
             "totalBytes": .number(totalBytes),
+            "verifiedBytes": .number(verifiedBytes),
+            "verifiedCRC32C": .number(Int64(verifiedCRC32C)),
         ])
         return String(decoding: json.serialized(), as: UTF8.self)
     }
 
     /// Decodes a string from `encode()`.
     /// - Throws: `invalidArgument` when it is not such a string (not JSON, another version,
-    ///   a missing or mistyped field, a negative size, a session URL that is not http(s)).
+    ///   a missing or mistyped field, a negative size, a verified prefix outside the size or a
+    ///   CRC outside 32 bits, a session URL that is not http(s)).
     public static func decode(_ s: String) throws(StorageError) -> UploadSession {
         guard let json = JSONValue.parse(Array(s.utf8)), json.objectValue != nil else {
             throw .invalidArgument("The upload session is not a session string (not a JSON object).")
@@ -40,9 +62,11 @@ public struct UploadSession: Sendable, Equatable {
         guard let url = json["sessionURL"]?.stringValue,
               let bucket = json["bucket"]?.stringValue,
               let object = json["object"]?.stringValue,
-              case .number? = json["totalBytes"], let total = json["totalBytes"]?.int64Value
+              case .number? = json["totalBytes"], let total = json["totalBytes"]?.int64Value,
+              case .number? = json["verifiedBytes"], let verified = json["verifiedBytes"]?.int64Value,
+              case .number? = json["verifiedCRC32C"], let crc = json["verifiedCRC32C"]?.int64Value
         else {
-            throw .invalidArgument("The upload session lacks sessionURL, bucket, object or totalBytes.")
+            throw .invalidArgument("The upload session lacks sessionURL, bucket, object, totalBytes, verifiedBytes or verifiedCRC32C.")
         }
         let lower = url.lowercased()
         guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else {
@@ -51,9 +75,13 @@ public struct UploadSession: Sendable, Equatable {
         guard total >= 0 else {
             throw .invalidArgument("The upload session's size is negative.")
         }
+        guard (0...total).contains(verified), (0...Int64(UInt32.max)).contains(crc) else {
+            throw .invalidArgument("The upload session's verified prefix is not within its size, or its CRC32C is not 32 bits.")
+        }
         guard !bucket.isEmpty, !object.isEmpty else {
             throw .invalidArgument("The upload session's bucket or object is empty.")
         }
-        return UploadSession(sessionURL: url, bucket: bucket, object: object, totalBytes: total)
+        return UploadSession(sessionURL: url, bucket: bucket, object: object, totalBytes: total,
+                             verifiedBytes: verified, verifiedCRC32C: UInt32(crc))
     }
 }
