@@ -43,6 +43,12 @@
  *  Retries.  Transport failures, HTTP 408, 429 and 5xx are retried with exponential backoff
  *      and jitter (Retry-After honoured) until the operation's deadline (see the retry-time
  *      setters); then the call fails with FBS_ERR_RETRY_LIMIT_EXCEEDED, naming the last cause.
+ *      A loopback endpoint (localhost, 127.0.0.0/8, ::1) that refuses connections has nothing
+ *      listening: such attempts fail with FBS_ERR_RETRY_LIMIT_EXCEEDED after 2 s of refusals,
+ *      whatever the deadline, with a message naming host:port (and
+ *      FIREBASE_STORAGE_EMULATOR_HOST when the address came from it). Input that can never
+ *      succeed (a control character in a header-bound value, a file that changed) fails at
+ *      once with FBS_ERR_INVALID_ARGUMENT and is never retried.
  */
 #ifndef FBSTORAGE_H
 #define FBSTORAGE_H
@@ -173,7 +179,8 @@ const char *fbs_storage_bucket(const fbs_storage *storage);
 int fbs_storage_use_emulator(fbs_storage *storage, const char *host, int port);
 
 /* Sets a fixed Firebase Auth ID token, sent as "Authorization: Firebase <token>". NULL clears
- * it. Tokens are sent only over https or to loopback hosts (localhost, 127.0.0.0/8, ::1). */
+ * it. Tokens are sent only over https or to loopback hosts (localhost, 127.0.0.0/8, ::1).
+ * Errors: FBS_ERR_INVALID_ARGUMENT (invalid UTF-8; a control character: C0 or DEL). */
 int fbs_storage_set_auth_token(fbs_storage *storage, const char *token);
 
 /* Supplies tokens on demand. Called before requests on the storage's transfer thread (never
@@ -181,11 +188,13 @@ int fbs_storage_set_auth_token(fbs_storage *storage, const char *token);
  * fail with FBS_ERR_INVALID_ARGUMENT there), with force_refresh = 1 after the server answered
  * 401 (the request is then retried once). Return the token, or NULL for none. The returned string must stay valid until the
  * provider is called again or the storage is freed; the library copies it. A provider
- * replaces a fixed token; fn = NULL removes the provider. */
+ * replaces a fixed token; fn = NULL removes the provider. A returned token with a control
+ * character (C0 or DEL) fails the request at once with FBS_ERR_INVALID_ARGUMENT. */
 typedef const char *(*fbs_token_provider)(int force_refresh, void *user_data);
 int fbs_storage_set_auth_token_provider(fbs_storage *storage, fbs_token_provider fn, void *user_data);
 
-/* Sets the App Check token, sent as "X-Firebase-AppCheck". NULL clears it. */
+/* Sets the App Check token, sent as "X-Firebase-AppCheck". NULL clears it.
+ * Errors: FBS_ERR_INVALID_ARGUMENT (invalid UTF-8; a control character: C0 or DEL). */
 int fbs_storage_set_app_check_token(fbs_storage *storage, const char *token);
 
 /* Retry deadlines in seconds (> 0, finite): how long an upload (default 600), a download
@@ -327,35 +336,52 @@ typedef int64_t fbs_observer_handle;
 /* Uploads a copy of bytes[0..length) to r (bytes may be NULL when length is 0). metadata may
  * be NULL; its writable fields and custom metadata are sent with the upload. Without a
  * content type, "application/octet-stream" is sent. The task starts at once.
- * Errors: FBS_ERR_INVALID_ARGUMENT, FBS_ERR_PATH (r is the root). */
+ * Errors: FBS_ERR_INVALID_ARGUMENT (also a control character, C0 or DEL, in the content type,
+ * cache control, content disposition, encoding or language: they are served as headers),
+ * FBS_ERR_PATH (r is the root). */
 int fbs_reference_put_data(const fbs_reference *r, const void *bytes, size_t length,
                            const fbs_metadata *metadata, fbs_task **out);
 
 /* Uploads the regular file at local_path, streaming it from disk in constant memory. The
  * content type, unless metadata sets one, is inferred from local_path's extension.
- * Errors at the call: FBS_ERR_INVALID_ARGUMENT, FBS_ERR_PATH (root), FBS_ERR_UNKNOWN (file
- * missing, unreadable, or not a regular file; the message names it). */
+ * Errors at the call: FBS_ERR_INVALID_ARGUMENT (as fbs_reference_put_data), FBS_ERR_PATH
+ * (root), FBS_ERR_UNKNOWN (file missing, unreadable, or not a regular file; the message names
+ * it). The task fails with FBS_ERR_INVALID_ARGUMENT, before anything is finalized, when the
+ * file grows or shrinks while it is uploaded. */
 int fbs_reference_put_file(const fbs_reference *r, const char *local_path,
                            const fbs_metadata *metadata, fbs_task **out);
 
 /* The upload's resumable session as a string to persist (it holds the session URL, the
- * object and the declared size; no token). *out is NULL (FBS_OK) while there is none: small
- * uploads use one request, and the session exists once the start request succeeded.
- * Release with fbs_string_free(). */
+ * object, the file's size, and the length and CRC32C of the file's prefix read for sending so
+ * far; no token). *out is NULL (FBS_OK) while there is none: small uploads use one request,
+ * and the session exists once the start request succeeded. The string changes as the upload
+ * reads the file: persist the latest (e.g. from a PROGRESS observer, or after pausing) to
+ * resume furthest. Release with fbs_string_free(). */
 int fbs_task_upload_session(fbs_task *t, char **out);
 
 /* Continues, possibly in another process, the upload described by session (from
- * fbs_task_upload_session()) from the offset the server reports. local_path must hold the
- * same bytes. If the server no longer knows the session, the upload starts over.
- * Errors: as fbs_reference_put_file(), FBS_ERR_INVALID_ARGUMENT (malformed session, or one
- * for another object or size). */
+ * fbs_task_upload_session()) from the offset the server reports. Before a byte is sent, the
+ * call proves that local_path still holds what the session was uploading: its size, and the
+ * CRC32C of the prefix the session vouches for (re-read at disk speed, on the calling thread).
+ * If the server holds more bytes than the session vouches for (a string taken earlier), nothing
+ * proves they are the file's, so the upload starts over in a new session (a WARNING log line
+ * says so); so does an upload whose session the server no longer knows. A stored object is
+ * never a mix of two files.
+ * Errors: as fbs_reference_put_file(), FBS_ERR_INVALID_ARGUMENT (malformed session, one for
+ * another object; a file whose size or vouched prefix changed: the message says which, and the
+ * stored object is untouched). */
 int fbs_reference_put_file_resuming(const fbs_reference *r, const char *local_path,
                                     const char *session, const fbs_metadata *metadata,
                                     fbs_task **out);
 
 /* Downloads r to local_path as a task with the same events as uploads. Bytes go to a
  * temporary file beside local_path, renamed over it on success; on failure or cancel the
- * temporary file is removed and local_path is untouched. Pause/resume continue with Range. */
+ * temporary file is removed and local_path is untouched. Pause/resume continue with Range.
+ * Permissions: a new file gets 0666 & ~umask, as open(2) gives; a replaced file keeps its
+ * permission bits. A read-only local_path (no write bit, or one the caller may not write) is
+ * refused, never made writable or replaced.
+ * Errors at the call: FBS_ERR_INVALID_ARGUMENT, FBS_ERR_PATH (root), FBS_ERR_UNKNOWN
+ * (local_path read-only, not a regular file, or its directory not writable). */
 int fbs_reference_write_to_file(const fbs_reference *r, const char *local_path, fbs_task **out);
 
 /* Adds an observer for status (RESUME .. FAILURE). If the task is already in that status the
@@ -450,7 +476,9 @@ int fbs_reference_get_metadata(const fbs_reference *r, fbs_metadata **out);
 int fbs_reference_get_metadata_async(const fbs_reference *r, fbs_metadata_callback cb, void *user_data);
 
 /* Sends only the fields set on changes (NULL-set fields as null) and returns the object's
- * updated metadata. Fields never set on changes are left as they are on the server. */
+ * updated metadata. Fields never set on changes are left as they are on the server.
+ * Errors: FBS_ERR_INVALID_ARGUMENT also for a control character in a header-bound field (as
+ * fbs_reference_put_data), at the call. */
 int fbs_reference_update_metadata(const fbs_reference *r, const fbs_metadata *changes,
                                   fbs_metadata **out);
 int fbs_reference_update_metadata_async(const fbs_reference *r, const fbs_metadata *changes,

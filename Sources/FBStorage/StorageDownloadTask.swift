@@ -38,6 +38,7 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
         guard !destination.isEmpty else {
             throw StorageError(code: .invalidArgument, message: "The destination path is empty")
         }
+        let mode = try Self.permissions(for: destination)
         let directory = destination.lastIndex(of: "/").map { String(destination[...$0]) } ?? "./"
         let base = destination.split(separator: "/").last.map(String.init) ?? "download"
         var template = Array("\(directory).\(base).fbsdownload-XXXXXX".utf8CString)
@@ -46,12 +47,55 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
             throw StorageError(code: .unknown,
                                message: "Cannot create a temporary file beside \(destination) (\(String(cString: strerror(errno))))")
         }
-        self.fd = fd
         temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        guard fchmod(fd, mode) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            unlink(temporaryPath)
+            throw StorageError(code: .unknown, message: "Cannot set the permissions of a temporary file beside \(destination) (\(reason))")
+        }
+        self.fd = fd
         self.destination = destination
         settings = reference.storage.settings
         backoff = Backoff(deadline: Backoff.monotonicNow() + settings.maxDownloadRetryTime)
         super.init(reference: reference, totalBytes: -1)
+    }
+
+    /// The permission bits the downloaded file gets: a new file's are `0666 & ~umask`, as open(2)
+    /// gives; a replaced file keeps its own. A file that is read-only (no write bit, or one the
+    /// caller may not write) is refused rather than replaced: a download never makes a read-only
+    /// file writable, nor replaces what the caller could not overwrite in place.
+    private static func permissions(for destination: String) throws(StorageError) -> mode_t {
+        var info = stat()
+        guard stat(destination, &info) == 0 else {
+            guard errno == ENOENT else {
+                throw StorageError(code: .unknown, message: "Cannot write \(destination) (\(String(cString: strerror(errno))))")
+            }
+            return 0o666 & ~currentUmask()
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw StorageError(code: .unknown, message: "Cannot write \(destination): it exists and is not a regular file")
+        }
+        guard info.st_mode & 0o222 != 0, access(destination, W_OK) == 0 else {
+            throw StorageError(code: .unknown, message: "Cannot replace \(destination): the file is read-only; it is left as it is")
+        }
+        return info.st_mode & 0o777
+    }
+
+    /// The process's umask, read without changing it (`umask(2)` can only set it, and setting it
+    /// to read it would race other threads creating files): the `Umask:` line of
+    /// /proc/self/status (Linux 4.7+), else the usual 022.
+    private static func currentUmask() -> mode_t {
+        guard let file = fopen("/proc/self/status", "r") else { return 0o022 }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 256)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(cString: line)
+            if text.hasPrefix("Umask:"), let mask = mode_t(String(text.dropFirst(6)).trimmingASCIIWhitespace(), radix: 8) {
+                return mask
+            }
+        }
+        return 0o022
     }
 
     deinit {

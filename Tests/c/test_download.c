@@ -226,3 +226,58 @@ TEST(write_to_file_failure_leaves_nothing) {
     free(bytes);
     fbs_storage_free(s);
 }
+
+static int write_object_to(fbs_reference *r, const char *path) {
+    fbs_task *t = NULL;
+    int rc = fbs_reference_write_to_file(r, path, &t);
+    if (rc == FBS_OK) rc = fbs_task_wait(t, 30000);
+    fbs_task_free(t);
+    return rc;
+}
+
+static mode_t mode_of(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 ? st.st_mode & 07777 : (mode_t)-1;
+}
+
+/* New files get 0666 & ~umask, as open(2) gives; a replaced file keeps its bits; a read-only
+ * file is refused at once and left as it is. */
+TEST(write_to_file_permissions) {
+    fbs_storage *s = new_storage();
+    REQUIRE(upload_bytes(s, "perm/object.txt", "fresh bytes", 11) == FBS_OK);
+    fbs_reference *r = new_ref(s, "perm/object.txt");
+    static const mode_t masks[] = {022, 077, 002};
+    for (size_t i = 0; i < sizeof masks / sizeof *masks; i++) {
+        mode_t old = umask(masks[i]);
+        char *path = temp_path(".txt");
+        CHECK_CODE(write_object_to(r, path), FBS_OK);
+        CHECK_EQ_INT(mode_of(path), 0666 & ~masks[i]);
+        umask(old);
+        unlink(path);
+        free(path);
+    }
+    char *kept = temp_file_with("old", 3, ".txt");
+    REQUIRE(chmod(kept, 0640) == 0);
+    CHECK_CODE(write_object_to(r, kept), FBS_OK);
+    CHECK_EQ_INT(mode_of(kept), 0640);
+    size_t n = 0;
+    unsigned char *got = read_file(kept, &n);
+    CHECK(got && bytes_equal(got, n, "fresh bytes", 11));
+    free(got);
+
+    char *readonly = temp_file_with("keep me", 7, ".txt");
+    REQUIRE(chmod(readonly, 0444) == 0);
+    fbs_task *t = NULL;
+    CHECK_CODE(fbs_reference_write_to_file(r, readonly, &t), FBS_ERR_UNKNOWN);
+    CHECK(t == NULL && strstr(fbs_last_error_message(), "read-only") != NULL);
+    CHECK_EQ_INT(mode_of(readonly), 0444);
+    got = read_file(readonly, &n);
+    CHECK(got && bytes_equal(got, n, "keep me", 7));
+    free(got);
+    unlink(kept);
+    unlink(readonly);
+    free(kept);
+    free(readonly);
+    fbs_reference_free(r);
+    fbs_storage_free(s);
+}

@@ -446,3 +446,54 @@ TEST_OFFLINE(misuse_log_handler) {
     CHECK_CODE(fbs_library_set_log_handler(ignore_line, &unused), FBS_OK);   /* replacing */
     CHECK_CODE(fbs_library_set_log_handler(NULL, NULL), FBS_OK);
 }
+
+static const char *newline_token(int force, void *u) { (void)force; (void)u; return "token\r\nX-Evil: 1"; }
+
+/* Control characters can never travel in a header: refused at once as INVALID_ARGUMENT, never
+ * retried as a network failure (the port below refuses, so a retry would wait seconds). */
+TEST_OFFLINE(misuse_control_characters_in_header_values) {
+    fbs_storage *s = offline_storage();
+    static const char *const bad[] = {"a\rb", "a\nb", "tab\there", "bell\a", "del\x7f", "esc\x1b[0m"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        CASE(fbs_storage_set_auth_token(s, bad[i]), FBS_ERR_INVALID_ARGUMENT);
+        CASE(fbs_storage_set_app_check_token(s, bad[i]), FBS_ERR_INVALID_ARGUMENT);
+        CHECK(strstr(fbs_last_error_message(), "control character") != NULL);
+    }
+    int (*setters[5])(fbs_metadata *, const char *) = {
+        fbs_metadata_set_content_type, fbs_metadata_set_cache_control, fbs_metadata_set_content_disposition,
+        fbs_metadata_set_content_encoding, fbs_metadata_set_content_language};
+    fbs_reference *r = NULL;
+    REQUIRE_OK(fbs_storage_reference(s, "control/chars.txt", &r));
+    for (size_t f = 0; f < 5; f++) {
+        for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+            fbs_metadata *m = NULL;
+            fbs_task *t = NULL;
+            REQUIRE_OK(fbs_metadata_new(&m));
+            REQUIRE_OK(setters[f](m, bad[i]));
+            double start = now_s();
+            CASE(fbs_reference_put_data(r, "x", 1, m, &t), FBS_ERR_INVALID_ARGUMENT);
+            CHECK(t == NULL);
+            static char resumable[300 * 1024];   /* over the multipart threshold */
+            CASE(fbs_reference_put_data(r, resumable, sizeof resumable, m, &t), FBS_ERR_INVALID_ARGUMENT);
+            fbs_metadata *updated = NULL;
+            CASE(fbs_reference_update_metadata(r, m, &updated), FBS_ERR_INVALID_ARGUMENT);
+            CHECK(strstr(fbs_last_error_message(), "control character") != NULL);
+            CHECK(now_s() - start < 1);
+            fbs_metadata_free(m);
+        }
+    }
+    /* a token provider's token: the upload fails with INVALID_ARGUMENT, not after retries */
+    REQUIRE_OK(fbs_storage_set_auth_token_provider(s, newline_token, NULL));
+    fbs_task *t = NULL;
+    double start = now_s();
+    REQUIRE_OK(fbs_reference_put_data(r, "x", 1, NULL, &t));
+    CASE(fbs_task_wait(t, 30000), FBS_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(fbs_last_error_message(), "auth token contains a control character") != NULL);
+    CHECK(strstr(fbs_last_error_message(), "Evil") == NULL);   /* never the token itself */
+    fbs_metadata *got = NULL;
+    CASE(fbs_reference_get_metadata(r, &got), FBS_ERR_INVALID_ARGUMENT);
+    CHECK(now_s() - start < 1);
+    fbs_task_free(t);
+    fbs_reference_free(r);
+    fbs_storage_free(s);
+}

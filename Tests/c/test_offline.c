@@ -116,3 +116,45 @@ TEST_EX(offline_server_stops_mid_upload, TEST_NO_EMULATOR, 60) {
     free(bytes);
     fbs_storage_free(s);
 }
+
+/* With the default deadlines (10 min for uploads, 2 for operations), a loopback port where
+ * nothing listens fails within a few seconds, naming the address; the address's source is named
+ * when it came from FIREBASE_STORAGE_EMULATOR_HOST. */
+TEST_OFFLINE(offline_nothing_listening_on_loopback_fails_in_seconds) {
+    int fd;
+    int port = loopback_port(0, &fd);
+    char address[32], variable[80];
+    snprintf(address, sizeof address, "127.0.0.1:%d", port);
+    snprintf(variable, sizeof variable, "FIREBASE_STORAGE_EMULATOR_HOST=%s", address);
+    for (int from_environment = 0; from_environment < 2; from_environment++) {
+        fbs_storage *s = NULL;
+        if (from_environment) putenv(variable);
+        REQUIRE_OK(fbs_storage_new("offline.appspot.com", &s));
+        if (from_environment) unsetenv("FIREBASE_STORAGE_EMULATOR_HOST");
+        else REQUIRE_OK(fbs_storage_use_emulator(s, "127.0.0.1", port));
+        fbs_reference *r = new_ref(s, "offline/object.bin");
+        unsigned char *bytes = random_bytes(700 * KIB, 73);
+        double start = now_s();
+        fbs_task *t = NULL;
+        REQUIRE_OK(fbs_reference_put_data(r, bytes, 700 * KIB, NULL, &t));
+        CHECK_CODE(fbs_task_wait(t, 60000), FBS_ERR_RETRY_LIMIT_EXCEEDED);
+        CHECK(strstr(fbs_last_error_message(), address) != NULL);
+        CHECK((strstr(fbs_last_error_message(), "FIREBASE_STORAGE_EMULATOR_HOST") != NULL) == from_environment);
+        fbs_metadata *m = NULL;
+        CHECK_CODE(fbs_reference_get_metadata(r, &m), FBS_ERR_RETRY_LIMIT_EXCEEDED);
+        CHECK(strstr(fbs_last_error_message(), "Nothing is listening") != NULL);
+        char *path = temp_path(".bin");
+        fbs_task *download = NULL;
+        REQUIRE_OK(fbs_reference_write_to_file(r, path, &download));
+        CHECK_CODE(fbs_task_wait(download, 60000), FBS_ERR_RETRY_LIMIT_EXCEEDED);
+        double took = now_s() - start;
+        if (took < 3 * 4.0) check_pass();
+        else check_fail(__FILE__, __LINE__, "three failures took %.1f s", took);
+        fbs_task_free(download);
+        fbs_task_free(t);
+        free(path);
+        free(bytes);
+        fbs_reference_free(r);
+        fbs_storage_free(s);
+    }
+}
