@@ -40,10 +40,20 @@ def encode_local_path(value: Any, what: str = "path") -> bytes:
     return encoded
 
 
-def check_integer(value: Any, what: str) -> int:
-    """An int argument (bool is refused: it is almost always a mistake)."""
+#: The range of the C ``int64_t`` parameters; ``int`` parameters are narrower (see C_INT).
+INT64 = (-(2**63), 2**63 - 1)
+C_INT = (-(2**31), 2**31 - 1)
+
+
+def check_integer(value: Any, what: str, bounds: tuple[int, int] = INT64) -> int:
+    """An int argument within ``bounds`` (inclusive). bool is refused (it is almost always a
+    mistake), and so is a value outside the bounds: ctypes would silently keep its low bits
+    (port 2**32 + 19300 would become 19300)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{what} must be an int, not {type(value).__name__}")
+    low, high = bounds
+    if not low <= value <= high:
+        raise ValueError(f"{what} must be between {low} and {high}, not {value}")
     return value
 
 

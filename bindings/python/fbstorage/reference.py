@@ -220,8 +220,12 @@ class StorageReference(OwnedHandle):
     ) -> UploadTask:
         """Continues an upload of the file at ``path`` from its ``UploadTask.upload_session``.
 
-        The upload goes on from the offset the server reports (possibly in another process);
-        if the server no longer knows the session, it starts over.
+        The upload goes on from the offset the server reports (possibly in another process).
+        Before a byte is sent, the file is proved unchanged: its size and the CRC32C of the
+        prefix the session vouches for; a changed file raises StorageError INVALID_ARGUMENT and
+        the stored object is untouched. If the server no longer knows the session, or holds
+        more than the session vouches for (persist the latest ``upload_session``), the upload
+        starts over.
         """
         local_path = encode_local_path(path)
         encoded_session = encode_text(session, "session")
@@ -314,6 +318,10 @@ class StorageReference(OwnedHandle):
         page's ``page_token`` for the next page.
         """
         count = 0 if max_results is None else check_integer(max_results, "max_results")
+        if max_results is not None and count == 0:
+            # The C API takes 0 for "the server's default", which Python spells None.
+            raise StorageError(StorageErrorCode.INVALID_ARGUMENT,
+                               "max_results must be 1..1000, or None for the server's default; not 0")
         token = encode_optional_text(page_token, "page_token")
         lib = library()
         return self._list_result(

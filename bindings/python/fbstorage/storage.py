@@ -141,7 +141,7 @@ class Storage:
     def use_emulator(self, host: str, port: int) -> None:
         """Sends every request to the emulator at http://host:port."""
         library().fbs_storage_use_emulator(
-            self._handle, encode_text(host, "host"), check_integer(port, "port")
+            self._handle, encode_text(host, "host"), check_integer(port, "port", (1, 65535))
         )
 
     def set_auth_token(self, token: str | None) -> None:

@@ -6,13 +6,14 @@ import ctypes
 import dataclasses
 import enum
 import itertools
+import math
 import threading
 import time
 import weakref
 from typing import TYPE_CHECKING, Any, Callable
 
 from ._callbacks import in_callback, report_callback_exception, running_callback
-from ._conversion import check_integer
+from ._conversion import C_INT, check_integer, check_number
 from ._handle import OwnedHandle
 from ._native import TASK_CALLBACK, SnapshotHandle, call_for_out, library, take_string
 from .errors import FBS_OK, StorageError, StorageErrorCode
@@ -147,7 +148,7 @@ class StorageTask(OwnedHandle):
         """Calls ``observer(snapshot)`` at every event ``status``; returns a handle for
         :meth:`remove_observer`. If the task is in that status already, the observer also
         runs once at once."""
-        check_integer(status, "status")
+        check_integer(status, "status", C_INT)
         if not callable(observer):
             raise TypeError(f"observer must be callable, not {type(observer).__name__}")
         key = next(self._next_key)
@@ -191,7 +192,7 @@ class StorageTask(OwnedHandle):
                 self._observers.clear()
                 self._observer_keys.clear()
             return
-        lib.fbs_task_remove_all_observers_for_status(self._handle, check_integer(status, "status"))
+        lib.fbs_task_remove_all_observers_for_status(self._handle, check_integer(status, "status", C_INT))
         with self._observer_lock:
             for handle, key in list(self._observer_keys.items()):
                 if self._observers[key][0] == status:
@@ -227,6 +228,8 @@ class StorageTask(OwnedHandle):
         when the task failed, or :class:`TimeoutError` after ``timeout`` seconds (the task
         goes on). Waits in short slices, so Ctrl-C interrupts it.
         """
+        if timeout is not None and math.isnan(check_number(timeout, "timeout")):
+            raise ValueError("timeout must be a number of seconds, not NaN")
         deadline = None if timeout is None else time.monotonic() + timeout
         lib = library()
         while True:

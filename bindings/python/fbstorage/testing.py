@@ -87,6 +87,10 @@ class EmulatorServer:
         """Makes matching requests fail, drop or stall (see docs/emulator.md)."""
         self._control("POST", "faults", json.dumps(fault))
 
+    def clear_faults(self) -> None:
+        """Removes every fault."""
+        self._control("DELETE", "faults")
+
     def set_rules(self, rules: list[dict[str, Any]] | None) -> None:
         """Replaces the security rules until the next reset; None allows everything."""
         self._control("PUT", "rules", json.dumps(rules))

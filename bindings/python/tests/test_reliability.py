@@ -76,18 +76,25 @@ def test_log_handler_must_be_callable() -> None:
 
 
 _UPLOADER = """
-import sys, time, fbstorage
-host, port, path, name = sys.argv[1:5]
+import sys, threading, fbstorage
+host, port, path, name, half = sys.argv[1:6]
 storage = fbstorage.Storage("test-bucket")
 storage.use_emulator(host, int(port))
 storage.upload_chunk_size = 256 * 1024
 task = storage.reference(name).put_file(path)
-while task.upload_session is None:
-    time.sleep(0.005)
+half_sent, paused = threading.Event(), threading.Event()
+def progress(snapshot):
+    print("PROGRESS", snapshot.bytes_transferred, flush=True)
+    if snapshot.bytes_transferred >= int(half):
+        half_sent.set()
+task.observe(fbstorage.TaskStatus.PROGRESS, progress)
+task.observe(fbstorage.TaskStatus.PAUSE, lambda snapshot: paused.set())
+half_sent.wait()
+task.pause()
+paused.wait()
+# Taken once nothing more is read, the session vouches for every byte the server can have.
 print("SESSION", task.upload_session, flush=True)
-while True:
-    print("PROGRESS", task.snapshot.bytes_transferred, flush=True)
-    time.sleep(0.02)
+threading.Event().wait()
 """
 
 
@@ -98,7 +105,8 @@ def test_resume_upload_in_new_process(emulator: EmulatorServer, storage: fbstora
     file.write_bytes(data)
     slow_chunks(emulator, delay_ms=100)
     child = subprocess.Popen([sys.executable, "-c", _UPLOADER, emulator.host, str(emulator.port),
-                              str(file), "resume/killed.bin"], stdout=subprocess.PIPE, text=True)
+                              str(file), "resume/killed.bin", str(len(data) // 2)],
+                             stdout=subprocess.PIPE, text=True)
     session, progress = None, 0
     try:
         assert child.stdout is not None
@@ -106,10 +114,9 @@ def test_resume_upload_in_new_process(emulator: EmulatorServer, storage: fbstora
             kind, _, value = line.strip().partition(" ")
             if kind == "SESSION":
                 session = value
-            elif kind == "PROGRESS":
+                break
+            if kind == "PROGRESS":
                 progress = int(value)
-                if progress >= len(data) // 2:
-                    break
     finally:
         os.kill(child.pid, signal.SIGKILL)
         child.wait()

@@ -44,20 +44,25 @@ def test_event_order_resume_progress_success(storage: fbstorage.Storage) -> None
     assert final.total_bytes == final.bytes_transferred == len(data)
 
 
-def test_an_observer_added_right_after_the_start_sees_resume_once(storage: fbstorage.Storage) -> None:
-    # Races the first RESUME event still queued for the callback thread: the observer must be
-    # called once, whether it comes from the queued event or from "already in that status"
-    # (which, for a task that ended meanwhile, is queued after wait() returns: hence wait_for).
-    repeated = []
+def test_nothing_runs_after_the_end_however_fast_the_task(storage: fbstorage.Storage) -> None:
+    # Races observers against a fast task: RESUME comes at most once and first, SUCCESS exactly
+    # once and last, whether the observers came before the end or after it (then only SUCCESS
+    # runs, once). The second SUCCESS observer is a barrier: at-once calls run in order.
+    wrong = []
     for attempt in range(150):
         task = storage.reference("resume-once").put_data(b"0123456789")
-        events = EventRecorder()
-        task.observe(TaskStatus.RESUME, events)
+        events, barrier = EventRecorder(), EventRecorder()
+        for status in (TaskStatus.RESUME, TaskStatus.PROGRESS, TaskStatus.SUCCESS):
+            task.observe(status, events)
         task.wait()
-        events.wait_for(TaskStatus.RESUME, timeout=5)
-        if events.statuses != [TaskStatus.RESUME]:
-            repeated.append((attempt, events.statuses))
-    assert repeated == []
+        task.observe(TaskStatus.SUCCESS, barrier)
+        barrier.wait_for(TaskStatus.SUCCESS, timeout=5)
+        statuses = events.statuses
+        if (statuses.count(TaskStatus.SUCCESS) != 1 or statuses[-1] != TaskStatus.SUCCESS
+                or statuses.count(TaskStatus.RESUME) > 1
+                or (TaskStatus.RESUME in statuses and statuses[0] != TaskStatus.RESUME)):
+            wrong.append((attempt, statuses))
+    assert wrong == []
 
 
 def test_observers_of_one_status_all_run(storage: fbstorage.Storage) -> None:
@@ -150,12 +155,17 @@ def test_exception_in_an_observer_is_reported_and_the_task_succeeds(storage: fbs
     assert after.statuses == [TaskStatus.SUCCESS]
 
 
-def test_observing_a_finished_task_fires_its_final_status_at_once(storage: fbstorage.Storage) -> None:
+def test_observing_a_finished_task_fires_only_its_final_status_once(storage: fbstorage.Storage) -> None:
     task = storage.reference("finished").put_data(b"done")
     task.wait()
-    late = EventRecorder()
+    others, late, barrier = EventRecorder(), EventRecorder(), EventRecorder()
+    for status in (TaskStatus.RESUME, TaskStatus.PROGRESS, TaskStatus.PAUSE, TaskStatus.FAILURE):
+        task.observe(status, others)
     task.observe(TaskStatus.SUCCESS, late)
-    assert late.wait_for(TaskStatus.SUCCESS).metadata is not None
+    task.observe(TaskStatus.SUCCESS, barrier)  # at-once calls run in order: the others had theirs
+    barrier.wait_for(TaskStatus.SUCCESS)
+    assert late.statuses == [TaskStatus.SUCCESS] and late.snapshots[0].metadata is not None
+    assert others.statuses == []
 
 
 def test_pause_and_resume_continue_where_the_server_is(storage: fbstorage.Storage, emulator) -> None:
