@@ -34,6 +34,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--flavor", choices=sorted(FLAVORS), default=PRODUCTION.name,
                         help="production (default) or firebase-tools: the official emulator's quirks")
     parser.add_argument("--rules", help="JSON rules file (default: everything allowed)")
+    parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="warning",
+                        help="the least severe log lines shown on stderr (default warning)")
     parser.add_argument("--stop-on-stdin-eof", action="store_true",
                         help="also stop when stdin reaches end of file (for test harnesses)")
     return parser.parse_args(argv)
@@ -84,7 +86,7 @@ def _shorten_bad_http(record: logging.LogRecord) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="fbstorage.emulator: %(levelname)s %(message)s")
+    logging.basicConfig(level=args.log_level.upper(), format="fbstorage.emulator: %(levelname)s %(message)s")
     logging.getLogger("aiohttp.server").addFilter(_shorten_bad_http)
     keep_large_buffers_in_heap()
     # A parent may spawn us from a thread that blocks signals; the mask is inherited.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import logging
 import re
 
 from aiohttp import web
@@ -11,6 +12,7 @@ from .errors import ApiError
 from .flavor import Flavor
 from .store import StoredObject
 
+log = logging.getLogger(__name__)
 _RANGE = re.compile(r"^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*(?:,.*)?$", re.IGNORECASE)
 
 
@@ -83,8 +85,14 @@ async def stream_bytes(request: web.Request, stored: StoredObject, start: int, e
     response = web.StreamResponse(status=status, headers=headers)
     response.content_length = end - start
     await response.prepare(request)
-    if request.method != "HEAD":
-        for piece in pieces:
-            await response.write(piece)
-    await response.write_eof()
+    sent = 0
+    try:
+        if request.method != "HEAD":
+            for piece in pieces:
+                await response.write(piece)
+                sent += len(piece)
+        await response.write_eof()
+    except ConnectionError:  # the client went away: routine for a cancelled or paused download
+        log.info("client disconnected after %d of %d bytes of %s/%s", sent, end - start,
+                 stored.metadata.bucket, stored.metadata.name)
     return response

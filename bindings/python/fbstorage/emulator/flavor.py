@@ -18,6 +18,7 @@ class Flavor:
     chunk_granularity: int
     checks_upload_offsets: bool  # offset, granularity, declared length and final size are verified
     reports_size_on_chunks: bool  # X-Goog-Upload-Size-Received on every chunk reply, not only on query
+    refuses_gcs_resumable_start: bool  # v0 `?uploadType=resumable` without v0 headers is 400; else a media upload
     # Errors: False means 404 and generic 400 bodies are the plain-text status phrase.
     json_errors: bool
     # Listing.
@@ -45,6 +46,7 @@ PRODUCTION = Flavor(
     chunk_granularity=256 * 1024,
     checks_upload_offsets=True,
     reports_size_on_chunks=True,
+    refuses_gcs_resumable_start=True,
     json_errors=True,
     paginates_prefixes=True,
     opaque_page_tokens=True,
@@ -59,6 +61,7 @@ FIREBASE_TOOLS = Flavor(
     chunk_granularity=10000,
     checks_upload_offsets=False,
     reports_size_on_chunks=False,
+    refuses_gcs_resumable_start=False,
     json_errors=False,
     paginates_prefixes=False,
     opaque_page_tokens=False,

@@ -17,6 +17,8 @@ from .flavor import Flavor
 DEFAULT_CONTENT_TYPE = "application/octet-stream"
 TOKENS_KEY = "firebaseStorageDownloadTokens"  # custom-metadata key the SDKs use to set tokens
 # Writable top-level string fields: JSON key -> attribute.
+#: The writable fields, all served as response headers on download (so none may hold a control
+#: character: stored, it would make every download of the object fail).
 WRITABLE_FIELDS = {
     "contentType": "content_type",
     "contentEncoding": "content_encoding",
@@ -93,6 +95,8 @@ class ObjectMetadata:
             if value is not None:
                 setattr(metadata, attribute, value)
         if not metadata.content_type:
+            if default_content_type:
+                check_header_value("contentType", default_content_type)
             metadata.content_type = default_content_type or DEFAULT_CONTENT_TYPE
         return metadata
 
@@ -160,6 +164,13 @@ class ObjectMetadata:
         return cls(**record)
 
 
+def check_upload_resource(resource: dict[str, Any]) -> None:
+    """400 for an upload's metadata that `ObjectMetadata.for_upload` would refuse, checked when a
+    resumable upload starts rather than after its bytes arrived."""
+    _writable_values(resource)
+    _custom_map(resource.get("metadata"))
+
+
 def _writable_values(resource: dict[str, Any]) -> dict[str, str | None]:
     values = {}
     for key, attribute in WRITABLE_FIELDS.items():
@@ -167,8 +178,18 @@ def _writable_values(resource: dict[str, Any]) -> dict[str, str | None]:
             value = resource[key]
             if value is not None and not isinstance(value, str):
                 raise bad_request(f"Metadata field {key!r} must be a string or null.")
+            if value is not None:
+                check_header_value(key, value)
             values[attribute] = value
     return values
+
+
+def check_header_value(what: str, value: str) -> None:
+    """400 for a value that cannot be sent as an HTTP header: a C0 control character or DEL."""
+    bad = next((c for c in value if ord(c) < 0x20 or ord(c) == 0x7F), None)
+    if bad is not None:
+        raise bad_request(f"Metadata field {what!r} contains the control character {ord(bad):#04x}; "
+                          "it is served as an HTTP header.")
 
 
 def _custom_map(value: Any) -> dict[str, Any]:

@@ -50,7 +50,8 @@ async def handle_v0(request: web.Request) -> web.StreamResponse:
         return await _change_tokens(state, target.bucket, name, query, principal)
     if method in ("POST", "PUT"):
         return await handle_upload(request, state, target.bucket, name, query, principal)
-    raise ApiError(405, f"Method {request.method} is not allowed here.")
+    allowed = "GET, POST, PUT" if name is None else "DELETE, GET, HEAD, PATCH, POST, PUT"
+    raise ApiError(405, f"Method {request.method} is not allowed here.", headers={"Allow": allowed})
 
 
 def _readable_object(state: EmulatorState, bucket: str, name: str, token: str | None,

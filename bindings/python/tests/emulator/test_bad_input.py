@@ -1,10 +1,12 @@
 """Malformed requests get a clear 4xx (JSON in production), never a 500, a hang or a traceback."""
 
+import json
 import socket
+import struct
 
 import pytest
 
-from conftest import assert_error, assert_json_error
+from conftest import assert_error, assert_json_error, wait_until
 
 
 def raw_request(emu, request: bytes) -> bytes:
@@ -77,10 +79,56 @@ def test_unencoded_slash_and_unknown_paths_are_json_404(emu):
     assert_json_error(emu.http.get(emu.url("/_emulator/nothing")), 404)
 
 
-def test_method_not_allowed(emu):
-    assert_json_error(emu.http.patch(emu.bucket_url()), 405)
-    assert_json_error(emu.http.delete(emu.bucket_url()), 405)
-    assert_json_error(emu.http.get(emu.url("/_emulator/reset")), 405)
+def test_method_not_allowed_names_the_allowed_ones(emu):
+    for response, allowed in ((emu.http.patch(emu.bucket_url()), "GET, POST, PUT"),
+                              (emu.http.delete(emu.bucket_url()), "GET, POST, PUT"),
+                              (emu.http.request("TRACE", emu.object_url("x")), "DELETE, GET, HEAD, PATCH, POST, PUT")):
+        assert_json_error(response, 405)
+        assert response.headers["Allow"] == allowed  # RFC 9110: a 405 carries Allow
+    control = emu.http.get(emu.url("/_emulator/reset"))
+    assert_json_error(control, 405)
+    assert "POST" in control.headers["Allow"]
+
+
+@pytest.mark.parametrize("field", ["contentType", "cacheControl", "contentDisposition", "contentEncoding",
+                                   "contentLanguage"])
+@pytest.mark.parametrize("value", ["a\r\nX-Evil: 1", "tab\there", "nul\u0000", "del\u007f"])
+def test_control_characters_in_header_bound_metadata_are_refused(emu, field, value):
+    body = b"--B\r\nContent-Type: application/json\r\n\r\n" + json.dumps({field: value}).encode() + b"\r\n" + DATA + b"--B--"
+    assert_error(emu, multipart(emu, body), 400, "Bad Request")
+    assert_error(emu, emu.start_resumable("r", {field: value}), 400, "Bad Request")
+    assert emu.get_metadata("m").status_code == 404 and emu.get_metadata("r").status_code == 404
+    emu.upload_ok("p", b"kept")
+    patched = emu.http.patch(emu.object_url("p"), json={field: value})
+    assert_error(emu, patched, 400, "Bad Request")
+    assert "control character" in patched.text or not emu.production
+    assert emu.download("p").status_code == 200 and emu.download("p").content == b"kept"
+
+
+def test_gcs_style_resumable_start_on_v0_never_stores_its_body(emu):
+    response = emu.http.post(emu.bucket_url(), params={"uploadType": "resumable", "name": "c/meta.txt"},
+                             json={"metadata": {"k": "v"}}, headers={"X-Upload-Content-Type": "text/plain"})
+    if emu.production:  # refused: production's answer is unknown, the body is not the object
+        assert_json_error(response, 400)
+        assert "uploadType=resumable" in response.json()["error"]["message"]
+        assert emu.get_metadata("c/meta.txt").status_code == 404
+    else:  # the official emulator takes it as a media upload: faithful
+        assert response.status_code == 200
+        assert emu.download("c/meta.txt").json() == {"metadata": {"k": "v"}}
+
+
+def test_client_gone_mid_download_is_one_info_line(start_emulator):
+    emulator = start_emulator("--log-level", "info")
+    emulator.upload_ok("big", b"x" * (32 << 20))
+    with socket.create_connection(("127.0.0.1", emulator.port)) as sock:
+        sock.sendall(b"GET /v0/b/b/o/big?alt=media HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert sock.recv(65536).startswith(b"HTTP/1.1 200")
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # RST on close
+    emulator.upload_ok("after", b"y")  # the emulator goes on serving
+    wait_until(lambda: "client disconnected" in emulator.stderr())
+    log = emulator.stderr()
+    assert "ERROR" not in log and "Traceback" not in log
+    assert log.count("client disconnected") == 1
 
 
 def test_literal_dot_segments_are_names(emu):
