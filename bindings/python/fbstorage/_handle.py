@@ -16,9 +16,9 @@ class OwnedHandle:
     """Base of objects that own one handle, released with the C function ``free_function``.
 
     The handle is released by :meth:`_release` (called by the owning storage's ``close()``), or
-    when the object is garbage-collected, whichever comes first. Afterwards ``_handle`` is None,
-    which the library refuses with ``FBS_ERR_INVALID_ARGUMENT``. A subclass may create its
-    handle later, on first use, and take it with :meth:`_own`.
+    when the object is garbage-collected, whichever comes first. A subclass may create its
+    handle later, on first use, and take it with :meth:`_own`. Using a released object raises
+    StorageError INVALID_ARGUMENT saying so (the library would only see a NULL handle).
     """
 
     def __init__(self, handle: Any, free_function: str) -> None:
@@ -30,6 +30,11 @@ class OwnedHandle:
 
     @property
     def _handle(self) -> Any:
+        if self._native is None and not self._finalizer.alive:
+            from .errors import StorageError, StorageErrorCode
+
+            raise StorageError(StorageErrorCode.INVALID_ARGUMENT,
+                               f"This {type(self).__name__} was released: its Storage is closed")
         return self._native
 
     def _release(self) -> None:

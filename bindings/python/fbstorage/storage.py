@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 from ._callbacks import CallbackKeeper, in_callback, report_callback_exception
 from ._conversion import (
+    C_INT,
     check_integer,
     check_number,
     decode,
@@ -141,7 +142,7 @@ class Storage:
     def use_emulator(self, host: str, port: int) -> None:
         """Sends every request to the emulator at http://host:port."""
         library().fbs_storage_use_emulator(
-            self._handle, encode_text(host, "host"), check_integer(port, "port", (1, 65535))
+            self._handle, encode_text(host, "host"), check_integer(port, "port", C_INT)
         )
 
     def set_auth_token(self, token: str | None) -> None:
