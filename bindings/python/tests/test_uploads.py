@@ -136,10 +136,10 @@ def test_upload_session_resumes_in_a_new_task(storage: fbstorage.Storage, emulat
     events = EventRecorder()
     first.observe(fbstorage.TaskStatus.PAUSE, events)
     assert eventually(lambda: first.snapshot.bytes_transferred >= 2 * SMALL_CHUNK)
-    session = first.upload_session
-    assert session is not None
     first.pause()
     events.wait_for(fbstorage.TaskStatus.PAUSE)
+    session = first.upload_session  # taken paused: it vouches for every byte the server has
+    assert session is not None
     time.sleep(0.3)  # let the emulator record the interrupted request
     emulator.clear_requests()
 
