@@ -95,4 +95,19 @@ import Testing
         #expect(b - a <= seconds + 0.001)   // in seconds, not milli- or nanoseconds
         #expect(a > 0)
     }
+
+    @Test func refusalsOnLoopbackEndAfterTheGrace() {
+        var b = Backoff(deadline: 10_000, random: { 0 })
+        #expect(b.nextDelay(now: 0, retryAfter: nil, refused: true) == 0.25)
+        #expect(b.nothingListening)
+        #expect(b.nextDelay(now: 0.3, retryAfter: nil, refused: true) == 0.5)
+        #expect(b.nextDelay(now: 0.9, retryAfter: nil, refused: true) == 1)   // 0.9 + 1 - 0 <= 2
+        #expect(b.nextDelay(now: 1.9, retryAfter: nil, refused: true) == nil)  // 1.9 + 2 - 0 > 2
+        // Any other failure ends the run of refusals: the usual deadline applies again.
+        var c = Backoff(deadline: 10_000, random: { 0 })
+        _ = c.nextDelay(now: 0, retryAfter: nil, refused: true)
+        #expect(c.nextDelay(now: 5, retryAfter: nil) != nil)
+        #expect(!c.nothingListening)
+        #expect(c.nextDelay(now: 6, retryAfter: nil, refused: true) != nil)     // a new run starts at 6
+    }
 }
