@@ -214,29 +214,31 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     }
 
     private func chunkDone(_ result: Result<HTTPResponse, TransportError>, offset: Int64, length: Int64, isLast: Bool) {
+        if case .success(let response) = result, (200..<300).contains(response.status) {
+            let status = response.headers.value("X-Goog-Upload-Status")?.lowercased()
+            if isLast || status == "final" { return finish(with: response) }
+            confirmed = response.headers.value("X-Goog-Upload-Size-Received").flatMap { Int64($0) } ?? offset + length
+            clientErrors = 0
+            resetBackoff()
+            if paused { return }   // the chunk finished after a pause; resume continues from here
+            emit(.progress, bytes: confirmed, total: total, force: true)
+            return sendNextChunk()
+        }
+        if paused { return }   // resume will ask the server where it stands
         if case .success(let response) = result {
             switch response.status {
-            case 200..<300:
-                let status = response.headers.value("X-Goog-Upload-Status")?.lowercased()
-                if isLast || status == "final" { return finish(with: response) }
-                confirmed = response.headers.value("X-Goog-Upload-Size-Received").flatMap { Int64($0) } ?? offset + length
-                clientErrors = 0
-                resetBackoff()
-                if paused { return }   // the chunk finished after a pause; resume continues from here
-                emit(.progress, bytes: confirmed, total: total, force: true)
-                return sendNextChunk()
             case 404, 410:
                 return restartAfterLostSession()
             case 400, 409, 412, 413, 416:
                 // Out of step with the server (e.g. a wrong offset): ask it where it is, twice at most.
-                guard clientErrors < 2 else { break }
-                clientErrors += 1
-                return query()
+                if clientErrors < 2 {
+                    clientErrors += 1
+                    return query()
+                }
             default:
                 break
             }
         }
-        if paused { return }   // resume will ask the server where it stands
         do throws(StorageError) { try source.checkUnchanged() } catch { return fail(error) }
         handleFailure(AttemptOutcome(result, path: reference.path, settings: settings, mayRefreshToken: false), then: query)
     }
