@@ -233,7 +233,8 @@ class _Parser:
             operator = self.binary_operator()
             if operator is None or _PRECEDENCE[operator] < level:
                 break
-            self.enter()
+            if not (isinstance(left, Logical) and left.operator == operator):  # flattened: no deeper
+                self.enter()
             start = self.advance().start
             if operator == "is":
                 token = self.current
