@@ -10,7 +10,7 @@ from pathlib import Path
 from conftest import PYTHON_ROOT
 
 COPY = Path(__file__).parent / "data" / "storage-rules-vectors.json"
-SHARED = PYTHON_ROOT.parents[2] / "shared"  # beside the repository / "conformance" / "storage-rules-vectors.json"
+SHARED = PYTHON_ROOT.parents[2] / "shared" / "conformance" / "storage-rules-vectors.json"  # beside the repo
 
 
 def check(path: Path) -> dict[str, str]:
