@@ -102,7 +102,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="fbstorage.emulator: %(levelname)s %(message)s")
     logging.getLogger("aiohttp.server").addFilter(_shorten_bad_http)
-    logging.getLogger("fbstorage.emulator.rules").setLevel(logging.INFO)
     keep_large_buffers_in_heap()
     # A parent may spawn us from a thread that blocks signals; the mask is inherited.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
