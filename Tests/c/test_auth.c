@@ -1,6 +1,8 @@
 /* test_auth.c — token provider and refresh after 401, tokens only to loopback/https,
  * FIREBASE_STORAGE_EMULATOR_HOST. Uses its own emulator with a rules file requiring sign-in,
- * listening on every address so it can also be reached through a non-loopback one. */
+ * listening on every address so it can also be reached through a non-loopback one; in the
+ * production flavor, which answers 401 for a token it cannot read (the official emulator never
+ * answers 401). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdlib.h>
@@ -18,11 +20,15 @@ static emulator secured;
 
 /* Starts the signed-in-only emulator (once per test process). */
 static emulator *start_secured(void) {
-    const char *rules = "[{\"match\": \"**\", \"read\": \"signed_in\", \"write\": \"signed_in\", "
-                        "\"list\": \"signed_in\", \"delete\": \"signed_in\"}]";
-    char *file = temp_file_with(rules, strlen(rules), ".json");
+    const char *rules = "rules_version = '2';\n"
+                        "service firebase.storage {\n"
+                        "  match /b/{bucket}/o/{path=**} {\n"
+                        "    allow read, write: if request.auth != null;\n"
+                        "  }\n"
+                        "}\n";
+    char *file = temp_file_with(rules, strlen(rules), ".rules");
     const char *args[] = {"--rules", file, NULL};
-    REQUIRE(emulator_start(&secured, EMU->flavor, "0.0.0.0", args) == 0);
+    REQUIRE(emulator_start(&secured, "production", "0.0.0.0", args) == 0);
     snprintf(secured.host, sizeof secured.host, "127.0.0.1");
     snprintf(secured.base_url, sizeof secured.base_url, "http://127.0.0.1:%d", secured.port);
     free(file);
@@ -95,9 +101,9 @@ TEST(auth_token_provider_refreshes_after_401) {
     CHECK_EQ_INT(fbs_last_error_http_status(), 401);
     CHECK_EQ_INT(p.refresh_calls - refreshes, 1);
     CHECK(strstr(fbs_last_error_message(), "expired-token") == NULL);   /* never a token */
-    /* no token at all */
+    /* no token at all: request.auth is null, so the rules deny */
     REQUIRE_OK(fbs_storage_set_auth_token_provider(s, NULL, NULL));
-    CHECK_CODE(fbs_reference_get_metadata(r, &m), FBS_ERR_UNAUTHENTICATED);
+    CHECK_CODE(fbs_reference_get_metadata(r, &m), FBS_ERR_UNAUTHORIZED);
     /* a fixed token */
     REQUIRE_OK(fbs_storage_set_auth_token(s, JWT));
     CHECK_CODE(fbs_reference_get_metadata(r, &m), FBS_OK);
@@ -134,8 +140,8 @@ TEST(auth_tokens_only_to_loopback) {
         emu_reset(e);
         fbs_storage *s = storage_for(e, other);
         REQUIRE_OK(fbs_storage_set_auth_token(s, JWT));
-        /* plain http to a non-loopback host: the token is withheld, so the server says 401 */
-        CHECK_CODE(upload_bytes(s, "auth/remote.txt", "x", 1), FBS_ERR_UNAUTHENTICATED);
+        /* plain http to a non-loopback host: the token is withheld, so the rules deny */
+        CHECK_CODE(upload_bytes(s, "auth/remote.txt", "x", 1), FBS_ERR_UNAUTHORIZED);
         reqlog_fetch(e, &log);
         CHECK(log.count >= 1);
         for (size_t i = 0; i < log.count; i++)

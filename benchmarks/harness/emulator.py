@@ -17,6 +17,7 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 class Emulator:
     def __init__(self, python: str, pythonpath: str, tmpdir: str) -> None:
+        self.python = python
         env = dict(os.environ, PYTHONPATH=pythonpath, TMPDIR=tmpdir)
         # stdin stays open: the emulator stops when it closes, so it cannot outlive us.
         self._proc = subprocess.Popen(

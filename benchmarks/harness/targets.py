@@ -45,6 +45,7 @@ TARGETS = [
     ("list_all vs raw page loop (C, one string of paths)",
      faster("list_all", "fbstorage_c_paths_s", "requests_session_s"), 1.0, "min"),
     ("Python PROGRESS observer cost (%)", lambda r: r["python_progress_overhead_pct"], 5, "max"),
+    ("storage.rules cost per request (µs, median)", reading("rules", "median_us_per_request"), 50, "max"),
 ]
 
 

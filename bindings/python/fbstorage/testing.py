@@ -91,9 +91,10 @@ class EmulatorServer:
         """Removes every fault."""
         self._control("DELETE", "faults")
 
-    def set_rules(self, rules: list[dict[str, Any]] | None) -> None:
-        """Replaces the security rules until the next reset; None allows everything."""
-        self._control("PUT", "rules", json.dumps(rules))
+    def set_rules(self, rules: str | None) -> None:
+        """Replaces the security rules (the text of a storage.rules file) until the next reset;
+        None allows everything."""
+        self._control("PUT", "rules", rules or "")
 
     def storage(self, bucket: str = TEST_BUCKET) -> Storage:
         """A new Storage for ``bucket`` pointed at this emulator (close it when done)."""
@@ -108,7 +109,7 @@ def run_emulator(
 ) -> Iterator[EmulatorServer]:
     """Runs ``python -m fbstorage.emulator`` on a free port for the duration of the block.
 
-    ``extra_arguments`` are passed to the emulator (e.g. ``"--rules", "rules.json"``).
+    ``extra_arguments`` are passed to the emulator (e.g. ``"--rules", "storage.rules"``).
     """
     with tempfile.TemporaryFile(mode="w+") as error_log:
         process = subprocess.Popen(

@@ -13,8 +13,14 @@ import fbstorage
 from fbstorage import StorageError, StorageErrorCode, TaskStatus
 from conftest import SMALL_CHUNK, EventRecorder, header, payload, slow_chunks
 
-SIGNED_IN_ONLY = [{"match": "**", "read": "signed_in", "write": "signed_in", "list": "signed_in", "delete": "signed_in"}]
-NOBODY = [{"match": "**", "read": "denied", "write": "denied", "list": "denied", "delete": "denied"}]
+def storage_rules(condition: str) -> str:
+    """A storage.rules source granting everything when `condition` holds."""
+    return ("rules_version = '2';\nservice firebase.storage {\n  match /b/{bucket}/o/{path=**} {\n"
+            f"    allow read, write: if {condition};\n  }}\n}}\n")
+
+
+SIGNED_IN_ONLY = storage_rules("request.auth != null")
+NOBODY = storage_rules("false")
 
 
 def id_token(uid: str) -> str:
@@ -41,26 +47,42 @@ def test_forbidden_is_unauthorized(storage: fbstorage.Storage, emulator) -> None
     assert raised.value.code == StorageErrorCode.UNAUTHORIZED
 
 
-def test_missing_token_is_unauthenticated(storage: fbstorage.Storage, emulator) -> None:
+def test_missing_token_is_unauthorized_and_an_unreadable_one_unauthenticated_in_production(
+        storage: fbstorage.Storage, emulator) -> None:
     emulator.set_rules(SIGNED_IN_ONLY)
     with pytest.raises(StorageError) as raised:
         storage.reference("private").put_data(b"x").wait()
-    assert raised.value.code == StorageErrorCode.UNAUTHENTICATED
-    assert raised.value.http_status == 401
+    assert raised.value.code == StorageErrorCode.UNAUTHORIZED  # request.auth == null: denied, as both servers do
+    storage.set_auth_token("not-a-jwt")
+    with pytest.raises(StorageError) as raised:
+        storage.reference("private").get_metadata()
+    if emulator.flavor == "production":  # production verifies ID tokens
+        assert (raised.value.code, raised.value.http_status) == (StorageErrorCode.UNAUTHENTICATED, 401)
+    else:  # the official emulator decodes what it can and otherwise sees no user
+        assert (raised.value.code, raised.value.http_status) == (StorageErrorCode.UNAUTHORIZED, 403)
 
 
 def test_rules_file_given_at_startup(tmp_path, emulator) -> None:
     from fbstorage.testing import run_emulator
 
-    rules = tmp_path / "rules.json"
-    rules.write_text(json.dumps([
-        {"match": "users/{uid}/**", "read": "owner", "write": "owner", "list": "owner", "delete": "owner"},
-        {"match": "public/**", "read": "public", "list": "public", "write": "signed_in"},
-    ]))
+    rules = tmp_path / "storage.rules"
+    rules.write_text("""rules_version = '2';
+service firebase.storage {
+  match /b/{bucket}/o {
+    match /users/{uid}/{path=**} {
+      allow read, write: if request.auth != null && request.auth.uid == uid;
+    }
+    match /public/{path=**} {
+      allow read;
+      allow write: if request.auth != null;
+    }
+  }
+}
+""")
     with run_emulator(emulator.flavor, "--rules", str(rules)) as guarded, guarded.storage() as storage:
         with pytest.raises(StorageError) as raised:
             storage.reference("public/a").put_data(b"x").wait()
-        assert raised.value.code == StorageErrorCode.UNAUTHENTICATED
+        assert raised.value.code == StorageErrorCode.UNAUTHORIZED
         storage.set_auth_token(id_token("carol"))
         storage.reference("public/a").put_data(b"x").wait()
         storage.reference("users/carol/b").put_data(b"mine").wait()
@@ -71,7 +93,7 @@ def test_rules_file_given_at_startup(tmp_path, emulator) -> None:
         assert storage.reference("public/a").get_data() == b"x"
         with pytest.raises(StorageError) as raised:
             storage.reference("users/carol/b").get_data()
-        assert raised.value.code == StorageErrorCode.UNAUTHENTICATED
+        assert raised.value.code == StorageErrorCode.UNAUTHORIZED
 
 
 def test_fixed_auth_and_app_check_tokens_are_sent(storage: fbstorage.Storage, emulator) -> None:
@@ -87,7 +109,7 @@ def test_fixed_auth_and_app_check_tokens_are_sent(storage: fbstorage.Storage, em
     storage.set_app_check_token(None)
     with pytest.raises(StorageError) as raised:
         storage.reference("private").get_metadata()
-    assert raised.value.code == StorageErrorCode.UNAUTHENTICATED
+    assert raised.value.code == StorageErrorCode.UNAUTHORIZED
     assert header(emulator.requests()[-1], "X-Firebase-AppCheck") is None
 
 
@@ -100,6 +122,11 @@ def test_token_provider_is_asked_again_after_a_401(storage: fbstorage.Storage, e
         return id_token("bob") if force_refresh else "not-a-jwt"
 
     storage.set_auth_token_provider(provider)
+    if emulator.flavor != "production":  # the official emulator never answers 401: no refresh
+        with pytest.raises(StorageError) as raised:
+            storage.reference("private").put_data(b"x").wait()
+        assert raised.value.code == StorageErrorCode.UNAUTHORIZED and calls == [False]
+        return
     storage.reference("private").put_data(b"x").wait()
     assert calls[:2] == [False, True]
     storage.set_auth_token_provider(None)
@@ -118,7 +145,7 @@ def test_token_provider_exception_is_reported_and_means_no_token(storage: fbstor
     with pytest.warns(RuntimeWarning, match="(?s)auth token provider.*no token today"):
         with pytest.raises(StorageError) as raised:
             storage.reference("private").get_metadata()
-    assert raised.value.code == StorageErrorCode.UNAUTHENTICATED
+    assert raised.value.code == StorageErrorCode.UNAUTHORIZED
     storage.set_auth_token_provider(lambda force: 42)  # type: ignore[arg-type,return-value]
     with pytest.warns(RuntimeWarning, match="must be a str"):
         with pytest.raises(StorageError):

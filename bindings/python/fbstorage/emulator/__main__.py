@@ -13,12 +13,14 @@ import logging
 import signal
 import sys
 import threading
+from pathlib import Path
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
 from .flavor import FLAVORS, PRODUCTION
-from .rules import RuleSet
+from .rules import loading
+from .rules.registry import BucketRules
 from .server import create_app
 from .state import EmulatorState
 from .store import ObjectStore
@@ -33,7 +35,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--data-dir", help="persist objects here across restarts (default: memory only)")
     parser.add_argument("--flavor", choices=sorted(FLAVORS), default=PRODUCTION.name,
                         help="production (default) or firebase-tools: the official emulator's quirks")
-    parser.add_argument("--rules", help="JSON rules file (default: everything allowed)")
+    rules = parser.add_mutually_exclusive_group()
+    rules.add_argument("--rules", help="storage.rules file, reloaded when it changes (default: everything allowed)")
+    rules.add_argument("--config", help='firebase.json: the rules named by its "storage" key')
     parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="warning",
                         help="the least severe log lines shown on stderr (default warning)")
     parser.add_argument("--stop-on-stdin-eof", action="store_true",
@@ -42,7 +46,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 async def serve(args: argparse.Namespace) -> None:
-    rules = RuleSet.load(args.rules) if args.rules else RuleSet.allow_all()
+    sources = _rules_sources(args)
+    rules = loading.load(sources) if sources else BucketRules.allow_all()
     store = ObjectStore(args.data_dir)
     try:
         state = EmulatorState(flavor=FLAVORS[args.flavor], store=store, startup_rules=rules, rules=rules)
@@ -57,14 +62,25 @@ async def serve(args: argparse.Namespace) -> None:
                 loop.add_signal_handler(signum, stop.set)
             if args.stop_on_stdin_eof:
                 _stop_on_stdin_eof(loop, stop)
+            watcher = loop.create_task(loading.watch(sources, rules)) if sources else None
             host, port = runner.addresses[0][:2]
             shown = f"[{host}]" if ":" in host else host
             print(f"READY http://{shown}:{port}", flush=True)
             await stop.wait()
+            if watcher:
+                watcher.cancel()
         finally:
             await runner.cleanup()
     finally:
         store.close()
+
+
+def _rules_sources(args: argparse.Namespace) -> list[loading.RulesSource]:
+    if args.rules:
+        return [loading.RulesSource(Path(args.rules), None)]
+    if args.config:
+        return loading.sources_from_config(Path(args.config))
+    return []
 
 
 def _stop_on_stdin_eof(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:

@@ -1,55 +1,54 @@
-"""Who is calling: the admin credential, a signed-in user (from an unverified JWT), or nobody."""
+"""Who is calling, read as the official emulator reads the Authorization header: the admin
+credential, or the payload of a JWT decoded without any signature check (an unreadable one
+means no user)."""
 
 from __future__ import annotations
 
 import base64
 import binascii
 import json
+import re
 from dataclasses import dataclass
+from typing import Any
 
 ADMIN_TOKEN = "owner"
+_JWS = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*")
 
 
 @dataclass(frozen=True)
 class Principal:
     is_admin: bool = False
-    uid: str | None = None
-    token_invalid: bool = False  # a token was sent but could not be read
-
-    @property
-    def signed_in(self) -> bool:
-        return self.is_admin or self.uid is not None
+    claims: dict[str, Any] | None = None  # the token's payload: request.auth.token
+    token_invalid: bool = False  # an Authorization header was sent but held no readable token
 
 
 ANONYMOUS = Principal()
 
 
 def principal_from_header(authorization: str | None) -> Principal:
-    """Parse `Authorization: Firebase <token>` (or `Bearer`); signatures are not checked."""
+    """`<scheme> <token>`: any scheme word works, as in the official emulator."""
     if not authorization:
         return ANONYMOUS
     scheme, _, token = authorization.strip().partition(" ")
     token = token.strip()
-    if scheme.lower() not in ("firebase", "bearer") or not token:
-        return Principal(token_invalid=True)
-    if token == ADMIN_TOKEN:
+    if scheme.lower() in ("firebase", "bearer") and token == ADMIN_TOKEN:
         return Principal(is_admin=True)
-    uid = _uid_from_jwt(token)
-    return Principal(uid=uid) if uid else Principal(token_invalid=True)
+    claims = _jwt_payload(token)
+    return Principal(claims=claims, token_invalid=claims is None)
 
 
-def _uid_from_jwt(token: str) -> str | None:
-    parts = token.split(".")
-    if len(parts) not in (2, 3):
+def _jwt_payload(token: str) -> dict[str, Any] | None:
+    """The payload object of a compact JWS (header and payload JSON), like `jwt.decode`."""
+    if not _JWS.fullmatch(token):
         return None
+    header, payload, _ = token.split(".")
     try:
-        claims = json.loads(_b64url_decode(parts[1]))
+        if not isinstance(json.loads(_b64url_decode(header)), dict):
+            return None
+        claims = json.loads(_b64url_decode(payload))
     except (ValueError, binascii.Error):
         return None
-    if not isinstance(claims, dict):
-        return None
-    uid = claims.get("user_id") or claims.get("sub")
-    return uid if isinstance(uid, str) and uid else None
+    return claims if isinstance(claims, dict) else None
 
 
 def _b64url_decode(text: str) -> bytes:

@@ -11,7 +11,8 @@ from .bodies import read_small_body
 from .downloads import object_headers, stream_bytes
 from .errors import ApiError, json_error
 from .names import decode_component
-from .rules import RuleSet
+from .rules import Ruleset, RulesSyntaxError
+from .rules.registry import BucketRules
 from .state import STATE
 
 routes = web.RouteTableDef()
@@ -63,12 +64,19 @@ async def clear_faults(request: web.Request) -> web.Response:
 
 @routes.put("/_emulator/rules")
 async def set_rules(request: web.Request) -> web.Response:
-    """Replace the rules until the next reset; JSON `null` allows everything."""
+    """Replace the rules of every bucket until the next reset with the storage.rules text of the
+    body; an empty body allows everything. Rules that do not compile answer 400 and change nothing."""
     state = request.app[STATE]
-    spec = await _json_body(request)
     try:
-        state.rules = RuleSet.from_json(spec) if spec is not None else RuleSet.allow_all()
-    except ValueError as error:
+        source = (await read_small_body(request)).decode("utf-8")
+    except UnicodeDecodeError:
+        return json_error(400, "Invalid rules: the body must be UTF-8 text.")
+    if not source.strip():
+        state.rules = BucketRules.allow_all()
+        return web.Response(status=204)
+    try:
+        state.rules = BucketRules(Ruleset(source, "rules"))
+    except RulesSyntaxError as error:
         return json_error(400, f"Invalid rules: {error}")
     return web.Response(status=204)
 

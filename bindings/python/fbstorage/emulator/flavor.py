@@ -29,6 +29,11 @@ class Flavor:
     crc32c_as_base64: bool  # else the decimal string of the unsigned value
     rejects_unsatisfiable_range: bool  # 416; else 200 with the full body
     rfc5987_filename: bool  # `filename*=utf-8''<escaped>`; else the bare name, as firebase-tools sends
+    # Security rules.
+    names_denied_permission: bool  # 403 "Permission denied. No READ permission."; else "Permission denied."
+    rejects_v1_list: bool  # 400 for a list under rules_version 1; else the 403 of any denial
+    rules_see_all_fields: bool  # resource.cacheControl and contentLanguage exist; the official emulator lacks them
+    verifies_id_tokens: bool  # an unreadable ID token is 401; else it just means request.auth == null
 
     def format_crc32c(self, value: int) -> str:
         if self.crc32c_as_base64:
@@ -54,6 +59,10 @@ PRODUCTION = Flavor(
     crc32c_as_base64=True,
     rejects_unsatisfiable_range=True,
     rfc5987_filename=True,
+    names_denied_permission=False,
+    rejects_v1_list=True,
+    rules_see_all_fields=True,
+    verifies_id_tokens=True,
 )
 
 FIREBASE_TOOLS = Flavor(
@@ -69,6 +78,10 @@ FIREBASE_TOOLS = Flavor(
     crc32c_as_base64=False,
     rejects_unsatisfiable_range=False,
     rfc5987_filename=False,
+    names_denied_permission=True,
+    rejects_v1_list=False,
+    rules_see_all_fields=False,
+    verifies_id_tokens=False,
 )
 
 FLAVORS = {flavor.name: flavor for flavor in (PRODUCTION, FIREBASE_TOOLS)}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 
 from aiohttp import web
@@ -13,6 +14,7 @@ from .errors import ApiError, bad_request, not_found
 from .listing import list_objects
 from .metadata import new_token
 from .names import parse_v0_target
+from .rules.access import authorize
 from .state import STATE, EmulatorState
 from .store import StoredObject
 from .upload_api import handle_upload, metadata_response
@@ -30,7 +32,7 @@ async def handle_v0(request: web.Request) -> web.StreamResponse:
     name, query = target.name, target.query
     if name is None:
         if method == "GET":
-            state.rules.check("list", query.get("prefix", "").rstrip("/"), principal)
+            authorize(state.rules, state.flavor, "list", target.bucket, query.get("prefix", ""), principal)
             names = state.store.sorted_names(target.bucket)
             return web.json_response(list_objects(names, target.bucket, query, state.flavor,
                                                   state.store.memo(target.bucket)))
@@ -42,7 +44,9 @@ async def handle_v0(request: web.Request) -> web.StreamResponse:
     elif method == "PATCH":
         return await _update_metadata(request, state, target.bucket, name, principal)
     elif method == "DELETE":
-        state.rules.check("delete", name, principal)
+        stored = state.store.get(target.bucket, name)
+        authorize(state.rules, state.flavor, "delete", target.bucket, name, principal,
+                  resource=stored.metadata if stored else None)
         if not await state.store.delete(target.bucket, name):
             raise not_found()
         return web.Response(status=204)
@@ -59,7 +63,8 @@ def _readable_object(state: EmulatorState, bucket: str, name: str, token: str | 
     """Rules are checked before existence, unless `token` is one of the object's download tokens."""
     stored = state.store.get(bucket, name)
     if not (stored and token and token in stored.metadata.download_tokens):
-        state.rules.check("read", name, principal)
+        authorize(state.rules, state.flavor, "get", bucket, name, principal,
+                  resource=stored.metadata if stored else None)
     if stored is None:
         raise not_found()
     return stored
@@ -74,13 +79,19 @@ def _existing(state: EmulatorState, bucket: str, name: str) -> StoredObject:
 
 async def _update_metadata(request: web.Request, state: EmulatorState, bucket: str, name: str,
                            principal: Principal) -> web.Response:
-    state.rules.check("write", name, principal)
-    stored = _existing(state, bucket, name)
     body = await read_small_body(request)
     try:
         changes = json.loads(body) if body.strip() else {}
     except (ValueError, UnicodeDecodeError):
         raise bad_request("The metadata update body must be JSON.") from None
+    stored = state.store.get(bucket, name)
+    patched = None
+    if stored is not None:
+        patched = copy.deepcopy(stored.metadata)
+        patched.patch(changes)
+    authorize(state.rules, state.flavor, "update", bucket, name, principal,
+              resource=stored.metadata if stored else None, request_resource=patched)
+    stored = _existing(state, bucket, name)
     stored.metadata.patch(changes)
     await state.store.save_metadata(stored)
     return metadata_response(stored.metadata, state, _patch_headers(stored, state))

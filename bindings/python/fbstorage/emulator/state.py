@@ -9,7 +9,7 @@ from aiohttp import web
 from .faults import FaultInjector
 from .flavor import Flavor
 from .requestlog import RequestLog
-from .rules import RuleSet
+from .rules.registry import BucketRules
 from .store import ObjectStore
 from .uploads import UploadSessions
 
@@ -18,8 +18,8 @@ from .uploads import UploadSessions
 class EmulatorState:
     flavor: Flavor
     store: ObjectStore
-    startup_rules: RuleSet = field(default_factory=RuleSet.allow_all)
-    rules: RuleSet = field(default_factory=RuleSet.allow_all)
+    startup_rules: BucketRules = field(default_factory=BucketRules.allow_all)  # kept current by hot reload
+    rules: BucketRules = field(default_factory=BucketRules.allow_all)
     sessions: UploadSessions = field(default_factory=UploadSessions)
     faults: FaultInjector = field(default_factory=FaultInjector)
     requests: RequestLog = field(default_factory=RequestLog)

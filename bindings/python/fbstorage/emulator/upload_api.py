@@ -15,6 +15,7 @@ from .errors import ApiError, bad_request, not_found
 from .metadata import ObjectMetadata, check_upload_resource
 from .multipart import receive_multipart
 from .names import check_object_name
+from .rules.access import authorize
 from .state import EmulatorState
 from .uploads import ACTIVE, CANCELLED, FINAL, UploadSession
 
@@ -29,7 +30,6 @@ async def handle_upload(request: web.Request, state: EmulatorState, bucket: str,
     name = path_name if path_name is not None else check_object_name(query.get("name", ""))
     protocol = request.headers.get("X-Goog-Upload-Protocol", "").strip().lower()
     command = request.headers.get("X-Goog-Upload-Command")
-    state.rules.check("write", name, principal)
     if query.get("uploadType") == "resumable" and not protocol and command is None and state.flavor.refuses_gcs_resumable_start:
         # The GCS JSON API's resumable start, sent to the v0 path by some clients: production's
         # answer is unknown, and taking it as a media upload would store the JSON start body as
@@ -40,16 +40,17 @@ async def handle_upload(request: web.Request, state: EmulatorState, bucket: str,
     if protocol == "resumable" or command is not None:
         if (command or "").strip().lower() != "start":
             raise bad_request("A resumable upload must begin with X-Goog-Upload-Command: start.")
-        return await _start_resumable(request, state, bucket, name)
+        return await _start_resumable(request, state, bucket, name, principal)
     writer = state.store.new_writer(one_shot=True)
     try:
         if protocol == "multipart":
             resource, part_type = await receive_multipart(request, writer)
-            metadata = await _commit(state, bucket, name, writer, resource, part_type)
+            metadata = await _commit(state, bucket, name, writer, resource, part_type, principal)
         else:
             async for piece in iter_body(request):
                 await writer.write(piece)
-            metadata = await _commit(state, bucket, name, writer, {}, request.headers.get("Content-Type"))
+            metadata = await _commit(state, bucket, name, writer, {}, request.headers.get("Content-Type"),
+                                     principal)
     except BaseException:
         await writer.discard()
         raise
@@ -62,19 +63,25 @@ def metadata_response(metadata: ObjectMetadata, state: EmulatorState,
 
 
 async def _commit(state: EmulatorState, bucket: str, name: str, writer: BlobWriter, resource: dict[str, Any],
-                  default_content_type: str | None) -> ObjectMetadata:
-    """Turn a finished writer into the stored object `name`, replacing any previous one."""
+                  default_content_type: str | None, principal: Principal) -> ObjectMetadata:
+    """Turn a finished writer into the stored object `name`, replacing any previous one, if the
+    rules allow `create` (also for an overwrite, as in the official emulator)."""
     digest = await writer.finish()
     metadata = ObjectMetadata.for_upload(bucket, name, resource, digest, default_content_type)
+    existing = state.store.get(bucket, name)
+    authorize(state.rules, state.flavor, "create", bucket, name, principal,
+              resource=existing.metadata if existing else None, request_resource=metadata,
+              deny_headers={"X-Goog-Upload-Status": FINAL})
     await state.store.put(writer, metadata)
     return metadata
 
 
 # Resumable uploads.
 
-async def _start_resumable(request: web.Request, state: EmulatorState, bucket: str, name: str) -> web.Response:
-    """Write rules were checked with the caller's credentials; the session URL is the capability
-    for the chunk requests, which carry none."""
+async def _start_resumable(request: web.Request, state: EmulatorState, bucket: str, name: str,
+                           principal: Principal) -> web.Response:
+    """No rules yet: they decide at finalize, with this caller's credentials. The session URL is
+    the capability for the chunk requests, which carry none."""
     body = await read_small_body(request)
     try:
         resource = json.loads(body) if body.strip() else {}
@@ -90,7 +97,7 @@ async def _start_resumable(request: web.Request, state: EmulatorState, bucket: s
         bucket=bucket, name=name, resource=resource,
         declared_size=int(declared) if declared is not None else None,
         declared_content_type=request.headers.get("X-Goog-Upload-Header-Content-Type"),
-        writer=state.store.new_writer())
+        writer=state.store.new_writer(), principal=principal)
     upload_url = (f"{request.scheme}://{request.host}/v0/b/{quote(bucket, safe='')}/o?name={quote(name, safe='')}"
                   f"&upload_id={session.id}&upload_protocol=resumable")
     return web.Response(headers={
@@ -197,7 +204,13 @@ async def _finalize(state: EmulatorState, session: UploadSession) -> web.Respons
     if state.flavor.checks_upload_offsets and declared is not None and session.received != declared:
         raise bad_request(f"The upload has {session.received} bytes but {declared} were declared.",
                           headers=_session_headers(session, state, with_size=True))
-    session.result = await _commit(state, session.bucket, session.name, session.writer, session.resource,
-                                   session.declared_content_type)
+    try:
+        session.result = await _commit(state, session.bucket, session.name, session.writer, session.resource,
+                                       session.declared_content_type, session.principal)
+    except ApiError as error:
+        if error.status in (401, 403):  # denied by the rules: the staged bytes go, the session is over
+            session.state = CANCELLED
+            await session.writer.discard()
+        raise
     session.state = FINAL
     return metadata_response(session.result, state, _session_headers(session, state, with_size=True))

@@ -7,6 +7,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from .auth import Principal
 from .blobs import BlobWriter
 from .metadata import ObjectMetadata
 
@@ -22,6 +23,7 @@ class UploadSession:
     declared_size: int | None  # X-Goog-Upload-Header-Content-Length, if sent
     declared_content_type: str | None  # X-Goog-Upload-Header-Content-Type, if sent
     writer: BlobWriter
+    principal: Principal  # whose rules decide at finalize: the caller of `start`
     state: str = ACTIVE
     result: ObjectMetadata | None = None  # set once finalized
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one command at a time per session

@@ -121,8 +121,9 @@ def test_download_token_bypasses_rules_and_token_admin_endpoints(emu):
 
 
 def test_token_query_on_get(start_emulator, tmp_path):
-    rules = tmp_path / "rules.json"
-    rules.write_text('[{"match": "**", "write": "public"}]')
+    rules = tmp_path / "storage.rules"
+    rules.write_text("rules_version = '2';\nservice firebase.storage {\n  match /b/{bucket}/o/{all=**} {\n"
+                     "    allow write;\n  }\n}\n")
     emu = start_emulator("--rules", str(rules))
     token = emu.upload_ok("secret", b"s")["downloadTokens"]
     assert_json_error(emu.download("secret"), 403)

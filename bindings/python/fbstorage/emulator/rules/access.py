@@ -1,0 +1,48 @@
+"""Enforcing the rules on a v0 request: the decision, and the answer per flavor (reference §7.9)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Mapping
+
+from ..auth import Principal
+from ..errors import ApiError
+from ..flavor import Flavor
+from ..metadata import ObjectMetadata
+from .registry import BucketRules
+from .request_model import auth_value, now, resource_from_metadata, rules_path, variables
+
+log = logging.getLogger("fbstorage.emulator.rules")
+PERMISSIONS = {"get": "READ", "list": "LIST", "create": "WRITE", "update": "WRITE", "delete": "WRITE"}
+V1_LIST_MESSAGE = ('Listing objects in a bucket is disallowed for rules_version = "1". '
+                   'Please update storage security rules to rules_version = "2" to use list.')
+
+
+def authorize(rules: BucketRules, flavor: Flavor, method: str, bucket: str, name: str, principal: Principal, *,
+              resource: ObjectMetadata | None = None, request_resource: ObjectMetadata | None = None,
+              deny_headers: Mapping[str, str] | None = None) -> None:
+    """Return if the rules grant `method` (get, list, create, update, delete) on the object or
+    list prefix `name`; else raise the flavor's ApiError. Admin credentials skip the rules."""
+    if principal.is_admin or not rules.configured:
+        return
+    ruleset = rules.for_bucket(bucket)
+    if ruleset is None:
+        raise ApiError(403, "Permission denied. Storage Emulator has no loaded ruleset.", headers=deny_headers)
+    if principal.token_invalid and flavor.verifies_id_tokens:
+        raise ApiError(401, "Invalid Credentials: the Firebase ID token could not be decoded.")
+    if method == "list" and ruleset.version < 2:
+        if flavor.rejects_v1_list:
+            raise ApiError(400, V1_LIST_MESSAGE)
+        log.warning("Permission denied. List operations are only allowed for rules_version='2'.")
+        raise _denied(flavor, method, deny_headers)
+    path = rules_path(bucket, name)
+    values = variables(path, now(), auth_value(principal.claims), resource_from_metadata(resource, flavor),
+                       resource_from_metadata(request_resource, flavor))
+    if not ruleset.allows(method, path, values):
+        raise _denied(flavor, method, deny_headers)
+
+
+def _denied(flavor: Flavor, method: str, headers: Mapping[str, str] | None) -> ApiError:
+    message = f"Permission denied. No {PERMISSIONS[method]} permission." if flavor.names_denied_permission \
+        else "Permission denied."
+    return ApiError(403, message, headers=headers)
