@@ -357,16 +357,18 @@ class FirebaseStorageFileSystem(AbstractFileSystem):
         self.mkdir(path)
 
     # -- reading -------------------------------------------------------------------------------
-    def _download(self, path: str) -> _ObjectCopy:
+    def _download(self, path: str, size: int | None = None) -> _ObjectCopy:
         """The object's bytes: in memory up to max_in_memory_download, else in a temporary
-        file the library streams them to."""
+        file the library streams them to. ``size``, when known, saves asking for a large
+        object in memory first."""
         reference = self._reference(path)
         with _as_os_errors(path):
-            try:
-                return _ObjectCopy(data=reference.get_data(max_size=self.max_in_memory_download))
-            except StorageError as error:
-                if error.code != StorageErrorCode.DOWNLOAD_SIZE_EXCEEDED:
-                    raise
+            if size is None or size <= self.max_in_memory_download:
+                try:
+                    return _ObjectCopy(data=reference.get_data(max_size=self.max_in_memory_download))
+                except StorageError as error:
+                    if error.code != StorageErrorCode.DOWNLOAD_SIZE_EXCEEDED:
+                        raise
             descriptor, temporary = tempfile.mkstemp(prefix="fbstorage-download-")
             os.close(descriptor)
             try:
@@ -624,7 +626,7 @@ class FirebaseStorageFile(AbstractBufferedFile):
 
     def _fetch_range(self, start: int, end: int) -> bytes:
         if self._copy is None:
-            self._copy = self.fs._download(self.path)
+            self._copy = self.fs._download(self.path, self.size)
         return self._copy.read(start, end)
 
     def _upload_chunk(self, final: bool = False) -> bool:
