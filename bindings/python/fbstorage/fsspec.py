@@ -15,6 +15,8 @@ CRC32C; downloads stream to disk). Storage options:
 ``token``, ``token_provider``, ``app_check_token``
     A Firebase Auth ID token, or a provider ``fn(force_refresh) -> str | None``, and an App
     Check token (see :class:`fbstorage.Storage`).
+``ca_file``
+    A PEM bundle of CA certificates instead of libcurl's default (see docs/python.md).
 ``max_concurrency``
     How many transfers, metadata requests or deletions run side by side (16).
 ``max_in_memory_download``
@@ -163,6 +165,7 @@ class FirebaseStorageFileSystem(AbstractFileSystem):
         token: str | None = None,
         token_provider: Callable[[bool], str | None] | None = None,
         app_check_token: str | None = None,
+        ca_file: str | None = None,
         max_concurrency: int = _DEFAULT_MAX_CONCURRENCY,
         max_in_memory_download: int = _DEFAULT_MAX_IN_MEMORY_DOWNLOAD,
         **kwargs: Any,
@@ -179,6 +182,7 @@ class FirebaseStorageFileSystem(AbstractFileSystem):
         self._token = token
         self._token_provider = token_provider
         self._app_check_token = app_check_token
+        self._ca_file = ca_file
         self.max_concurrency = max_concurrency
         self.max_in_memory_download = max_in_memory_download
         self._process_objects = _ProcessObjects()
@@ -210,6 +214,8 @@ class FirebaseStorageFileSystem(AbstractFileSystem):
                     storage.set_auth_token_provider(self._token_provider)
                 if self._app_check_token is not None:
                     storage.set_app_check_token(self._app_check_token)
+                if self._ca_file is not None:
+                    storage.ca_file = self._ca_file
                 objects.storages[bucket] = storage
             return storage
 

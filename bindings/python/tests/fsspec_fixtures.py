@@ -35,6 +35,8 @@ def emulator_filesystem(emulator: EmulatorServer, **options: object) -> Firebase
 
 @pytest.fixture
 def firebase_fs(emulator: EmulatorServer) -> Iterator[FirebaseStorageFileSystem]:
-    """A filesystem on the emulator (both flavors), which is reset first."""
+    """A filesystem on the emulator (both flavors), which is reset first, as are the cached
+    filesystems (and their listings) fsspec made from URLs in earlier tests."""
     emulator.reset()
+    FirebaseStorageFileSystem.clear_instance_cache()
     yield emulator_filesystem(emulator)

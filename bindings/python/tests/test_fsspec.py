@@ -344,3 +344,13 @@ def test_filesystem_pickles_without_its_library_objects(firebase_fs: FirebaseSto
     firebase_fs.pipe_file(f"{BUCKET}/pk/x", b"pickled")
     copy = pickle.loads(pickle.dumps(firebase_fs))
     assert copy.cat_file(f"{BUCKET}/pk/x") == b"pickled"
+
+
+def test_each_bucket_has_its_storage_configured_from_the_options(emulator, tmp_path: Path) -> None:
+    pem = tmp_path / "ca.pem"
+    pem.write_text("-----BEGIN CERTIFICATE-----\n")
+    filesystem = emulator_filesystem(emulator, ca_file=str(pem))
+    first, second = filesystem.storage(BUCKET), filesystem.storage("other-bucket")
+    assert (first.bucket, second.bucket) == (BUCKET, "other-bucket")
+    assert first.ca_file == second.ca_file == str(pem)
+    assert filesystem.storage(BUCKET) is first
