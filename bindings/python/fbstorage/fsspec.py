@@ -32,8 +32,8 @@ nothing and empty directories do not exist.
 
 from __future__ import annotations
 
-import contextlib
 import base64
+import contextlib
 import errno
 import mimetypes
 import os
@@ -59,8 +59,6 @@ __all__ = ["FirebaseStorageFile", "FirebaseStorageFileSystem"]
 PROTOCOL = "firebase"
 _DEFAULT_MAX_IN_MEMORY_DOWNLOAD = 16 * 1024 * 1024
 _DEFAULT_MAX_CONCURRENCY = 16
-#: A metadata value of a listing entry or info(): kept for pyarrow, which reads "mtime".
-_MTIME_KEY = "mtime"
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -115,36 +113,31 @@ class _TransferBatch:
     """Tasks that put()/get() start through put_file()/get_file(): they run side by side on
     the library's transfer thread, at most ``limit`` at once, and are waited for together."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, finish: Callable[[StorageTask, str], None]) -> None:
         self._limit = limit
-        self._running: deque[tuple[StorageTask, str, Callable[[], None]]] = deque()
+        self._finish = finish
+        self._running: deque[tuple[StorageTask, str]] = deque()
 
-    def add(self, task: StorageTask, path: str, done: Callable[[], None]) -> None:
-        self._running.append((task, path, done))
+    def add(self, task: StorageTask, path: str) -> None:
+        self._running.append((task, path))
         if len(self._running) >= self._limit:
-            self._finish_oldest()
-
-    def _finish_oldest(self) -> None:
-        task, path, done = self._running.popleft()
-        with _as_os_errors(path):
-            task.wait()
-        done()
+            self._finish(*self._running.popleft())
 
     def finish(self) -> None:
         """Waits for every task; on the first failure cancels the others, then raises it."""
         try:
             while self._running:
-                self._finish_oldest()
+                self._finish(*self._running.popleft())
         except BaseException:
             self.cancel()
             raise
 
     def cancel(self) -> None:
         """Cancels the tasks still running and waits until they ended."""
-        for task, _, _ in self._running:
+        for task, _ in self._running:
             with contextlib.suppress(StorageError):  # it may have ended meanwhile
                 task.cancel()
-        for task, _, _ in self._running:
+        for task, _ in self._running:
             with contextlib.suppress(StorageError):
                 task.wait()
         self._running.clear()
@@ -249,7 +242,7 @@ class FirebaseStorageFileSystem(AbstractFileSystem):
             "contentType": metadata.content_type,
             "timeCreated": metadata.time_created,
             "updated": metadata.updated,
-            _MTIME_KEY: metadata.updated,
+            "mtime": metadata.updated,  # what pyarrow reads
             "metadata": metadata.custom_metadata,
         }
 
@@ -528,6 +521,8 @@ class FirebaseStorageFileSystem(AbstractFileSystem):
     # -- files ---------------------------------------------------------------------------------
     def _open(self, path: str, mode: str = "rb", block_size: Any = None, autocommit: bool = True,
               cache_options: Any = None, **kwargs: Any) -> FirebaseStorageFile:
+        if mode == "ab":  # an upload replaces the whole object
+            raise NotImplementedError("firebase:// objects cannot be appended to; rewrite them")
         if mode == "xb":
             self._check_create(path, "create")
         return FirebaseStorageFile(self, path, mode, block_size, autocommit,
@@ -541,7 +536,7 @@ class FirebaseStorageFileSystem(AbstractFileSystem):
         if getattr(self._batch, "current", None) is not None:  # nested: the outer one waits
             yield
             return
-        batch = self._batch.current = _TransferBatch(self.max_concurrency)
+        batch = self._batch.current = _TransferBatch(self.max_concurrency, self._finish)
         try:
             yield
         except BaseException:
@@ -554,7 +549,7 @@ class FirebaseStorageFileSystem(AbstractFileSystem):
 
     def _run(self, task: StorageTask, path: str, callback: Any) -> None:
         """Waits for ``task`` (or hands it to the running put()/get()), reporting its progress
-        to an fsspec ``callback``, then forgets the listings it changed."""
+        to an fsspec ``callback``; :meth:`_finish` forgets the listings it changed."""
         if not isinstance(callback, NoOpCallback):
             def progress(snapshot: Any) -> None:
                 if snapshot.total_bytes is not None:
@@ -563,16 +558,16 @@ class FirebaseStorageFileSystem(AbstractFileSystem):
 
             task.observe(TaskStatus.PROGRESS, progress)
 
-        def done() -> None:
-            self.invalidate_cache(path)
-
         batch = getattr(self._batch, "current", None)
-        if batch is not None:
-            batch.add(task, path, done)
-            return
+        if batch is None:
+            self._finish(task, path)
+        else:
+            batch.add(task, path)
+
+    def _finish(self, task: StorageTask, path: str) -> None:
         with _as_os_errors(path):
             task.wait()
-        done()
+        self.invalidate_cache(path)
 
 
 class _ObjectCopy:

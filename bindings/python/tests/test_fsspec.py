@@ -228,6 +228,13 @@ def test_transaction_uploads_at_its_end(firebase_fs: FirebaseStorageFileSystem) 
     assert firebase_fs.cat_file(path) == b"later"
 
 
+def test_append_is_refused(firebase_fs: FirebaseStorageFileSystem) -> None:
+    firebase_fs.pipe_file(f"{BUCKET}/ap/log", b"kept")
+    with pytest.raises(NotImplementedError):
+        firebase_fs.open(f"{BUCKET}/ap/log", "ab")
+    assert firebase_fs.cat_file(f"{BUCKET}/ap/log") == b"kept"
+
+
 def test_mkdir_creates_nothing(firebase_fs: FirebaseStorageFileSystem) -> None:
     firebase_fs.mkdir(f"{BUCKET}/new/dir")
     assert not firebase_fs.exists(f"{BUCKET}/new/dir")
@@ -354,3 +361,23 @@ def test_each_bucket_has_its_storage_configured_from_the_options(emulator, tmp_p
     assert (first.bucket, second.bucket) == (BUCKET, "other-bucket")
     assert first.ca_file == second.ca_file == str(pem)
     assert filesystem.storage(BUCKET) is first
+
+
+def test_forked_child_keeps_the_parents_storages_and_makes_its_own(firebase_fs: FirebaseStorageFileSystem) -> None:
+    import fbstorage.fsspec as module
+
+    firebase_fs.pipe_file(f"{BUCKET}/fork/x", b"x")
+    parents = firebase_fs._process_objects.storages
+    assert list(parents) == [BUCKET]
+    reader, writer = os.pipe()
+    child = os.fork()
+    if child == 0:  # only Python bookkeeping here: no library call after fork
+        fresh = firebase_fs._process_objects.storages == {}
+        kept = any(storages is parents for storages, _ in module._inherited_from_parent)
+        os.write(writer, b"ok" if fresh and kept else b"wrong")
+        os._exit(0)
+    os.close(writer)
+    with os.fdopen(reader, "rb") as answer:
+        assert answer.read() == b"ok"
+    assert os.waitpid(child, 0)[1] == 0
+    assert firebase_fs._process_objects.storages is parents
