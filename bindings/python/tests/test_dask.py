@@ -13,11 +13,9 @@ distributed = pytest.importorskip("distributed")
 
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-from fsspec_fixtures import BUCKET, firebase_fs  # noqa: E402
+from fsspec_fixtures import BUCKET, firebase_fs  # noqa: E402,F401 (firebase_fs is a fixture)
 
 from fbstorage.fsspec import FirebaseStorageFileSystem  # noqa: E402
-
-__all__ = ["firebase_fs"]
 
 PARTITIONS = 24
 

@@ -13,12 +13,10 @@ from pathlib import Path
 import fsspec
 import pytest
 from conftest import payload
-from fsspec_fixtures import BUCKET, emulator_filesystem, firebase_fs
+from fsspec_fixtures import BUCKET, emulator_filesystem, firebase_fs  # noqa: F401 (firebase_fs is a fixture)
 
 from fbstorage import StorageError, StorageErrorCode
 from fbstorage.fsspec import FirebaseStorageFileSystem
-
-__all__ = ["firebase_fs"]
 
 SIGNED_IN_ONLY = [{"match": "**", "read": "signed_in", "write": "signed_in", "list": "signed_in",
                    "delete": "signed_in"}]

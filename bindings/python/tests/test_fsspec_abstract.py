@@ -7,11 +7,9 @@ from typing import Callable
 
 import fsspec.tests.abstract as abstract
 import pytest
-from fsspec_fixtures import BUCKET, firebase_fs
+from fsspec_fixtures import BUCKET, firebase_fs  # noqa: F401 (firebase_fs is a fixture)
 
 from fbstorage.fsspec import FirebaseStorageFileSystem
-
-__all__ = ["firebase_fs"]
 
 
 class FirebaseFixtures(abstract.AbstractFixtures):

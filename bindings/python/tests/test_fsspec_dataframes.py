@@ -8,11 +8,9 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
-from fsspec_fixtures import BUCKET, firebase_fs
+from fsspec_fixtures import BUCKET, firebase_fs  # noqa: F401 (firebase_fs is a fixture)
 
 from fbstorage.fsspec import FirebaseStorageFileSystem
-
-__all__ = ["firebase_fs"]
 
 
 def frame(rows: int) -> pd.DataFrame:
