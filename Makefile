@@ -35,9 +35,11 @@ deps:
 lib: $(SO) $(LIBDIR)/pkgconfig/fbstorage.pc
 
 # -static-stdlib on the command line only (SwiftPM ignores --static-swift-stdlib for dynamic libraries).
-# The version script keeps every symbol but the fbs_ functions local.
+# The version script keeps every symbol but the fbs_ functions local; the SONAME lets
+# auditwheel (make wheel) and packagers refer to the library by name.
 $(SO): $(SWIFT_SOURCES) mk/fbstorage.map | deps
-	swift build -c release --product fbstorage -Xswiftc -static-stdlib -Xlinker --version-script=$(abspath mk/fbstorage.map)
+	swift build -c release --product fbstorage -Xswiftc -static-stdlib -Xlinker --version-script=$(abspath mk/fbstorage.map) \
+	  -Xlinker -soname=libfbstorage.so
 	@mkdir -p $(LIBDIR)
 	cp .build/release/libfbstorage.so $(SO).tmp && mv -f $(SO).tmp $(SO)   # atomic: never rewrite a mapped library
 

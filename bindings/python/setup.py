@@ -2,7 +2,8 @@
 
 The library is taken from $FBSTORAGE_LIBRARY, else from the project's build folder
 (`make lib` makes ../../build/lib/libfbstorage.so). The binding itself is pure Python, so the
-wheel is tagged py3-none-<platform>: any Python 3, this OS and architecture.
+wheel is tagged py3-none-<platform>: any Python 3, this OS and architecture. `make wheel`
+then repairs it with auditwheel into a py3-none-manylinux_2_XX wheel that carries libcurl.
 """
 
 from __future__ import annotations

@@ -1,23 +1,28 @@
-"""The wheel: built from the source tree, installed in a fresh venv, used with no toolchain.
+"""The wheel `make wheel` built: manylinux, libcurl vendored, installed in a fresh venv.
 
-Run by `make test-wheel` (not by `make test-python`): building the wheel takes a while and
-reaches PyPI once for setuptools (pip's isolated build).
+Run by `make test-wheel` (not by `make test-python`), which builds the wheel first and names
+its folder in $FBSTORAGE_WHEEL_DIR (default: the project's build/wheel).
 """
 
 from __future__ import annotations
 
+import io
 import os
+import re
 import subprocess
 import sys
-import sysconfig
 import textwrap
 import zipfile
 from pathlib import Path
 
 import pytest
+from elftools.elf.dynamic import DynamicSection
+from elftools.elf.elffile import ELFFile
 
 PROJECT = Path(__file__).resolve().parents[1]
 SWIFT_LIBRARY_HINTS = ("libswift", "/swift/")
+WHEEL_NAME = re.compile(r"fbstorage-0\.1\.0-py3-none-manylinux_2_\d+_x86_64\.whl")
+VENDORED = "fbstorage.libs/"
 
 CLIENT = textwrap.dedent(
     """
@@ -36,19 +41,27 @@ CLIENT = textwrap.dedent(
         assert metadata.size == len(data), metadata
         assert ref.get_data() == data
     print("uploaded", len(data), "bytes with", location)
+    with open("/proc/self/maps") as maps:  # every file mapped into this process
+        for line in maps:
+            fields = line.split(maxsplit=5)
+            if len(fields) == 6 and ".so" in fields[5]:
+                print("mapped", fields[5].strip())
     """
 )
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    output = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(output), str(PROJECT)],
-        check=True, timeout=600,
-    )
-    (built,) = output.glob("*.whl")
-    return built
+def wheel() -> Path:
+    folder = Path(os.environ.get("FBSTORAGE_WHEEL_DIR", PROJECT.parents[1] / "build" / "wheel"))
+    built = sorted(folder.glob("*.whl"))
+    if len(built) != 1:
+        pytest.fail(f"expected one wheel in {folder}, found {built}: run `make test-wheel`")
+    return built[0]
+
+
+def bundled_library(wheel: Path) -> ELFFile:
+    with zipfile.ZipFile(wheel) as archive:
+        return ELFFile(io.BytesIO(archive.read("fbstorage/libfbstorage.so")))
 
 
 @pytest.fixture(scope="module")
@@ -73,15 +86,33 @@ def site_packages(python: Path) -> Path:
 
 
 def test_wheel_contents(wheel: Path) -> None:
-    platform = sysconfig.get_platform().replace("-", "_")
-    assert wheel.name == f"fbstorage-0.1.0-py3-none-{platform}.whl"
+    assert WHEEL_NAME.fullmatch(wheel.name), wheel.name
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
         entry_points = archive.read("fbstorage-0.1.0.dist-info/entry_points.txt").decode()
     for required in ("fbstorage/libfbstorage.so", "fbstorage/py.typed", "fbstorage/testing.py",
-                     "fbstorage/emulator/__main__.py", "fbstorage/emulator/server.py"):
+                     "fbstorage/fsspec.py", "fbstorage/emulator/__main__.py", "fbstorage/emulator/server.py"):
         assert required in names
     assert "[pytest11]" in entry_points and "fbstorage.testing = fbstorage.testing" in entry_points
+    assert "[fsspec.specs]" in entry_points
+    assert "firebase = fbstorage.fsspec:FirebaseStorageFileSystem" in entry_points
+    vendored = {name[len(VENDORED):].split("-")[0] for name in names if name.startswith(VENDORED)} - {""}
+    assert {"libcurl", "libssl", "libcrypto", "libnghttp2"} <= vendored, vendored
+
+
+def test_bundled_library_is_stripped_named_and_linked_to_the_vendored_libcurl(wheel: Path) -> None:
+    library = bundled_library(wheel)
+    assert library.get_section_by_name(".symtab") is None  # stripped
+    dynamic = next(section for section in library.iter_sections() if isinstance(section, DynamicSection))
+    tags = [(tag.entry.d_tag, tag) for tag in dynamic.iter_tags()]
+    (soname,) = [tag.soname for kind, tag in tags if kind == "DT_SONAME"]
+    assert soname == "libfbstorage.so"
+    needed = [tag.needed for kind, tag in tags if kind == "DT_NEEDED"]
+    assert any(re.fullmatch(r"libcurl-[0-9a-f]{8}\.so\.4.*", name) for name in needed), needed
+    assert "libcurl.so.4" not in needed
+    search_paths = [tag.rpath if kind == "DT_RPATH" else tag.runpath for kind, tag in tags
+                    if kind in ("DT_RPATH", "DT_RUNPATH")]
+    assert any("$ORIGIN/../fbstorage.libs" in path.split(":") for path in search_paths), search_paths
 
 
 def test_bundled_library_needs_no_swift_runtime(installed: Path) -> None:
@@ -94,7 +125,8 @@ def test_bundled_library_needs_no_swift_runtime(installed: Path) -> None:
     assert "libswiftCore" not in search_path  # the toolchain's libraries are on no search path
 
 
-def test_upload_from_the_installed_wheel(installed: Path, emulator, tmp_path: Path) -> None:
+def test_upload_from_the_installed_wheel_uses_the_vendored_libraries(installed: Path, emulator,
+                                                                    tmp_path: Path) -> None:
     emulator.reset()
     environment = {
         "PATH": os.defpath,
@@ -105,6 +137,34 @@ def test_upload_from_the_installed_wheel(installed: Path, emulator, tmp_path: Pa
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert "uploaded 307200 bytes" in result.stdout
+    mapped = {line.split(" ", 1)[1] for line in result.stdout.splitlines() if line.startswith("mapped ")}
+    vendored_folder = site_packages(installed) / "fbstorage.libs"
+    vendored = {str(path) for path in vendored_folder.iterdir()}
+    assert vendored and vendored <= mapped, sorted(vendored - mapped)  # each one loaded, from the venv
+    curl = [path for path in mapped if os.path.basename(path).startswith("libcurl")]
+    assert curl and all(path.startswith(str(vendored_folder)) for path in curl), curl  # no system libcurl
+
+
+def test_fsspec_entry_point_of_the_installed_wheel(installed: Path, emulator, tmp_path: Path) -> None:
+    # The fresh venv has no fsspec (installed with --no-deps, offline): run the wheel's code
+    # with this interpreter's packages, as the emulator test below does.
+    emulator.reset()
+    environment = {name: value for name, value in os.environ.items() if name != "FBSTORAGE_LIBRARY"}
+    environment.update(PYTHONPATH=str(site_packages(installed)),
+                       FIREBASE_STORAGE_EMULATOR_HOST=f"{emulator.host}:{emulator.port}")
+    script = textwrap.dedent(
+        """
+        import fsspec
+        with fsspec.open("firebase://test-bucket/wheel/fsspec.txt", "wb") as written:
+            written.write(b"through the entry point")
+        filesystem = fsspec.filesystem("firebase")
+        print(type(filesystem).__module__, filesystem.cat_file("test-bucket/wheel/fsspec.txt").decode())
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=environment,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "fbstorage.fsspec through the entry point"
 
 
 def test_installed_emulator_runs(installed: Path, tmp_path: Path) -> None:
