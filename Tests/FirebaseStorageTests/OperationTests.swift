@@ -5,7 +5,7 @@ import FirebaseStorage
 import Foundation
 import Testing
 
-@Suite("FirebaseStorage operations against the emulator")
+@Suite("FirebaseStorage operations against the emulator", .timeLimit(.minutes(1)))
 struct OperationTests {
     @Test("putData calls back on the callback queue with metadata; getData and data(maxSize:) read it back",
           arguments: Flavor.allCases)

@@ -5,7 +5,7 @@ import FirebaseStorage
 import Foundation
 import Testing
 
-@Suite("FirebaseStorage tasks against the emulator")
+@Suite("FirebaseStorage tasks against the emulator", .timeLimit(.minutes(1)))
 struct TaskTests {
     @Test("a resumable upload reports resume, progress and success with Progress; removed observers stay silent",
           arguments: Flavor.allCases)
@@ -43,7 +43,8 @@ struct TaskTests {
     func control(flavor: Flavor) async throws {
         let storage = makeStorage(flavor)
         storage.uploadChunkSizeBytes = 256 * 1024
-        let bytes = randomData(2 * 1024 * 1024)
+        // Large enough that the first progress event comes long before the last chunk.
+        let bytes = randomData(8 * 1024 * 1024)
 
         let paused = storage.reference().child("paused.bin").putData(bytes)
         let pause = await called { done in
