@@ -98,9 +98,9 @@ open class Storage {
         set { change { $0.maxOperationRetryTime = newValue } }
     }
 
-    /// The size of each resumable-upload request, as set (default `Int64.max`: as large as the
-    /// core allows). Requests use it clamped to 256 KiB...1 GiB; uploads of up to 256 KiB go in
-    /// one request whatever the value.
+    /// The size of each resumable-upload request, as set. The default, `Int64.max`, leaves the
+    /// core's 128 MiB requests; a value set is used clamped to 256 KiB...1 GiB. Uploads of up to
+    /// 256 KiB go in one request whatever the value.
     public var uploadChunkSizeBytes: Int64 {
         get { lock.withLock { chunkSize } }
         set {

@@ -47,13 +47,12 @@ open class StorageTask {
         case .failure(let error):
             reference.storage.callbackQueue.async { done(.failure(error)) }
         case .success(let task):
-            let ended: StorageTaskObserver = { [self] snapshot in
+            // On the transfer thread: straight to the callback queue, not through the core's
+            // callback thread (one thread switch less per task).
+            task.onEnd { [self] snapshot in
                 let result = snapshot.error.map { .failure(failure(from: $0)) } ?? success(snapshot)
                 reference.storage.callbackQueue.async { done(result) }
             }
-            // Only SUCCESS and FAILURE are observed, and only one of them happens.
-            _ = try! task.observe(.success, ended)
-            _ = try! task.observe(.failure, ended)
         }
     }
 }

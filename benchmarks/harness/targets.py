@@ -45,6 +45,7 @@ TARGETS = [
     ("list_all vs raw page loop (C, one string of paths)",
      faster("list_all", "fbstorage_c_paths_s", "requests_session_s"), 1.0, "min"),
     ("Python PROGRESS observer cost (%)", lambda r: r["python_progress_overhead_pct"], 5, "max"),
+    ("Swift API putData time vs C (1000 small, sequential)", relative("swift_api", "swift_seq_s", "c_seq_s"), 1.1, "max"),
 ]
 
 
