@@ -6,6 +6,9 @@ let package = Package(
     products: [
         // libfbstorage.so: the C ABI (include/fbstorage.h) over the Swift core.
         .library(name: "fbstorage", type: .dynamic, targets: ["FBStorageC"]),
+        // The Apple SDK's Swift API (`import FirebaseCore`, `import FirebaseStorage`) over the core.
+        .library(name: "FirebaseCore", targets: ["FirebaseCore"]),
+        .library(name: "FirebaseStorage", targets: ["FirebaseStorage"]),
     ],
     targets: [
         .systemLibrary(
@@ -16,6 +19,14 @@ let package = Package(
         .target(name: "CChecksums"),
         .target(name: "FBStorage", dependencies: ["CCurl", "CChecksums"]),
         .target(name: "FBStorageC", dependencies: ["FBStorage"]),
-        .testTarget(name: "FBStorageTests", dependencies: ["FBStorage"]),
+        // Swift 5 mode, as the Apple SDK: its callbacks are plain (non-Sendable) closures.
+        .target(name: "FirebaseCore", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "FirebaseStorage", dependencies: ["FBStorage", "FirebaseCore"],
+                swiftSettings: [.swiftLanguageMode(.v5)]),
+        // Starts the bundled Python emulator for the Swift test suites.
+        .target(name: "EmulatorProcess", path: "Tests/EmulatorProcess"),
+        .testTarget(name: "FBStorageTests", dependencies: ["FBStorage", "EmulatorProcess"]),
+        .testTarget(name: "FirebaseStorageTests", dependencies: ["FirebaseStorage", "FirebaseCore", "EmulatorProcess"],
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )

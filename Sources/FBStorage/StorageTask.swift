@@ -24,6 +24,8 @@ public class StorageTask: StorageWork, @unchecked Sendable {
     private var owedAtOnce: [Int64: StorageTaskStatus] = [:]
     /// The observer running on the callback thread; a removal from another thread waits for it.
     private var runningObserver: Int64?
+    /// Handlers of the task's end (`onEnd`), run on the transfer thread.
+    private var endHandlers: [StorageTaskObserver] = []
 
     init(reference: StorageReference, totalBytes: Int64) {
         self.storage = reference.storage
@@ -104,6 +106,21 @@ public class StorageTask: StorageWork, @unchecked Sendable {
         _ = state.wait(until: nil) { runningObserver.map { !removed.contains($0) } ?? true }
     }
 
+    /// Calls `handler` once with the final snapshot when the task ends: on the transfer thread,
+    /// without waking the callback thread, or at once on the caller's thread if it already ended.
+    /// For layers that deliver on an executor of their own (FirebaseStorage's `callbackQueue`):
+    /// `handler` must return quickly and never block.
+    public func onEnd(_ handler: @escaping StorageTaskObserver) {
+        let ended = state.withLock { () -> StorageTaskSnapshot? in
+            guard latest.status.isTerminal else {
+                endHandlers.append(handler)
+                return nil
+            }
+            return latest
+        }
+        if let ended { handler(ended) }
+    }
+
     public func pause() { storage.engine.perform { [self] in pauseOnTransferThread() } }
     public func resume() { storage.engine.perform { [self] in resumeOnTransferThread() } }
     public func cancel() { storage.engine.perform { [self] in cancelOnTransferThread() } }
@@ -178,7 +195,15 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             undelivered[status, default: 0] += 1
             return true
         }
-        if status.isTerminal { storage.unregister(self) }
+        if status.isTerminal {
+            storage.unregister(self)
+            // Taken once: a later terminal emit of an ended task finds none.
+            let handlers = state.withLock { () -> [StorageTaskObserver] in
+                defer { endHandlers = [] }
+                return endHandlers
+            }
+            for handler in handlers { handler(snapshot) }
+        }
         if endedHere { state.broadcast() }
         guard enqueue else { return }
         storage.callbackQueue.enqueue { [self] in

@@ -29,7 +29,7 @@ struct TestServer: Sendable {
         for fd in stdinPipe + stdoutPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }   // dup2 clears it in the child
         let script = supportDirectory + "/http_test_server.py"
         var pid = pid_t()
-        let status = spawn(["python3", script], stdin: stdinPipe[0], stdout: stdoutPipe[1], pid: &pid)
+        let status = ChildProcess.spawn(["python3", script], stdin: stdinPipe[0], stdout: stdoutPipe[1], pid: &pid)
         precondition(status == 0, "cannot start python3 \(script): \(status)")
         close(stdinPipe[0])
         close(stdoutPipe[1])
@@ -44,33 +44,10 @@ struct TestServer: Sendable {
         return TestServer(port: port)
     }
 
-    /// posix_spawnp with optional stdin/stdout redirection; returns the posix_spawn error (0 = ok).
-    /// The child starts with no signal blocked: test threads may block some, and a child inheriting
-    /// a blocked SIGTERM could not be stopped.
-    static func spawn(_ args: [String], stdin: Int32? = nil, stdout: Int32? = nil, pid: inout pid_t) -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if let stdin { posix_spawn_file_actions_adddup2(&actions, stdin, 0) }
-        if let stdout { posix_spawn_file_actions_adddup2(&actions, stdout, 1) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t(), allSignals = sigset_t()
-        sigemptyset(&noSignals)
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        return posix_spawnp(&pid, args[0], &actions, &attributes, &argv, environ)
-    }
-
     /// Runs a command to completion; returns its exit status.
     static func run(_ args: [String]) -> Int32 {
         var pid = pid_t()
-        guard spawn(args, pid: &pid) == 0 else { return -1 }
+        guard ChildProcess.spawn(args, pid: &pid) == 0 else { return -1 }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return (status >> 8) & 0xFF

@@ -1,15 +1,11 @@
-// The bundled emulator (python -m fbstorage.emulator) for the service-layer tests: one process per
-// flavor, started on a free port and stopped when the test process exits (its stdin closes).
+// The bundled emulator for the service-layer tests: one process per flavor (EmulatorProcess).
 import FoundationEssentials
 import Glibc
 import Testing
 
+// Exported: the emulator launcher, `Flavor`, `ChildProcess` and `Thread` serve every file of these tests.
+@_exported import EmulatorProcess
 @testable import FBStorage
-
-enum Flavor: String, CaseIterable, Sendable {
-    case production
-    case firebaseTools = "firebase-tools"
-}
 
 struct Emulator: Sendable {
     let port: Int
@@ -24,39 +20,8 @@ struct Emulator: Sendable {
 
     var base: String { "http://127.0.0.1:\(port)" }
 
-    /// The repository root, from this file's path.
-    static var repository: String {
-        var path = "\(#filePath)"
-        for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
-        return path
-    }
-
     private static func launch(_ flavor: Flavor) -> Emulator {
-        let venvPython = repository + "/.venv/bin/python"
-        let python = access(venvPython, X_OK) == 0 ? venvPython : "python3"
-        var stdinPipe: [Int32] = [0, 0], stdoutPipe: [Int32] = [0, 0]
-        precondition(pipe(&stdinPipe) == 0 && pipe(&stdoutPipe) == 0)
-        for fd in stdinPipe + stdoutPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        var pid = pid_t()
-        let status = TestServer.spawn(
-            ["env", "PYTHONPATH=\(repository)/bindings/python", python, "-m", "fbstorage.emulator",
-             "--host", "127.0.0.1", "--port", "0", "--flavor", flavor.rawValue, "--stop-on-stdin-eof"],
-            stdin: stdinPipe[0], stdout: stdoutPipe[1], pid: &pid)
-        precondition(status == 0, "cannot start the emulator: \(status)")
-        close(stdinPipe[0])
-        close(stdoutPipe[1])
-        // stdinPipe[1] stays open (and close-on-exec) for the life of this process.
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while read(stdoutPipe[0], &byte, 1) == 1, byte != 0x0A { line.append(byte) }
-        let text = String(decoding: line, as: UTF8.self)
-        guard text.hasPrefix("READY "), let port = text.split(separator: ":").last.flatMap({ Int($0) }) else {
-            fatalError("the emulator printed '\(text)' instead of READY http://HOST:PORT")
-        }
-        // Keep reading (and dropping) its stdout so it never blocks on a full pipe.
-        let reader = stdoutPipe[0]
-        Thread.detach { var buffer = [UInt8](repeating: 0, count: 4096); while read(reader, &buffer, 4096) > 0 {} }
-        return Emulator(port: port, flavor: flavor)
+        Emulator(port: EmulatorProcess.launch(flavor), flavor: flavor)
     }
 
     /// A storage on a fresh bucket of this emulator.
@@ -74,20 +39,6 @@ struct Emulator: Sendable {
         _ = engine.start(HTTPRequest(method: method, url: base + path, headers: headers, body: body.map { BytesBody($0) }),
                          TransferCallbacks(onComplete: { done.complete($0) }))
         return try done.wait().get()
-    }
-}
-
-enum Thread {
-    /// Runs `body` on a detached pthread.
-    static func detach(_ body: @escaping @Sendable () -> Void) {
-        final class Box: @unchecked Sendable { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
-        var thread = pthread_t()
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        pthread_create(&thread, nil, { context in
-            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
-            return nil
-        }, box)
-        pthread_detach(thread)
     }
 }
 

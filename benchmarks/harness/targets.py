@@ -39,6 +39,7 @@ TARGETS = [
      faster("small_objects", "fbstorage_concurrent_ops", "requests_session_ops"), 2, "min"),
     ("small objects vs requests.Session (C)",
      faster("small_objects", "fbstorage_c_concurrent_ops", "requests_session_ops"), 2, "min"),
+    ("Swift API putData time vs C (1000 small, sequential)", relative("swift_api", "swift_seq_s", "c_seq_s"), 1.1, "max"),
     ("list_all vs raw page loop (Python)", faster("list_all", "fbstorage_s", "requests_session_s"), 1.0, "min"),
     ("list_all vs raw page loop (C, a handle per item)",
      faster("list_all", "fbstorage_c_s", "requests_session_s"), 1.0, "min"),

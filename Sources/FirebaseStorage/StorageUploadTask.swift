@@ -1,0 +1,8 @@
+import FBStorage
+
+/// An upload started by `putData` or `putFile`.
+open class StorageUploadTask: StorageObservableTask {
+    init(reference: StorageReference, start: () throws(FBStorage.StorageError) -> FBStorage.StorageUploadTask) {
+        super.init(reference: reference) { () throws(FBStorage.StorageError) in try start() }
+    }
+}

@@ -1,0 +1,85 @@
+// Upload and download tasks through the Apple API against the emulator: observers and their
+// handles, snapshots with Foundation Progress, pause/resume, cancel.
+import EmulatorProcess
+import FirebaseStorage
+import Foundation
+import Testing
+
+@Suite("FirebaseStorage tasks against the emulator", .timeLimit(.minutes(1)))
+struct TaskTests {
+    @Test("a resumable upload reports resume, progress and success with Progress; removed observers stay silent",
+          arguments: Flavor.allCases)
+    func observedUpload(flavor: Flavor) async throws {
+        let storage = makeStorage(flavor)
+        storage.uploadChunkSizeBytes = 256 * 1024
+        let ref = storage.reference().child("videos/clip.bin")
+        let bytes = randomData(1024 * 1024)
+        let events = Recorder<(StorageTaskStatus, Int64, Int64, Bool)>()
+        let removed = Recorder<StorageTaskStatus>()
+        let task = ref.putData(bytes)
+        let silent = task.observe(.progress) { removed.add($0.status) }
+        task.removeObserver(withHandle: silent)
+        for status in [StorageTaskStatus.resume, .progress] {
+            task.observe(status) { snapshot in
+                events.add((snapshot.status, snapshot.progress!.completedUnitCount, snapshot.progress!.totalUnitCount,
+                            TestQueue.isCurrent))
+            }
+        }
+        let done = await called { done in task.observe(.success) { done($0) } }
+        #expect(done.status == .success)
+        #expect(done.progress?.completedUnitCount == Int64(bytes.count))
+        #expect(done.metadata?.size == Int64(bytes.count))
+        #expect(done.reference == ref && done.task === task)
+        #expect(done.error == nil)
+        let statuses = events.all.map(\.0)
+        #expect(statuses.first == .resume)
+        #expect(statuses.contains(.progress))
+        #expect(events.all.allSatisfy { $0.2 == Int64(bytes.count) && $0.1 <= $0.2 && $0.3 })
+        #expect(removed.all.isEmpty)
+        #expect(try await ref.data(maxSize: 2 * 1024 * 1024) == bytes)
+    }
+
+    @Test("pause and resume finish the upload; cancel fails it with cancelled", arguments: Flavor.allCases)
+    func control(flavor: Flavor) async throws {
+        let storage = makeStorage(flavor)
+        storage.uploadChunkSizeBytes = 256 * 1024
+        // Large enough that the first progress event comes long before the last chunk.
+        let bytes = randomData(8 * 1024 * 1024)
+
+        let paused = storage.reference().child("paused.bin").putData(bytes)
+        let pause = await called { done in
+            paused.observe(.progress) { _ in paused.pause() }
+            paused.observe(.pause) { done($0) }
+        }
+        #expect(pause.status == .pause)
+        paused.removeAllObservers(for: .progress)
+        let finished = await called { done in
+            paused.observe(.success) { done($0) }
+            paused.resume()
+        }
+        #expect(finished.metadata?.size == Int64(bytes.count))
+
+        let cancelled = storage.reference().child("cancelled.bin").putData(bytes, metadata: nil)
+        let error = await called { done in
+            cancelled.observe(.failure) { done($0.error) }
+            cancelled.cancel()
+        }
+        let nsError = try #require(error as? NSError)
+        #expect(StorageErrorCode(rawValue: nsError.code) == .cancelled)
+        cancelled.removeAllObservers()
+    }
+
+    @Test("write(toFile:) reports progress and pauses and resumes like an upload", arguments: Flavor.allCases)
+    func download(flavor: Flavor) async throws {
+        let storage = makeStorage(flavor)
+        let ref = storage.reference().child("images/mountains.jpg")
+        let bytes = randomData(512 * 1024)
+        _ = try await ref.putDataAsync(bytes)
+        let local = FileManager.default.temporaryDirectory.appendingPathComponent("mountains-\(UUID()).jpg")
+        defer { try? FileManager.default.removeItem(at: local) }
+        let task = ref.write(toFile: local)
+        let success = await called { done in task.observe(.success) { done($0) } }
+        #expect(success.progress?.completedUnitCount == Int64(bytes.count))
+        #expect(try Data(contentsOf: local) == bytes)
+    }
+}
