@@ -24,13 +24,21 @@ static void wait_paused(fbs_task *t) {
     check_fail(__FILE__, __LINE__, "the task did not pause");
 }
 
-/* Starts put_file of file to path with slow chunks, waits until `bytes` went out, pauses and
- * returns the session string taken then (it vouches for every byte read so far). */
-static char *paused_session(fbs_storage *s, const char *file, const char *path, int64_t bytes, fbs_task **task) {
+/* Starts put_file of file to path in CHUNK-sized chunks, each held 50 ms by the emulator. */
+static fbs_task *slow_upload(fbs_storage *s, const char *file, const char *path, fbs_reference **ref) {
     REQUIRE_OK(fbs_storage_set_upload_chunk_size(s, CHUNK));
     emu_fault_delay(EMU, (fault_match){NULL, "upload", NULL, NULL, FOREVER}, 50);
-    fbs_reference *r = new_ref(s, path);
-    REQUIRE_OK(fbs_reference_put_file(r, file, NULL, task));
+    *ref = new_ref(s, path);
+    fbs_task *t = NULL;
+    REQUIRE_OK(fbs_reference_put_file(*ref, file, NULL, &t));
+    return t;
+}
+
+/* Starts a slow put_file, waits until `bytes` went out, pauses and returns the session string
+ * taken then (it vouches for every byte read so far). */
+static char *paused_session(fbs_storage *s, const char *file, const char *path, int64_t bytes, fbs_task **task) {
+    fbs_reference *r = NULL;
+    *task = slow_upload(s, file, path, &r);
     REQUIRE(wait_for_bytes(*task, bytes, 20000));
     REQUIRE_OK(fbs_task_pause(*task));
     wait_paused(*task);
@@ -106,11 +114,8 @@ TEST(resume_with_a_stale_session_string_starts_over) {
     char *file = temp_file_with(bytes, n, ".bin");
     char *path = unique_path("resume/stale");
     fbs_storage *s = new_storage();
-    REQUIRE_OK(fbs_storage_set_upload_chunk_size(s, CHUNK));
-    emu_fault_delay(EMU, (fault_match){NULL, "upload", NULL, NULL, FOREVER}, 50);
-    fbs_reference *r = new_ref(s, path);
-    fbs_task *t = NULL;
-    REQUIRE_OK(fbs_reference_put_file(r, file, NULL, &t));
+    fbs_reference *r = NULL;
+    fbs_task *t = slow_upload(s, file, path, &r);
     char *stale = NULL;
     while (!stale) {   /* the first string: it vouches for at most the first chunk */
         REQUIRE_OK(fbs_task_upload_session(t, &stale));
@@ -149,11 +154,8 @@ static void upload_of_changing_file_fails(size_t new_size) {
     char *file = temp_file_with(bytes, n, ".bin");
     char *path = unique_path("resume/resized");
     fbs_storage *s = new_storage();
-    REQUIRE_OK(fbs_storage_set_upload_chunk_size(s, CHUNK));
-    emu_fault_delay(EMU, (fault_match){NULL, "upload", NULL, NULL, FOREVER}, 50);
-    fbs_reference *r = new_ref(s, path);
-    fbs_task *t = NULL;
-    REQUIRE_OK(fbs_reference_put_file(r, file, NULL, &t));
+    fbs_reference *r = NULL;
+    fbs_task *t = slow_upload(s, file, path, &r);
     REQUIRE(wait_for_bytes(t, CHUNK, 20000));
     write_file(file, bytes, new_size);
     double start = now_s();
