@@ -10,13 +10,13 @@ from aiohttp import web
 
 from .auth import Principal
 from .blobs import BlobWriter
-from .bodies import BodyDropped, iter_body, read_small_body
+from .bodies import iter_body, read_small_body
 from .errors import ApiError, bad_request, not_found
 from .metadata import ObjectMetadata
 from .multipart import receive_multipart
 from .names import check_object_name
 from .state import EmulatorState
-from .uploads import ACTIVE, CANCELLED, FINAL, UploadSession
+from .uploads import ACTIVE, CANCELLED, FINAL, UploadSession, commit_upload, receive_chunk
 
 COMMANDS = ({"upload"}, {"upload", "finalize"}, {"finalize"}, {"query"}, {"cancel"})
 
@@ -56,11 +56,7 @@ def metadata_response(metadata: ObjectMetadata, state: EmulatorState,
 
 async def _commit(state: EmulatorState, bucket: str, name: str, writer: BlobWriter, resource: dict[str, Any],
                   default_content_type: str | None) -> ObjectMetadata:
-    """Turn a finished writer into the stored object `name`, replacing any previous one."""
-    digest = await writer.finish()
-    metadata = ObjectMetadata.for_upload(bucket, name, resource, digest, default_content_type)
-    await state.store.put(writer, metadata)
-    return metadata
+    return await commit_upload(state.store, bucket, name, writer, resource, default_content_type)
 
 
 # Resumable uploads.
@@ -147,30 +143,25 @@ async def _cancel(state: EmulatorState, session: UploadSession) -> web.Response:
 async def _receive_chunk(request: web.Request, state: EmulatorState, session: UploadSession, *, last: bool) -> None:
     """Append the body. A dropped connection keeps the bytes up to the last granularity boundary
     (so `query` then resuming works); a rejected chunk keeps none of them."""
-    granularity = state.flavor.chunk_granularity
     checks = state.flavor.checks_upload_offsets
-    writer = session.writer
-    start = writer.size
+    start = session.writer.size
     if checks:
         offset = request.headers.get("X-Goog-Upload-Offset")
         if offset is not None and (not offset.strip().isdigit() or int(offset) != start):
             raise _chunk_error(f"Uploading at wrong offset: {offset!r}, expected {start}.", session, state)
         if request.content_length is not None:
             _check_chunk_size(session, state, start, request.content_length, last)
-    await writer.mark()
+
+    def check_chunk(received: int, complete: bool) -> None:
+        if session.declared_size is not None and start + received > session.declared_size:
+            raise _chunk_error(f"Too many bytes: the upload was declared as {session.declared_size} bytes.",
+                               session, state)
+        if complete:
+            _check_chunk_size(session, state, start, received, last)
     try:
-        async for piece in iter_body(request):
-            await writer.write(piece)
-            if checks and session.declared_size is not None and writer.size > session.declared_size:
-                raise _chunk_error(f"Too many bytes: the upload was declared as {session.declared_size} bytes.",
-                                   session, state)
-        if checks:
-            _check_chunk_size(session, state, start, writer.size - start, last)
-    except BodyDropped:
-        await writer.truncate(max(start, writer.size // granularity * granularity))
-        raise
+        await receive_chunk(request, session.writer, state.flavor.chunk_granularity,
+                            check=check_chunk if checks else None)
     except ApiError as error:
-        await writer.truncate(start)
         error.headers.update(_session_headers(session, state, with_size=state.flavor.reports_size_on_chunks))
         raise
 
