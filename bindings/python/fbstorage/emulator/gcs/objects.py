@@ -1,0 +1,63 @@
+"""Object routes other than uploads and listing: get, download, PATCH, PUT update, delete."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from aiohttp import web
+
+from ..bodies import read_small_body
+from ..downloads import download_response
+from ..errors import bad_request
+from ..state import EmulatorState
+from ..store import StoredObject
+from .preconditions import Preconditions, int_parameter, live_object
+from .resource import apply_changes, base_url, object_resource
+
+
+async def read_json(request: web.Request) -> dict[str, Any]:
+    """A JSON object body; an empty body is `{}`."""
+    body = await read_small_body(request)
+    try:
+        value = json.loads(body) if body.strip() else {}
+    except (ValueError, UnicodeDecodeError):
+        raise bad_request("Parse Error: the request body is not valid JSON.") from None
+    if not isinstance(value, dict):
+        raise bad_request("The request body must be a JSON object.")
+    return value
+
+
+def resource_response(request: web.Request, stored: StoredObject) -> web.Response:
+    return web.json_response(object_resource(stored.metadata, base_url(request)))
+
+
+def checked_object(state: EmulatorState, bucket: str, name: str, query: dict[str, str]) -> StoredObject:
+    """The live object the request names, after its `generation=` and `if…` conditions."""
+    stored = live_object(state.store.get(bucket, name), bucket, name, int_parameter(query, "generation"))
+    Preconditions.from_query(query).check(stored)
+    return stored
+
+
+async def get_object(request: web.Request, state: EmulatorState, bucket: str, name: str,
+                     query: dict[str, str]) -> web.StreamResponse:
+    stored = checked_object(state, bucket, name, query)
+    if query.get("alt") == "media":
+        return await download_response(request, stored, state.flavor)
+    return resource_response(request, stored)
+
+
+async def update_object(request: web.Request, state: EmulatorState, bucket: str, name: str,
+                        query: dict[str, str], *, replace: bool) -> web.Response:
+    """PATCH merges the body into the metadata; PUT replaces every writable field."""
+    changes = await read_json(request)
+    stored = checked_object(state, bucket, name, query)  # after the body: nothing awaited in between
+    apply_changes(stored.metadata, changes, replace=replace)
+    await state.store.save_metadata(stored)
+    return resource_response(request, stored)
+
+
+async def delete_object(state: EmulatorState, bucket: str, name: str, query: dict[str, str]) -> web.Response:
+    checked_object(state, bucket, name, query)
+    await state.store.delete(bucket, name)
+    return web.Response(status=204)
