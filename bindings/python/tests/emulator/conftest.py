@@ -201,3 +201,15 @@ def wait_until(predicate, timeout: float = 5.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError("condition not met in time")
         time.sleep(0.02)
+
+
+# The GCS JSON API (test_gcs_*.py): google-cloud-storage and firebase-admin pointed at the emulator.
+
+@pytest.fixture
+def gcs(emu, monkeypatch):
+    """A google-cloud-storage Client for the flavor's emulator, through STORAGE_EMULATOR_HOST."""
+    from google.auth.credentials import AnonymousCredentials
+    from google.cloud import storage
+
+    monkeypatch.setenv("STORAGE_EMULATOR_HOST", emu.base)
+    return storage.Client(project="demo-project", credentials=AnonymousCredentials())
