@@ -64,7 +64,7 @@ def test_a_cut_chunk_keeps_whole_granules_and_a_status_query_resumes_it(emu, pro
 def test_a_chunk_resent_whole_after_a_cut_is_accepted(emu, proxy):
     data = os.urandom(2 * CHUNK + 99)
     session = start_session(proxy.url, len(data))
-    cut_put(proxy, session, data, f"bytes 0-{len(data) - 1}/{len(data)}", CHUNK + 50_000)
+    cut_put(proxy, session, data, f"bytes 0-{len(data) - 1}/{len(data)}", CHUNK + 120_000)
     assert persisted(session) == CHUNK  # the granule that fully arrived before the cut
     again = requests.put(session, data=data, headers={"Content-Range": f"bytes 0-{len(data) - 1}/{len(data)}"})
     assert again.status_code == 200 and again.json()["md5Hash"] == md5_b64(data)
