@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 from urllib.parse import quote
 
@@ -10,7 +9,7 @@ from aiohttp import web
 
 from .auth import Principal
 from .blobs import BlobWriter
-from .bodies import iter_body, read_small_body
+from .bodies import iter_body, read_json_object
 from .errors import ApiError, bad_request, not_found
 from .metadata import ObjectMetadata
 from .multipart import receive_multipart
@@ -64,13 +63,7 @@ async def _commit(state: EmulatorState, bucket: str, name: str, writer: BlobWrit
 async def _start_resumable(request: web.Request, state: EmulatorState, bucket: str, name: str) -> web.Response:
     """Write rules were checked with the caller's credentials; the session URL is the capability
     for the chunk requests, which carry none."""
-    body = await read_small_body(request)
-    try:
-        resource = json.loads(body) if body.strip() else {}
-    except (ValueError, UnicodeDecodeError):
-        raise bad_request("The resumable upload start body must be JSON metadata.") from None
-    if not isinstance(resource, dict):
-        raise bad_request("The resumable upload start body must be a JSON object.")
+    resource = await read_json_object(request, "The resumable upload start body")
     declared = request.headers.get("X-Goog-Upload-Header-Content-Length")
     if declared is not None and not declared.strip().isdigit():
         raise bad_request(f"Invalid X-Goog-Upload-Header-Content-Length {declared!r}.")

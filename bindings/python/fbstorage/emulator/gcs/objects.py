@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from aiohttp import web
 
-from ..bodies import read_small_body
+from ..bodies import read_json_object
 from ..downloads import download_response
-from ..errors import bad_request
 from ..state import EmulatorState
 from ..store import StoredObject
 from .preconditions import Preconditions, int_parameter, live_object
@@ -17,15 +15,8 @@ from .resource import apply_changes, base_url, object_resource
 
 
 async def read_json(request: web.Request) -> dict[str, Any]:
-    """A JSON object body; an empty body is `{}`."""
-    body = await read_small_body(request)
-    try:
-        value = json.loads(body) if body.strip() else {}
-    except (ValueError, UnicodeDecodeError):
-        raise bad_request("Parse Error: the request body is not valid JSON.") from None
-    if not isinstance(value, dict):
-        raise bad_request("The request body must be a JSON object.")
-    return value
+    """The request's JSON object (an empty body is `{}`)."""
+    return await read_json_object(request, "The request body")
 
 
 def resource_response(request: web.Request, stored: StoredObject) -> web.Response:
