@@ -119,8 +119,10 @@ class ObjectStore:
             async with self._commit_lock:
                 await self._in_thread(self._write_record, stored.metadata, stored.blob_id)
 
-    async def delete(self, bucket: str, name: str) -> bool:
+    async def delete(self, bucket: str, name: str, precondition: Precondition | None = None) -> bool:
         async with self._commit_lock:
+            if precondition is not None:
+                precondition(self.get(bucket, name))
             stored = self._index(bucket).pop(name, None)
             if stored is None:
                 return False

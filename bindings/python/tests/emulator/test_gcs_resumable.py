@@ -97,8 +97,10 @@ def test_a_resent_chunk_is_accepted_and_its_known_bytes_skipped(emu):
 
 def test_a_whole_object_in_one_put_without_content_range(emu):
     session = start(emu, name="one")
+    assert_gcs_error(put(session, iter([b"no ", b"length"])), 400, "invalid")  # chunked: no Content-Length
     response = put(session, b"all at once")
     assert response.status_code == 200 and response.json()["size"] == "11"
+    assert put(start(emu, name="empty"), b"").json()["size"] == "0"
 
 
 def test_cancel_by_delete(emu):
@@ -167,6 +169,7 @@ def test_bad_start_requests(emu):
                             ({"uploadType": "resumable", "name": "a"}, {"X-Upload-Content-Length": "-1"}),
                             ({"uploadType": "tus", "name": "a"}, {}),
                             ({"uploadType": "resumable", "name": "a", "ifGenerationMatch": "x"}, {}),
+                            ({"uploadType": "resumable", "name": "a", "ifMetagenerationMatch": "--5"}, {}),
                             ({"uploadType": "media"}, {})):
         assert_gcs_error(requests.post(upload_url(emu), params=params, json={}, headers=headers), 400, "invalid")
     assert_gcs_error(put(upload_url(emu) + "?upload_id=unknown", b"x", "bytes 0-0/1"), 404, "notFound")

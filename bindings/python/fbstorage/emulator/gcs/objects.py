@@ -23,11 +23,15 @@ def resource_response(request: web.Request, stored: StoredObject) -> web.Respons
     return web.json_response(object_resource(stored.metadata, base_url(request)))
 
 
-def checked_object(state: EmulatorState, bucket: str, name: str, query: dict[str, str]) -> StoredObject:
-    """The live object the request names, after its `generation=` and `if…` conditions."""
-    stored = live_object(state.store.get(bucket, name), bucket, name, int_parameter(query, "generation"))
+def checked(stored: StoredObject | None, bucket: str, name: str, query: dict[str, str]) -> StoredObject:
+    """`stored`, if it is the live object the request names and meets its `if…` conditions."""
+    stored = live_object(stored, bucket, name, int_parameter(query, "generation"))
     Preconditions.from_query(query).check(stored)
     return stored
+
+
+def checked_object(state: EmulatorState, bucket: str, name: str, query: dict[str, str]) -> StoredObject:
+    return checked(state.store.get(bucket, name), bucket, name, query)
 
 
 async def get_object(request: web.Request, state: EmulatorState, bucket: str, name: str,
@@ -49,6 +53,7 @@ async def update_object(request: web.Request, state: EmulatorState, bucket: str,
 
 
 async def delete_object(state: EmulatorState, bucket: str, name: str, query: dict[str, str]) -> web.Response:
+    """The conditions are checked again under the commit lock, with the delete."""
     checked_object(state, bucket, name, query)
-    await state.store.delete(bucket, name)
+    await state.store.delete(bucket, name, lambda current: checked(current, bucket, name, query))
     return web.Response(status=204)

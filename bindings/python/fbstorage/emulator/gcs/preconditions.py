@@ -6,6 +6,7 @@ one (or an object that does not exist) is a 404, as GCS answers for a deleted ge
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..errors import bad_request
@@ -13,13 +14,14 @@ from ..store import StoredObject
 from .errors import no_such_object, precondition_failed
 
 CONDITIONS = ("GenerationMatch", "GenerationNotMatch", "MetagenerationMatch", "MetagenerationNotMatch")
+_INTEGER = re.compile(r"^-?[0-9]+$")
 
 
 def int_parameter(query: dict[str, str], key: str) -> int | None:
     raw = query.get(key)
     if raw is None:
         return None
-    if not raw.strip().lstrip("-").isdigit():
+    if not _INTEGER.match(raw):
         raise bad_request(f"Invalid value for {key}: {raw!r} is not an integer.")
     return int(raw)
 
@@ -28,24 +30,23 @@ def int_parameter(query: dict[str, str], key: str) -> int | None:
 class Preconditions:
     """The conditions a request puts on one object (the target, or with `source=True` the source)."""
 
-    values: dict[str, int]  # condition name (e.g. "ifGenerationMatch") -> value
+    values: tuple[tuple[str, str, int], ...]  # (parameter, condition, value), e.g. ("ifGenerationMatch", "GenerationMatch", 7)
 
     @classmethod
     def from_query(cls, query: dict[str, str], *, source: bool = False) -> "Preconditions":
         prefix = "ifSource" if source else "if"
-        values = {}
+        values = []
         for condition in CONDITIONS:
             value = int_parameter(query, prefix + condition)
             if value is not None:
-                values[prefix + condition] = value
-        return cls(values)
+                values.append((prefix + condition, condition, value))
+        return cls(tuple(values))
 
     def check(self, stored: StoredObject | None) -> None:
         """Raise a 412 unless every condition holds for `stored` (None: no live object)."""
         generation = stored.metadata.generation if stored else None
         metageneration = stored.metadata.metageneration if stored else None
-        for key, value in self.values.items():
-            condition = key.removeprefix("ifSource").removeprefix("if")
+        for parameter, condition, value in self.values:
             if condition == "GenerationMatch":
                 holds = (stored is None) if value == 0 else generation == value
             elif condition == "GenerationNotMatch":
@@ -55,7 +56,7 @@ class Preconditions:
             else:
                 holds = metageneration != value
             if not holds:
-                raise precondition_failed(f"{key}={value}")
+                raise precondition_failed(f"{parameter}={value}")
 
 
 def live_object(stored: StoredObject | None, bucket: str, name: str, generation: int | None) -> StoredObject:

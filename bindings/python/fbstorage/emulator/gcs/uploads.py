@@ -134,15 +134,13 @@ async def continue_resumable(request: web.Request, state: EmulatorState, upload_
         if session.state == CANCELLED:
             raise ApiError(404, "The upload session was cancelled.")
         if content_range is None:  # the whole object in this one request
-            if session.received:
-                raise bad_request("Content-Range is required once an upload has bytes.")
             length = request.content_length
-            content_range = ContentRange(0, length - 1, length) if length else None
-        total = _checked_total(session, content_range.total if content_range else None)
-        if content_range is None:
-            await receive_chunk(request, session.writer, GRANULARITY)
-            total = session.received
-        elif content_range.first is not None:
+            if session.received or length is None:
+                raise bad_request("Content-Range is required, unless one request with a Content-Length "
+                                  "sends the whole object.")
+            content_range = ContentRange(0, length - 1, length) if length else ContentRange(None, None, 0)
+        total = _checked_total(session, content_range.total)
+        if content_range.first is not None:
             await _receive_range(request, session, content_range, total)
         if total is not None and session.received == total:
             return await _finalize(request, state, session)
