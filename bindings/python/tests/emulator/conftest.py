@@ -115,11 +115,12 @@ class Emulator:
         self._stderr.seek(0)
         return self._stderr.read().decode("utf-8", "replace")
 
-    def rss_bytes(self) -> int:
+    def rss_bytes(self, field: str = "VmRSS") -> int:
+        """Resident memory now, or with field="VmHWM" its peak so far."""
         for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) * 1024
-        raise RuntimeError("no VmRSS")
+        raise RuntimeError(f"no {field}")
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 10) -> int:
         self.http.close()

@@ -208,3 +208,28 @@ def test_bad_patch_values_change_nothing(emu):
     for body in ({"contentType": 5}, {"metadata": "not a map"}, {"metadata": {"firebaseStorageDownloadTokens": 3}}):
         assert_gcs_error(requests.patch(emu.url(f"/storage/v1/b/{BUCKET}/o/v"), data=json.dumps(body)), 400, "invalid")
     assert stored(emu, "v").json()["metageneration"] == resource["metageneration"]
+
+
+def test_gcs_uploads_and_copies_stream_without_growing_memory(start_emulator):
+    """128 MiB in two resumable chunks, then a copy, a two-step rewrite and a compose of it: the
+    bytes stream through files, so the emulator's peak RSS barely moves."""
+    emu = start_emulator()
+    size, piece = 128 << 20, bytes(range(256)) * 4096  # 1 MiB pieces, sent as they are made
+    baseline = emu.rss_bytes()
+    session = start(emu, name="huge", size=size)
+    for first in (0, size // 2):
+        body = (piece for _ in range(size // 2 // len(piece)))  # sent chunked
+        reply = requests.put(session, data=body, headers={"Content-Range": f"bytes {first}-{first + size // 2 - 1}/{size}"})
+        assert reply.status_code == (308 if first == 0 else 200), reply.text
+    base = emu.url(f"/storage/v1/b/{BUCKET}/o/huge")
+    assert requests.post(f"{base}/copyTo/b/{BUCKET}/o/copied", json={}).status_code == 200
+    step = requests.post(f"{base}/rewriteTo/b/{BUCKET}/o/rewritten",
+                         params={"maxBytesRewrittenPerCall": str(size // 2)}, json={}).json()
+    done = requests.post(f"{base}/rewriteTo/b/{BUCKET}/o/rewritten", json={},
+                         params={"maxBytesRewrittenPerCall": str(size // 2), "rewriteToken": step["rewriteToken"]})
+    assert done.json()["done"] is True
+    composed = requests.post(emu.url(f"/storage/v1/b/{BUCKET}/o/composed/compose"),
+                             json={"sourceObjects": [{"name": "copied"}, {"name": "rewritten"}]})
+    assert composed.json()["size"] == str(2 * size)
+    growth_mib = (emu.rss_bytes("VmHWM") - baseline) / (1 << 20)
+    assert growth_mib < 64, f"peak RSS grew by {growth_mib:.1f} MiB"
