@@ -194,6 +194,13 @@ def test_rewrite_token_steps_by_max_bytes_per_call(emu, gcs):
     bad = requests.post(url, params={"rewriteToken": "nope"}, json={})
     assert bad.status_code == 400 and bad.json()["error"]["errors"][0]["reason"] == "invalid"
 
+    first = requests.post(url, params={"maxBytesRewrittenPerCall": str(1 << 20)}, json={}).json()
+    gcs.bucket(BUCKET).blob("s").upload_from_string(b"changed")  # the source changes mid-rewrite
+    params = {"maxBytesRewrittenPerCall": str(1 << 20), "rewriteToken": first["rewriteToken"]}
+    assert requests.post(url, params=params, json={}).status_code == 412
+    assert requests.post(url, params=params, json={}).status_code == 400  # that rewrite is over
+    assert gcs.bucket(BUCKET).blob("t").download_as_bytes() == data  # the first rewrite's result stays
+
 
 def test_preconditions_give_412(gcs):
     bucket = gcs.bucket(BUCKET)

@@ -16,7 +16,7 @@ from ..errors import ApiError, bad_request
 from ..metadata import ObjectMetadata
 from ..state import EmulatorState
 from ..store import StoredObject
-from ..uploads import ACTIVE, FINAL, commit_upload
+from ..uploads import ACTIVE, CANCELLED, FINAL, commit_upload
 from .objects import read_json
 from .preconditions import Preconditions, int_parameter, live_object
 from .resource import base_url, object_resource, upload_resource
@@ -85,30 +85,34 @@ async def rewrite_object(request: web.Request, state: EmulatorState, source: tup
     """Copies up to `maxBytesRewrittenPerCall` bytes per call; until done, the reply carries the
     `rewriteToken` that continues the rewrite (the id of an upload session)."""
     changes = await read_json(request)
-    step = int_parameter(query, "maxBytesRewrittenPerCall") or REWRITE_BYTES_PER_CALL
+    step = int_parameter(query, "maxBytesRewrittenPerCall")
+    step = REWRITE_BYTES_PER_CALL if step is None else step
     if step <= 0 or step % (1 << 20):
         raise bad_request("maxBytesRewrittenPerCall must be a positive multiple of 1048576.")
-    stored = _source(state, *source, query)
     token = query.get("rewriteToken")
     if token:
         session = state.sessions.get(token)
         rewrite = session.protocol_state if session else None
-        if (not isinstance(rewrite, Rewrite) or session.state != ACTIVE
-                or (rewrite.source_bucket, rewrite.source_name) != source
+        if (not isinstance(rewrite, Rewrite) or (rewrite.source_bucket, rewrite.source_name) != source
                 or (session.bucket, session.name) != destination):
             raise bad_request("Invalid rewriteToken.")
-        if rewrite.source_generation != stored.metadata.generation:
-            raise ApiError(412, "The source object changed during the rewrite.")
     else:
+        stored = _source(state, *source, query)
         conditions = Preconditions.from_query(query)
         conditions.check(state.store.get(*destination))
         session = state.sessions.start(
             bucket=destination[0], name=destination[1], resource=upload_resource(stored.metadata, changes),
             declared_size=stored.metadata.size, declared_content_type=None, writer=state.store.new_writer(),
             protocol_state=Rewrite(*source, stored.metadata.generation, conditions))
-    async with session.lock:
-        writer, size = session.writer, stored.metadata.size
-        try:
+    async with session.lock:  # one call at a time; a finished, failed or reset rewrite takes no more
+        if session.state != ACTIVE:
+            raise bad_request("Invalid rewriteToken: the rewrite is over.")
+        writer = session.writer
+        try:  # any failure ends the rewrite and deletes its bytes
+            stored = _source(state, *source, query)  # the live source now, its pieces opened before any await
+            if stored.metadata.generation != session.protocol_state.source_generation:
+                raise ApiError(412, "The source object changed during the rewrite.")
+            size = stored.metadata.size
             await write_pieces(writer, stored.blob.pieces(writer.size, min(size, writer.size + step)))
             if writer.size == size:
                 session.result = await commit_upload(state.store, session.bucket, session.name, writer,
@@ -116,7 +120,7 @@ async def rewrite_object(request: web.Request, state: EmulatorState, source: tup
                                                      session.protocol_state.destination_conditions.check)
                 session.state = FINAL
         except BaseException:
-            session.state = FINAL
+            session.state = CANCELLED
             await writer.discard()
             raise
     reply: dict[str, Any] = {"kind": "storage#rewriteResponse", "totalBytesRewritten": str(writer.size),
