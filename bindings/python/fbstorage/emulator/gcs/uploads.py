@@ -142,10 +142,10 @@ async def continue_resumable(request: web.Request, state: EmulatorState, upload_
         total = _checked_total(session, content_range.total)
         if content_range.first is not None:
             await _receive_range(request, session, content_range, total)
-        if total is not None and session.received == total:
-            return await _finalize(request, state, session)
         if session.state != ACTIVE:  # a reset cancelled the session while the chunk arrived
             raise ApiError(404, "The upload session was reset.")
+        if total is not None and session.received == total:
+            return await _finalize(request, state, session)
         received = session.received
         return web.Response(status=308, headers={"Range": f"bytes=0-{received - 1}"} if received else {})
 
