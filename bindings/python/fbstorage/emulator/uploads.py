@@ -13,7 +13,7 @@ from .blobs import BlobWriter
 from .bodies import BodyDropped, iter_body
 from .errors import ApiError
 from .metadata import ObjectMetadata
-from .store import ObjectStore, Precondition
+from .store import ObjectStore, StoredObject
 
 ACTIVE, FINAL, CANCELLED = "active", "final", "cancelled"
 
@@ -37,12 +37,17 @@ class UploadSession:
         return self.writer.size
 
 
+# Called under the store's commit lock with the object about to be replaced (None if there is
+# none) and the new object's metadata; it raises to refuse the upload (GCS preconditions, rules).
+CommitCheck = Callable[[StoredObject | None, ObjectMetadata], None]
+
+
 async def commit_upload(store: ObjectStore, bucket: str, name: str, writer: BlobWriter, resource: dict[str, Any],
-                        default_content_type: str | None, precondition: Precondition | None = None) -> ObjectMetadata:
+                        default_content_type: str | None, check: CommitCheck | None = None) -> ObjectMetadata:
     """Turn a finished writer into the stored object `name`, replacing any previous one."""
     digest = await writer.finish()
     metadata = ObjectMetadata.for_upload(bucket, name, resource, digest, default_content_type)
-    await store.put(writer, metadata, precondition)
+    await store.put(writer, metadata, None if check is None else lambda existing: check(existing, metadata))
     return metadata
 
 

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import bad_request
+from ..metadata import ObjectMetadata
 from ..store import StoredObject
 from .errors import no_such_object, precondition_failed
 
@@ -42,8 +43,9 @@ class Preconditions:
                 values.append((prefix + condition, condition, value))
         return cls(tuple(values))
 
-    def check(self, stored: StoredObject | None) -> None:
-        """Raise a 412 unless every condition holds for `stored` (None: no live object)."""
+    def check(self, stored: StoredObject | None, new: ObjectMetadata | None = None) -> None:
+        """Raise a 412 unless every condition holds for `stored` (None: no live object). `new`,
+        the object an upload is about to commit, plays no part: this is also a CommitCheck."""
         generation = stored.metadata.generation if stored else None
         metageneration = stored.metadata.metageneration if stored else None
         for parameter, condition, value in self.values:
