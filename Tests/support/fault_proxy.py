@@ -79,6 +79,7 @@ class FaultProxy:
         self._thread: threading.Thread | None = None
         self._connections: set[asyncio.Task[None]] = set()
         self._transports: set[asyncio.BaseTransport] = set()
+        self._planned_cuts: list[_Cut] = []
 
     # -- lifecycle ------------------------------------------------------------------------
     def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
@@ -120,6 +121,11 @@ class FaultProxy:
         self._loop.close()
         self._loop = None
 
+    def cut_next_connection(self, after_request_bytes: int) -> None:
+        """Doom the next connection accepted: it is cut once that many bytes went to the server
+        (a request cut at a chosen point, for tests that need one exactly there)."""
+        self._planned_cuts.append(_Cut(up=True, offset=after_request_bytes))
+
     def set_upstream(self, upstream: tuple[str, int]) -> None:
         """New connections go to `upstream` (existing ones keep theirs)."""
         self.upstream = upstream
@@ -156,6 +162,8 @@ class FaultProxy:
                 self._transports.discard(server_writer.transport)
 
     def _choose_cut(self) -> _Cut | None:
+        if self._planned_cuts:
+            return self._planned_cuts.pop(0)
         if not self.mean_cut_bytes:
             return None
         if self._random.random() < self.response_cut_share:

@@ -17,7 +17,7 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 class Emulator:
     def __init__(self, python: str, pythonpath: str, tmpdir: str) -> None:
-        self.python = python
+        self.python = python  # the test venv: it also runs the clients that need google-cloud-storage
         env = dict(os.environ, PYTHONPATH=pythonpath, TMPDIR=tmpdir)
         # stdin stays open: the emulator stops when it closes, so it cannot outlive us.
         self._proc = subprocess.Popen(
@@ -44,6 +44,14 @@ class Emulator:
         with open(f"/proc/{self._proc.pid}/stat") as stat:
             fields = stat.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+    def rss_mib(self) -> float:
+        """The emulator's resident memory now."""
+        with open(f"/proc/{self._proc.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        raise RuntimeError("no VmRSS in /proc status")
 
     def stop(self) -> None:
         # Closing stdin is its clean stop (SIGTERM can race its stdin-watching thread at exit).

@@ -21,6 +21,8 @@ LABELS = {  # section: {peer: label}; peers without one show their key
                  "fbstorage_c_paths": "fbstorage list_all (C), one string of paths",
                  "requests_session": "requests.Session loop"},
     "chunk_sweep": {"curl": "curl -T"},
+    "gcs": {"resumable_1gib": "google-cloud-storage (GCS JSON API, resumable)",
+            "v0_1gib": "requests loop (v0 resumable)"},
 }
 
 
@@ -108,6 +110,12 @@ def markdown(results: dict) -> str:
     if "chunk_sweep" in results:
         out += ["", "## Upload chunk size sweep (C put_file)", ""]
         out += table("chunk_sweep", results["chunk_sweep"]["stats"], upload_columns, against_curl)
+    if "gcs" in results:
+        section = results["gcs"]
+        out += ["", f"## Emulator: GCS JSON API against v0 ({section['bytes'] >> 20} MiB, {section['repeats']} repeats)", ""]
+        out += table("gcs", section["stats"], [("mibps", "MiB/s", 0)], [("× v0", "v0_1gib", "mibps", False)])
+        out += ["", f"Emulator RSS: {section['emulator_idle_rss_mib']} MiB idle, "
+                    f"{section['emulator_peak_rss_mib']} MiB at most during the uploads."]
     if "call_overhead" in results:
         section = results["call_overhead"]
         instructions = section["instructions_per_call"]

@@ -45,6 +45,7 @@ TARGETS = [
      faster("list_all", "fbstorage_c_s", "requests_session_s"), 1.0, "min"),
     ("list_all vs raw page loop (C, one string of paths)",
      faster("list_all", "fbstorage_c_paths_s", "requests_session_s"), 1.0, "min"),
+    ("GCS resumable 1 GiB MiB/s vs v0", relative("gcs", "resumable_1gib_mibps", "v0_1gib_mibps"), 0.90, "min"),
     ("Python PROGRESS observer cost (%)", lambda r: r["python_progress_overhead_pct"], 5, "max"),
     ("storage.rules cost per request (µs, median)", reading("rules", "median_us_per_request"), 50, "max"),
 ]

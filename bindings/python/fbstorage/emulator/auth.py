@@ -23,6 +23,7 @@ class Principal:
 
 
 ANONYMOUS = Principal()
+ADMIN = Principal(is_admin=True)  # the GCS JSON API's callers: rules never apply to them
 
 
 def principal_from_header(authorization: str | None) -> Principal:

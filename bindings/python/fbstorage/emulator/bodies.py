@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 from contextlib import contextmanager
-from typing import AsyncIterator, Iterator
+import json
+from typing import Any, AsyncIterator, Iterator
 
 from aiohttp import ClientPayloadError, StreamReader, web
 from aiohttp.http_exceptions import HttpProcessingError
 
-from .errors import ApiError
+from .errors import ApiError, bad_request
 
 PIECE_BYTES = 1 << 20  # hand bodies on in ~1 MiB pieces: fewer, larger hash and write calls
 # Request key set by fault injection: the connection drops after this many body bytes.
@@ -85,3 +86,16 @@ async def read_small_body(request: web.Request, limit: int = 1 << 20) -> bytes:
         if len(body) > limit:
             raise ApiError(413, f"Request body larger than {limit} bytes.")
     return bytes(body)
+
+
+async def read_json_object(request: web.Request, what: str) -> dict[str, Any]:
+    """A small body holding a JSON object (an empty body is `{}`); anything else is a 400 that
+    says `what` the body is."""
+    body = await read_small_body(request)
+    try:
+        value = json.loads(body) if body.strip() else {}
+    except (ValueError, UnicodeDecodeError):
+        value = None
+    if not isinstance(value, dict):
+        raise bad_request(f"{what} must be a JSON object.")
+    return value

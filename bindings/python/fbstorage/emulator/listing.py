@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import binascii
 import bisect
-from typing import Any
+from typing import Any, Callable
 
 from .errors import ApiError, bad_request
 from .flavor import Flavor
@@ -28,15 +28,23 @@ def list_objects(sorted_names: list[str], bucket: str, params: dict[str, str], f
         raise ApiError(400, "The prefix parameter is required to be empty or ends with a single / character.")
     delimiter = params.get("delimiter", "")
     max_results = _max_results(params.get("maxResults"), flavor)
-    key = (prefix, delimiter)   # the flavor is fixed for the emulator's lifetime
+    def build() -> _OpaqueListing | _NameTokenListing:
+        items, prefixes = group_names(names_under_prefix(sorted_names, prefix), prefix, delimiter)
+        return (_OpaqueListing(items, prefixes) if flavor.paginates_prefixes
+                else _NameTokenListing(items, prefixes))
+    # The flavor is fixed for the emulator's lifetime, so it is not part of the key.
+    listing = memoized(memo, (prefix, delimiter), build)
+    return listing.page(bucket, params.get("pageToken"), max_results)
+
+
+def memoized(memo: dict[Any, Any], key: Any, build: Callable[[], Any]) -> Any:
+    """`memo[key]`, built on first use; the memo starts over beyond _MEMO_LISTINGS listings."""
     listing = memo.get(key)
     if listing is None:
         if len(memo) > _MEMO_LISTINGS:
             memo.clear()
-        items, prefixes = _group(_under_prefix(sorted_names, prefix), prefix, delimiter)
-        listing = memo[key] = (_OpaqueListing(items, prefixes) if flavor.paginates_prefixes
-                               else _NameTokenListing(items, prefixes))
-    return listing.page(bucket, params.get("pageToken"), max_results)
+        listing = memo[key] = build()
+    return listing
 
 
 def is_hidden_item(name: str) -> bool:
@@ -63,7 +71,7 @@ def _max_results(raw: str | None, flavor: Flavor) -> int | None:
         return None  # the official emulator parses with `+x`; NaN disables paging
 
 
-def _under_prefix(sorted_names: list[str], prefix: str) -> list[str]:
+def names_under_prefix(sorted_names: list[str], prefix: str) -> list[str]:
     if not prefix:
         return sorted_names
     key = utf8_order(prefix)
@@ -74,7 +82,7 @@ def _under_prefix(sorted_names: list[str], prefix: str) -> list[str]:
     return sorted_names[start:end]
 
 
-def _group(names: list[str], prefix: str, delimiter: str) -> tuple[list[str], list[str]]:
+def group_names(names: list[str], prefix: str, delimiter: str) -> tuple[list[str], list[str]]:
     """Split names into items and (deduplicated, ordered) prefixes ending with the delimiter."""
     items: list[str] = []
     prefixes: list[str] = []

@@ -52,7 +52,7 @@ class _Buffer:
     async def read_until(self, marker: bytes, limit: int) -> bytes:
         """The bytes before `marker`, consuming the marker too."""
         start = 0
-        while (found := self._data.find(marker, start)) < 0:
+        while (found := self._data.find(marker, start, limit + len(marker))) < 0:
             if len(self._data) > limit + len(marker):
                 raise multipart_error("Malformed multipart body: a part header or metadata is too large.")
             start = max(0, len(self._data) - len(marker) + 1)

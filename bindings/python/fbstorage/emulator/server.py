@@ -9,6 +9,7 @@ from aiohttp import web
 from .bodies import DROP_AFTER_BYTES, BodyDropped
 from .control import routes as control_routes
 from .errors import ApiError, json_error
+from .gcs import add_gcs_routes
 from .object_api import handle_v0
 from .state import STATE, EmulatorState
 
@@ -100,4 +101,5 @@ def create_app(state: EmulatorState) -> web.Application:
     app.add_routes(control_routes)
     # Any character, newlines included: names are decoded and judged by the v0 handler.
     app.router.add_route("*", r"/v0{tail:[\s\S]*}", handle_v0)
+    add_gcs_routes(app)  # the GCS JSON API, on the same store
     return app

@@ -26,12 +26,15 @@ import tempfile
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .blobs import Blob, BlobWriter, FileBlob, MemoryBlob
 from .metadata import ObjectMetadata
 
 SMALL_OBJECT_BYTES = 1 << 20
+# Called with the object about to be replaced (None if there is none) before a commit changes
+# anything; it raises to refuse the commit (GCS preconditions).
+Precondition = Callable[["StoredObject | None"], None]
 log = logging.getLogger(__name__)
 
 
@@ -85,10 +88,14 @@ class ObjectStore:
         keep = SMALL_OBJECT_BYTES if one_shot and not self.persistent else 0
         return BlobWriter(str(self._tmp / uuid.uuid4().hex), durable=self.persistent, keep_in_memory=keep)
 
-    async def put(self, writer: BlobWriter, metadata: ObjectMetadata) -> StoredObject:
-        """Commit a finished writer's bytes as the object named by `metadata`, replacing any old one."""
+    async def put(self, writer: BlobWriter, metadata: ObjectMetadata,
+                  precondition: Precondition | None = None) -> StoredObject:
+        """Commit a finished writer's bytes as the object named by `metadata`, replacing any old one.
+        `precondition` sees the old object under the commit lock, so no other commit comes between."""
         staged_path = writer.path
         async with self._commit_lock:
+            if precondition is not None:
+                precondition(self.get(metadata.bucket, metadata.name))
             if writer.data is not None:
                 stored = StoredObject(metadata, MemoryBlob(bytes(writer.data)), None)
             elif not self.persistent and metadata.size <= SMALL_OBJECT_BYTES:
@@ -112,8 +119,10 @@ class ObjectStore:
             async with self._commit_lock:
                 await self._in_thread(self._write_record, stored.metadata, stored.blob_id)
 
-    async def delete(self, bucket: str, name: str) -> bool:
+    async def delete(self, bucket: str, name: str, precondition: Precondition | None = None) -> bool:
         async with self._commit_lock:
+            if precondition is not None:
+                precondition(self.get(bucket, name))
             stored = self._index(bucket).pop(name, None)
             if stored is None:
                 return False

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 from urllib.parse import quote
 
@@ -10,14 +9,15 @@ from aiohttp import web
 
 from .auth import Principal
 from .blobs import BlobWriter
-from .bodies import BodyDropped, iter_body, read_small_body
+from .bodies import iter_body, read_json_object
 from .errors import ApiError, bad_request, not_found
 from .metadata import ObjectMetadata, check_upload_resource
 from .multipart import receive_multipart
 from .names import check_object_name
 from .rules.access import authorize
 from .state import EmulatorState
-from .uploads import ACTIVE, CANCELLED, FINAL, UploadSession
+from .store import StoredObject
+from .uploads import ACTIVE, CANCELLED, FINAL, UploadSession, commit_upload, receive_chunk
 
 COMMANDS = ({"upload"}, {"upload", "finalize"}, {"finalize"}, {"query"}, {"cancel"})
 
@@ -65,15 +65,13 @@ def metadata_response(metadata: ObjectMetadata, state: EmulatorState,
 async def _commit(state: EmulatorState, bucket: str, name: str, writer: BlobWriter, resource: dict[str, Any],
                   default_content_type: str | None, principal: Principal) -> ObjectMetadata:
     """Turn a finished writer into the stored object `name`, replacing any previous one, if the
-    rules allow `create` (also for an overwrite, as in the official emulator)."""
-    digest = await writer.finish()
-    metadata = ObjectMetadata.for_upload(bucket, name, resource, digest, default_content_type)
-    existing = state.store.get(bucket, name)
-    authorize(state.rules, state.flavor, "create", bucket, name, principal,
-              resource=existing.metadata if existing else None, request_resource=metadata,
-              deny_headers={"X-Goog-Upload-Status": FINAL})
-    await state.store.put(writer, metadata)
-    return metadata
+    rules allow `create` (also for an overwrite, as in the official emulator); they decide under
+    the store's commit lock, so no other write comes between."""
+    def allowed(existing: StoredObject | None, metadata: ObjectMetadata) -> None:
+        authorize(state.rules, state.flavor, "create", bucket, name, principal,
+                  resource=existing.metadata if existing else None, request_resource=metadata,
+                  deny_headers={"X-Goog-Upload-Status": FINAL})
+    return await commit_upload(state.store, bucket, name, writer, resource, default_content_type, allowed)
 
 
 # Resumable uploads.
@@ -82,13 +80,7 @@ async def _start_resumable(request: web.Request, state: EmulatorState, bucket: s
                            principal: Principal) -> web.Response:
     """No rules yet: they decide at finalize, with this caller's credentials. The session URL is
     the capability for the chunk requests, which carry none."""
-    body = await read_small_body(request)
-    try:
-        resource = json.loads(body) if body.strip() else {}
-    except (ValueError, UnicodeDecodeError):
-        raise bad_request("The resumable upload start body must be JSON metadata.") from None
-    if not isinstance(resource, dict):
-        raise bad_request("The resumable upload start body must be a JSON object.")
+    resource = await read_json_object(request, "The resumable upload start body")
     check_upload_resource(resource)
     declared = request.headers.get("X-Goog-Upload-Header-Content-Length")
     if declared is not None and not declared.strip().isdigit():
@@ -162,30 +154,25 @@ async def _cancel(state: EmulatorState, session: UploadSession) -> web.Response:
 async def _receive_chunk(request: web.Request, state: EmulatorState, session: UploadSession, *, last: bool) -> None:
     """Append the body. A dropped connection keeps the bytes up to the last granularity boundary
     (so `query` then resuming works); a rejected chunk keeps none of them."""
-    granularity = state.flavor.chunk_granularity
     checks = state.flavor.checks_upload_offsets
-    writer = session.writer
-    start = writer.size
+    start = session.writer.size
     if checks:
         offset = request.headers.get("X-Goog-Upload-Offset")
         if offset is not None and (not offset.strip().isdigit() or int(offset) != start):
             raise _chunk_error(f"Uploading at wrong offset: {offset!r}, expected {start}.", session, state)
         if request.content_length is not None:
             _check_chunk_size(session, state, start, request.content_length, last)
-    await writer.mark()
+
+    def check_chunk(received: int, complete: bool) -> None:
+        if session.declared_size is not None and start + received > session.declared_size:
+            raise _chunk_error(f"Too many bytes: the upload was declared as {session.declared_size} bytes.",
+                               session, state)
+        if complete:
+            _check_chunk_size(session, state, start, received, last)
     try:
-        async for piece in iter_body(request):
-            await writer.write(piece)
-            if checks and session.declared_size is not None and writer.size > session.declared_size:
-                raise _chunk_error(f"Too many bytes: the upload was declared as {session.declared_size} bytes.",
-                                   session, state)
-        if checks:
-            _check_chunk_size(session, state, start, writer.size - start, last)
-    except BodyDropped:
-        await writer.truncate(max(start, writer.size // granularity * granularity))
-        raise
+        await receive_chunk(request, session.writer, state.flavor.chunk_granularity,
+                            check=check_chunk if checks else None)
     except ApiError as error:
-        await writer.truncate(start)
         error.headers.update(_session_headers(session, state, with_size=state.flavor.reports_size_on_chunks))
         raise
 

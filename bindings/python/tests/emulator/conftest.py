@@ -115,11 +115,12 @@ class Emulator:
         self._stderr.seek(0)
         return self._stderr.read().decode("utf-8", "replace")
 
-    def rss_bytes(self) -> int:
+    def rss_bytes(self, field: str = "VmRSS") -> int:
+        """Resident memory now, or with field="VmHWM" its peak so far."""
         for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) * 1024
-        raise RuntimeError("no VmRSS")
+        raise RuntimeError(f"no {field}")
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 10) -> int:
         self.http.close()
@@ -201,3 +202,15 @@ def wait_until(predicate, timeout: float = 5.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError("condition not met in time")
         time.sleep(0.02)
+
+
+# The GCS JSON API (test_gcs_*.py): google-cloud-storage and firebase-admin pointed at the emulator.
+
+@pytest.fixture
+def gcs(emu, monkeypatch):
+    """A google-cloud-storage Client for the flavor's emulator, through STORAGE_EMULATOR_HOST."""
+    from google.auth.credentials import AnonymousCredentials
+    from google.cloud import storage
+
+    monkeypatch.setenv("STORAGE_EMULATOR_HOST", emu.base)
+    return storage.Client(project="demo-project", credentials=AnonymousCredentials())

@@ -1,0 +1,59 @@
+"""Object routes other than uploads and listing: get, download, PATCH, PUT update, delete."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+
+from ..bodies import read_json_object
+from ..downloads import download_response
+from ..state import EmulatorState
+from ..store import StoredObject
+from .preconditions import Preconditions, int_parameter, live_object
+from .resource import apply_changes, base_url, object_resource
+
+
+async def read_json(request: web.Request) -> dict[str, Any]:
+    """The request's JSON object (an empty body is `{}`)."""
+    return await read_json_object(request, "The request body")
+
+
+def resource_response(request: web.Request, stored: StoredObject) -> web.Response:
+    return web.json_response(object_resource(stored.metadata, base_url(request)))
+
+
+def checked(stored: StoredObject | None, bucket: str, name: str, query: dict[str, str]) -> StoredObject:
+    """`stored`, if it is the live object the request names and meets its `if…` conditions."""
+    stored = live_object(stored, bucket, name, int_parameter(query, "generation"))
+    Preconditions.from_query(query).check(stored)
+    return stored
+
+
+def checked_object(state: EmulatorState, bucket: str, name: str, query: dict[str, str]) -> StoredObject:
+    return checked(state.store.get(bucket, name), bucket, name, query)
+
+
+async def get_object(request: web.Request, state: EmulatorState, bucket: str, name: str,
+                     query: dict[str, str]) -> web.StreamResponse:
+    stored = checked_object(state, bucket, name, query)
+    if query.get("alt") == "media":
+        return await download_response(request, stored, state.flavor)
+    return resource_response(request, stored)
+
+
+async def update_object(request: web.Request, state: EmulatorState, bucket: str, name: str,
+                        query: dict[str, str], *, replace: bool) -> web.Response:
+    """PATCH merges the body into the metadata; PUT replaces every writable field."""
+    changes = await read_json(request)
+    stored = checked_object(state, bucket, name, query)  # after the body: nothing awaited in between
+    apply_changes(stored.metadata, changes, replace=replace)
+    await state.store.save_metadata(stored)
+    return resource_response(request, stored)
+
+
+async def delete_object(state: EmulatorState, bucket: str, name: str, query: dict[str, str]) -> web.Response:
+    """The conditions are checked again under the commit lock, with the delete."""
+    checked_object(state, bucket, name, query)
+    await state.store.delete(bucket, name, lambda current: checked(current, bucket, name, query))
+    return web.Response(status=204)

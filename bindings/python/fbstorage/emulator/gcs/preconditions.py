@@ -1,0 +1,68 @@
+"""`ifGenerationMatch` and friends (and their `ifSource…` forms): 412 when one does not hold.
+
+The emulator keeps only the live generation of an object, so `generation=` naming any other
+one (or an object that does not exist) is a 404, as GCS answers for a deleted generation.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..errors import bad_request
+from ..metadata import ObjectMetadata
+from ..store import StoredObject
+from .errors import no_such_object, precondition_failed
+
+CONDITIONS = ("GenerationMatch", "GenerationNotMatch", "MetagenerationMatch", "MetagenerationNotMatch")
+_INTEGER = re.compile(r"^-?[0-9]+$")
+
+
+def int_parameter(query: dict[str, str], key: str) -> int | None:
+    raw = query.get(key)
+    if raw is None:
+        return None
+    if not _INTEGER.match(raw):
+        raise bad_request(f"Invalid value for {key}: {raw!r} is not an integer.")
+    return int(raw)
+
+
+@dataclass(frozen=True)
+class Preconditions:
+    """The conditions a request puts on one object (the target, or with `source=True` the source)."""
+
+    values: tuple[tuple[str, str, int], ...]  # (parameter, condition, value), e.g. ("ifGenerationMatch", "GenerationMatch", 7)
+
+    @classmethod
+    def from_query(cls, query: dict[str, str], *, source: bool = False) -> "Preconditions":
+        prefix = "ifSource" if source else "if"
+        values = []
+        for condition in CONDITIONS:
+            value = int_parameter(query, prefix + condition)
+            if value is not None:
+                values.append((prefix + condition, condition, value))
+        return cls(tuple(values))
+
+    def check(self, stored: StoredObject | None, new: ObjectMetadata | None = None) -> None:
+        """Raise a 412 unless every condition holds for `stored` (None: no live object). `new`,
+        the object an upload is about to commit, plays no part: this is also a CommitCheck."""
+        generation = stored.metadata.generation if stored else None
+        metageneration = stored.metadata.metageneration if stored else None
+        for parameter, condition, value in self.values:
+            if condition == "GenerationMatch":
+                holds = (stored is None) if value == 0 else generation == value
+            elif condition == "GenerationNotMatch":
+                holds = (stored is not None) if value == 0 else generation != value
+            elif condition == "MetagenerationMatch":
+                holds = metageneration == value
+            else:
+                holds = metageneration != value
+            if not holds:
+                raise precondition_failed(f"{parameter}={value}")
+
+
+def live_object(stored: StoredObject | None, bucket: str, name: str, generation: int | None) -> StoredObject:
+    """The object a request names, or a 404 (`generation` must be the live one when given)."""
+    if stored is None or (generation is not None and generation != stored.metadata.generation):
+        raise no_such_object(bucket, name)
+    return stored

@@ -1,0 +1,99 @@
+"""The GCS object and bucket resources over the store's ObjectMetadata, and metadata writes.
+
+One record serves both APIs. GCS has no `downloadTokens` field: the Firebase download tokens are
+the custom metadata key `firebaseStorageDownloadTokens`, as in production, so they are shown
+there and writing that key (PATCH, PUT, an upload's resource) sets or removes them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from aiohttp import web
+
+from ..errors import bad_request
+from ..flavor import PRODUCTION
+from ..metadata import TOKENS_KEY, WRITABLE_FIELDS, ObjectMetadata, _split_tokens, rfc3339
+
+
+def base_url(request: web.Request) -> str:
+    return f"{request.scheme}://{request.host}"
+
+
+def object_path(bucket: str, name: str) -> str:
+    return f"/b/{quote(bucket, safe='')}/o/{quote(name, safe='')}"
+
+
+def object_resource(metadata: ObjectMetadata, base: str) -> dict[str, Any]:
+    """`storage#object`: the v0 fields (crc32c always base64, as GCS sends it), tokens as metadata."""
+    resource = metadata.to_resource(PRODUCTION)
+    resource.pop("downloadTokens", None)
+    if metadata.content_encoding is None:
+        resource.pop("contentEncoding", None)
+    custom = dict(metadata.custom)
+    if metadata.download_tokens:
+        custom[TOKENS_KEY] = ",".join(metadata.download_tokens)
+    if custom:
+        resource["metadata"] = custom
+    path = object_path(metadata.bucket, metadata.name)
+    return {
+        "kind": "storage#object",
+        "id": f"{metadata.bucket}/{metadata.name}/{metadata.generation}",
+        "selfLink": f"{base}/storage/v1{path}",
+        "mediaLink": f"{base}/download/storage/v1{path}?generation={metadata.generation}&alt=media",
+        **resource,
+        "timeStorageClassUpdated": rfc3339(metadata.time_created_us),
+    }
+
+
+def bucket_resource(bucket: str, base: str) -> dict[str, Any]:
+    """Any bucket exists, as in the Firebase emulator; this is what a client reads of one."""
+    return {"kind": "storage#bucket", "id": bucket, "name": bucket,
+            "selfLink": f"{base}/storage/v1/b/{quote(bucket, safe='')}",
+            "projectNumber": "0", "metageneration": "1", "location": "US-CENTRAL1",
+            "storageClass": "STANDARD", "locationType": "region",
+            "timeCreated": "1970-01-01T00:00:00.000Z", "updated": "1970-01-01T00:00:00.000Z",
+            "etag": "CAE="}
+
+
+def upload_resource(source: ObjectMetadata, changes: dict[str, Any]) -> dict[str, Any]:
+    """The resource a copy or compose gives its new object: `source`'s writable fields and
+    metadata (tokens included), with the request body's fields over them."""
+    resource: dict[str, Any] = {key: getattr(source, attribute) for key, attribute in WRITABLE_FIELDS.items()}
+    custom = dict(source.custom)
+    if source.download_tokens:
+        custom[TOKENS_KEY] = ",".join(source.download_tokens)
+    resource["metadata"] = custom
+    resource.update({key: value for key, value in changes.items() if key in WRITABLE_FIELDS or key == "metadata"})
+    return resource
+
+
+def apply_changes(metadata: ObjectMetadata, changes: Any, *, replace: bool) -> None:
+    """PATCH (`replace=False`: omitted fields kept, null deletes, metadata merged key by key) or
+    PUT update (`replace=True`: the body is the whole writable state). Metageneration +1."""
+    if not isinstance(changes, dict):
+        raise bad_request("The object resource must be a JSON object.")
+    changes = dict(changes)
+    custom = changes.get("metadata")
+    tokens: list[str] | None = None  # None: tokens unchanged
+    if replace:
+        for key in WRITABLE_FIELDS:
+            changes.setdefault(key, None)
+        if custom is not None and not isinstance(custom, dict):
+            raise bad_request("Metadata field 'metadata' must be an object.")
+        custom = dict(custom or {})
+        tokens = _split_tokens(custom.pop(TOKENS_KEY, None) or "")
+        changes["metadata"] = {**{key: None for key in metadata.custom}, **custom}
+    elif "metadata" in changes and custom is None:
+        tokens = []
+    elif isinstance(custom, dict) and TOKENS_KEY in custom:
+        custom = dict(custom)
+        value = custom.pop(TOKENS_KEY)
+        if value is not None and not isinstance(value, str):
+            raise bad_request(f"Metadata key {TOKENS_KEY!r} must be a string or null.")
+        tokens = _split_tokens(value or "")
+        changes["metadata"] = custom
+    metadata.patch(changes)
+    if tokens is not None:
+        metadata.download_tokens = tokens

@@ -1,0 +1,80 @@
+"""Dispatch of the GCS JSON API paths, and their registration on the emulator's app.
+
+GCS requests are admin requests: security rules are never consulted, as in the official emulator.
+"""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from ..errors import ApiError
+from ..state import STATE
+from .copies import compose_object, copy_object, rewrite_object
+from .errors import not_implemented, renders_gcs_errors
+from .listing import list_page
+from .objects import delete_object, get_object, read_json, update_object
+from .resource import base_url, bucket_resource
+from .targets import Target, UnknownTarget, parse_target
+from .uploads import cancel_resumable, continue_resumable, insert_object
+
+# aiohttp route patterns: any character after the prefix, names are decoded by parse_target.
+PATTERNS = (r"/storage/v1/b{tail:[\s\S]*}", r"/upload/storage/v1/b{tail:[\s\S]*}",
+            r"/download/storage/v1/b{tail:[\s\S]*}", r"/b{tail:(/[\s\S]*)?}")
+
+
+@renders_gcs_errors
+async def handle_gcs(request: web.Request) -> web.StreamResponse:
+    method = "GET" if request.method == "HEAD" else request.method
+    try:
+        target = parse_target(request.raw_path)
+    except UnknownTarget:
+        raise not_implemented(request.method, request.path) from None
+    response = await _dispatch(request, method, target)
+    if response is None:
+        raise not_implemented(request.method, request.path)
+    return response
+
+
+async def _dispatch(request: web.Request, method: str, target: Target) -> web.StreamResponse | None:
+    state, query = request.app[STATE], target.query
+    bucket, name = target.bucket, target.name
+    if target.api == "upload":
+        if not target.objects or name is not None:
+            return None
+        if "upload_id" in query and method in ("PUT", "POST"):
+            return await continue_resumable(request, state, query["upload_id"])
+        if "upload_id" in query and method == "DELETE":
+            return await cancel_resumable(state, query["upload_id"])
+        return await insert_object(request, state, bucket, query) if method == "POST" else None
+    if target.api == "download":
+        if name is None or method != "GET" or target.action:
+            return None
+        return await get_object(request, state, bucket, name, {**query, "alt": "media"})
+    if bucket is None:  # the bucket collection: creating one succeeds, as any bucket exists
+        if method != "POST":
+            return None
+        body = await read_json(request)
+        if not isinstance(body.get("name"), str) or not body["name"]:
+            raise ApiError(400, "A bucket needs a name.")
+        return web.json_response(bucket_resource(body["name"], base_url(request)))
+    if not target.objects:
+        return web.json_response(bucket_resource(bucket, base_url(request))) if method == "GET" else None
+    if name is None:
+        return web.json_response(list_page(state, base_url(request), bucket, query)) if method == "GET" else None
+    if target.action == "compose":
+        return await compose_object(request, state, bucket, name, query) if method == "POST" else None
+    if target.action:
+        copy = copy_object if target.action == "copyTo" else rewrite_object
+        return await copy(request, state, (bucket, name), target.destination, query) if method == "POST" else None
+    if method == "GET":
+        return await get_object(request, state, bucket, name, query)
+    if method in ("PATCH", "PUT"):
+        return await update_object(request, state, bucket, name, query, replace=method == "PUT")
+    if method == "DELETE":
+        return await delete_object(state, bucket, name, query)
+    return None
+
+
+def add_gcs_routes(app: web.Application) -> None:
+    for pattern in PATTERNS:
+        app.router.add_route("*", pattern, handle_gcs)
