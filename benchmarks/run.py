@@ -16,10 +16,12 @@ from harness.context import BINDING, Context, Mode
 from harness.emulator import Emulator
 from workloads import (call_overhead, chunk_sweep, gcs_upload, large_upload, list_all, progress_overhead, rules,
                        small_objects)
+from workloads import swift_api
 
 WORKLOADS = {
     "large_upload": large_upload.run,
     "small_objects": small_objects.run,
+    "swift_api": swift_api.run,
     "list_all": list_all.run,
     "call_overhead": call_overhead.run,
     "progress_overhead": progress_overhead.run,
