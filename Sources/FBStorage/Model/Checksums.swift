@@ -1,5 +1,4 @@
 import CChecksums
-import FoundationEssentials
 
 /// A running CRC-32C (Castagnoli), computed in C with SSE4.2 when the CPU has it.
 struct CRC32C: Sendable, Equatable {
@@ -23,8 +22,7 @@ struct CRC32C: Sendable, Equatable {
     /// Base64 of the value as 4 big-endian bytes (as production and `x-goog-hash` send it).
     var base64: String {
         let v = value
-        return Data([UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)])
-            .base64EncodedString()
+        return Base64.encode([UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)])
     }
 
     /// True when the server's `crc32c` equals this value. Accepts base64 of the big-endian
@@ -35,7 +33,7 @@ struct CRC32C: Sendable, Equatable {
         if !s.isEmpty, s.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             return UInt32(s) == value
         }
-        guard let data = Data(base64Encoded: s), data.count == 4 else { return false }
+        guard let data = Base64.decode(s), data.count == 4 else { return false }
         let decoded = data.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         return decoded == value
     }
@@ -97,7 +95,7 @@ struct MD5: Sendable {
 
     /// Base64 of the digest (the form of the server's `md5Hash`).
     consuming func finalizeBase64() -> String {
-        Data(finalize()).base64EncodedString()
+        Base64.encode(finalize())
     }
 
     /// Base64 of the digest of the bytes so far (the running hash is not consumed).
