@@ -1,6 +1,7 @@
 /* fixtures.c — the emulator's control API and library fixtures shared by the tests. */
 #define _GNU_SOURCE
 #include "harness.h"
+#include "json.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,21 @@ void emu_clear(const emulator *e, const char *what) {
     long st = http_request("DELETE", u, ADMIN, NULL, 0, NULL);
     if (st != 204) check_fail(__FILE__, __LINE__, "DELETE %s -> %ld", u, st);
     free(u);
+}
+
+void emu_wait_idle(const emulator *e, int timeout_ms) {
+    for (double until = now_s() + timeout_ms / 1000.0;; sleep_ms(10)) {
+        char *text = emu_requests_json(e);
+        json *log = text ? json_parse(text) : NULL;
+        double in_flight = json_num(json_get(log, "in_flight"), -1);
+        json_free(log);
+        free(text);
+        if (in_flight == 0) return;
+        if (now_s() > until) {
+            check_fail(__FILE__, __LINE__, "the emulator still handles %g requests after %d ms", in_flight, timeout_ms);
+            return;
+        }
+    }
 }
 
 char *emu_requests_json(const emulator *e) {

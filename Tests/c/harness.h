@@ -117,6 +117,9 @@ void emu_fault_delay(const emulator *e, fault_match m, int delay_ms);
 void emu_clear(const emulator *e, const char *what);
 /* The recorded requests as JSON text; caller frees. */
 char *emu_requests_json(const emulator *e);
+/* Waits until the emulator handles no request (one of a paused or killed client may still be
+ * on its way), so that what it stores and logs is final. Fails the test after timeout_ms. */
+void emu_wait_idle(const emulator *e, int timeout_ms);
 /* Object bytes as the server stores them (admin credential); NULL when missing. */
 unsigned char *emu_fetch_object(const emulator *e, const char *path, size_t *length);
 /* Uploads bytes as an object directly (admin credential), bypassing the library. */

@@ -47,6 +47,7 @@ static char *paused_session(fbs_storage *s, const char *file, const char *path, 
     REQUIRE(session != NULL);
     fbs_reference_free(r);
     emu_clear(EMU, "faults");
+    emu_wait_idle(EMU, 10000);   /* a chunk sent before the pause lands now, not during a resume */
     return session;
 }
 
@@ -125,6 +126,7 @@ TEST(resume_with_a_stale_session_string_starts_over) {
     REQUIRE_OK(fbs_task_pause(t));
     wait_paused(t);
     emu_clear(EMU, "faults");
+    emu_wait_idle(EMU, 10000);
     emu_clear(EMU, "requests");
 
     fbs_task *resumed = NULL;

@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import urllib.request
 from typing import IO, Any, Iterator
 
@@ -78,6 +79,15 @@ class EmulatorServer:
         """The v0 requests received since the last reset (method, path, query, headers,
         body_size, status)."""
         return list(self._control("GET", "requests")["requests"])
+
+    def wait_idle(self, timeout: float = 10) -> None:
+        """Waits until no request is being handled (one of a paused or killed client may still
+        be), so that the request log is final; raises TimeoutError after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while self._control("GET", "requests")["in_flight"]:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the emulator still handles requests after {timeout} s")
+            time.sleep(0.01)
 
     def clear_requests(self) -> None:
         """Forgets the recorded requests."""

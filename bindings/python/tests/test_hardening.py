@@ -102,6 +102,7 @@ def _paused_upload(storage: fbstorage.Storage, emulator, file: Path, name: str) 
     session = task.upload_session
     assert session is not None
     emulator.clear_faults()
+    emulator.wait_idle()  # a chunk sent before the pause lands now, not during the resume
     return session
 
 

@@ -12,7 +12,6 @@ import pytest
 
 import fbstorage
 from fbstorage import StorageError, StorageErrorCode
-import time
 
 from conftest import (
     SMALL_CHUNK,
@@ -140,7 +139,7 @@ def test_upload_session_resumes_in_a_new_task(storage: fbstorage.Storage, emulat
     events.wait_for(fbstorage.TaskStatus.PAUSE)
     session = first.upload_session  # taken paused: it vouches for every byte the server has
     assert session is not None
-    time.sleep(0.3)  # let the emulator record the interrupted request
+    emulator.wait_idle()  # the chunk sent before the pause lands now, not during the resume
     emulator.clear_requests()
 
     second = ref.put_file_resuming(local, session)

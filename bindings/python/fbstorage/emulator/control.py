@@ -33,7 +33,8 @@ async def reset(request: web.Request) -> web.Response:
 
 @routes.get("/_emulator/requests")
 async def list_requests(request: web.Request) -> web.Response:
-    return web.json_response({"requests": request.app[STATE].requests.entries()})
+    log = request.app[STATE].requests
+    return web.json_response({"requests": log.entries(), "in_flight": log.in_flight})
 
 
 @routes.delete("/_emulator/requests")

@@ -14,6 +14,9 @@ MAX_ENTRIES = 10000
 class RequestLog:
     def __init__(self) -> None:
         self._entries: collections.deque[dict[str, Any]] = collections.deque(maxlen=MAX_ENTRIES)
+        #: Requests received and not yet answered (a test waits for 0 before it reads the log, so
+        #: that a request of a client it killed or paused cannot land afterwards).
+        self.in_flight = 0
 
     def record(self, request: web.Request, status: int | None, dropped: bool) -> None:
         """Headers are kept verbatim (Authorization included): tests check what clients send."""

@@ -27,16 +27,19 @@ log = logging.getLogger(__name__)
 
 @web.middleware
 async def record_requests(request: web.Request, handler) -> web.StreamResponse:
-    """Log every v0 request (not control calls) with its outcome."""
+    """Log every API request (not control calls) with its outcome; count those in progress."""
     if request.path.startswith(CONTROL_PREFIX):
         return await handler(request)
+    requests = request.app[STATE].requests
+    requests.in_flight += 1
     response = None
     try:
         response = await handler(request)
         return response
     finally:
+        requests.in_flight -= 1
         dropped = request.transport is None or request.transport.is_closing()
-        request.app[STATE].requests.record(request, None if dropped else response.status, dropped)
+        requests.record(request, None if dropped else response.status, dropped)
 
 
 @web.middleware

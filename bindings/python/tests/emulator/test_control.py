@@ -1,5 +1,6 @@
 """The /_emulator/ control API: reset, request log and fault injection (status, drop, delay)."""
 
+import concurrent.futures
 import time
 
 import pytest
@@ -108,3 +109,17 @@ def test_raw_object_endpoint(emu):
     assert response.headers["x-goog-hash"].endswith(f"md5={meta['md5Hash']}")
     assert_json_error(emu.http.get(emu.url("/_emulator/objects/b/missing")), 404)
     assert emu.recorded()[-1]["path"] == "/v0/b/b/o"  # control calls are not recorded
+
+
+def test_request_log_counts_requests_in_flight(emu):
+    emu.add_fault({"match": {"path_prefix": "/v0/b/b/o/held"}, "times": 1, "action": {"delay_ms": 400}})
+    session = requests.Session()
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        held = pool.submit(session.get, emu.object_url("held"))
+        log = emu.http.get(emu.url("/_emulator/requests")).json()
+        while log["in_flight"] == 0 and not held.done():  # until the server has the request
+            log = emu.http.get(emu.url("/_emulator/requests")).json()
+        assert log["in_flight"] == 1 and log["requests"] == []  # logged once answered
+        assert held.result().status_code == 404
+    log = emu.http.get(emu.url("/_emulator/requests")).json()
+    assert log["in_flight"] == 0 and [entry["path"] for entry in log["requests"]] == ["/v0/b/b/o/held"]
