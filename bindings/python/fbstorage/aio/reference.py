@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from .. import reference as sync_reference
@@ -17,6 +18,12 @@ if TYPE_CHECKING:
 
 #: int64 max: "no limit" for get_data().
 _UNLIMITED_SIZE = 2**63 - 1
+
+
+def _check_running_loop() -> None:
+    """Raises RuntimeError outside a running event loop, before a task starts: its events and
+    outcome are delivered to the loop it was started in."""
+    asyncio.get_running_loop()
 
 
 class StorageReference:
@@ -92,20 +99,24 @@ class StorageReference:
     # -- uploads and downloads as tasks ------------------------------------------------------
     def put_data(self, data: Any, metadata: StorageMetadata | None = None) -> UploadTask:
         """Uploads a copy of ``data`` (any bytes-like object) here; the task starts at once."""
+        _check_running_loop()
         return UploadTask(self._reference.put_data(data, metadata), self)
 
     def put_file(self, path: LocalPath, metadata: StorageMetadata | None = None) -> UploadTask:
         """Uploads the regular file at ``path``, streamed from disk; the task starts at once."""
+        _check_running_loop()
         return UploadTask(self._reference.put_file(path, metadata), self)
 
     def put_file_resuming(
         self, path: LocalPath, session: str, metadata: StorageMetadata | None = None
     ) -> UploadTask:
         """Continues an upload of the file at ``path`` from its ``UploadTask.upload_session``."""
+        _check_running_loop()
         return UploadTask(self._reference.put_file_resuming(path, session, metadata), self)
 
     def write_to_file(self, path: LocalPath) -> DownloadTask:
         """Downloads the object to ``path`` (replaced only on success); starts at once."""
+        _check_running_loop()
         return DownloadTask(self._reference.write_to_file(path), self)
 
     # -- operations --------------------------------------------------------------------------

@@ -149,6 +149,9 @@ class StorageTask:
         PAUSE snapshots, then the SUCCESS or FAILURE snapshot, after which it ends (await
         the task for its outcome). The current state comes first when the task is in one
         of these statuses already."""
+        if self.done():  # only the final status is left to see
+            yield self.snapshot
+            return
         queue: asyncio.Queue[TaskSnapshot] = asyncio.Queue()
         handles = [self.observe(status, queue.put_nowait) for status in _EVENTS]
         try:

@@ -133,8 +133,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"fbstorage: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("fbstorage: interrupted", file=sys.stderr)
-        return 130
+        print("fbstorage: interrupted", file=sys.stderr, flush=True)
+        sys.stdout.flush()
+        # No interpreter shutdown: it would close the storages, cancelling the upload sessions
+        # that the next run continues (see copy._observed).
+        os._exit(130)
     except OSError as error:  # the library cannot be loaded
         print(f"fbstorage: {error}", file=sys.stderr)
         return 1

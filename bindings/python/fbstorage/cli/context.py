@@ -22,7 +22,9 @@ T = TypeVar("T")
 class CommandContext:
     """Storages configured from the command line, and the record of what failed.
 
-    Use it with ``async with``: leaving it cancels what still runs and closes every storage.
+    Use it with ``async with``: leaving it closes every storage, except when the command was
+    interrupted: closing would cancel running uploads, and with them the sessions the next
+    run is to continue.
     """
 
     def __init__(self, emulator: str | None, token: str | None, chunk_size: int | None,
@@ -40,7 +42,9 @@ class CommandContext:
     async def __aenter__(self) -> CommandContext:
         return self
 
-    async def __aexit__(self, *exc_info: Any) -> None:
+    async def __aexit__(self, exc_type: type[BaseException] | None, *_: Any) -> None:
+        if exc_type is not None and issubclass(exc_type, asyncio.CancelledError):
+            return
         await asyncio.gather(*(storage.close() for storage in self._storages.values()))
 
     def reference(self, remote: RemotePath) -> aio.StorageReference:

@@ -7,6 +7,8 @@ source under its own name; otherwise the destination is the copy's name.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import os
 import tempfile
@@ -212,18 +214,23 @@ async def _upload(reference: aio.StorageReference, local_path: str,
 
 
 async def _observed(task: aio.StorageTask, bar: TransferBar, offset: int = 0) -> None:
-    """Awaits ``task`` while its progress moves ``bar``."""
-    async for snapshot in task.progress():
-        bar.show(snapshot, offset)
-    await task
+    """Awaits ``task`` while its progress moves ``bar``.
 
-
-async def _is_object(reference: aio.StorageReference) -> bool:
+    Interrupted (Ctrl-C), a download is cancelled and waited for, so that its partial file is
+    removed; an upload is left as it is: cancelling it would cancel its session on the
+    server, which the next run is to continue (the command then exits without closing the
+    storage, see cli.main).
+    """
     try:
-        await reference.get_metadata()
-    except StorageError:
-        return False
-    return True
+        async for snapshot in task.progress():
+            bar.show(snapshot, offset)
+    except asyncio.CancelledError:
+        if isinstance(task, aio.DownloadTask):
+            task.cancel()
+            with contextlib.suppress(StorageError):
+                await task
+        raise
+    await task
 
 
 def _joined(base: str, relative: str) -> str:
