@@ -38,6 +38,16 @@ def _key_value(text: str) -> tuple[str, str]:
     return key, value
 
 
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not seconds >= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds")
+    return seconds
+
+
 def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a positive number")
@@ -58,6 +68,10 @@ def build_parser() -> argparse.ArgumentParser:
     connection.add_argument(
         "--chunk-size", type=_size, metavar="SIZE", default=argparse.SUPPRESS,
         help="bytes per resumable upload request, e.g. 8M (default: the library's)")
+    connection.add_argument(
+        "--retry-time", type=_seconds, metavar="SECONDS", default=argparse.SUPPRESS,
+        help="how long each transfer or request keeps retrying after failures (default: the "
+             "library's, 600 s for transfers and 120 s for other requests)")
 
     parser = argparse.ArgumentParser(
         prog="fbstorage", parents=[connection],
@@ -104,6 +118,7 @@ async def _run(options: argparse.Namespace) -> int:
     emulator = getattr(options, "emulator", None) or os.environ.get(EMULATOR_ENV_VAR)
     async with CommandContext(emulator, getattr(options, "token", None),
                               getattr(options, "chunk_size", None),
+                              getattr(options, "retry_time", None),
                               getattr(options, "jobs", 8)) as ctx:
         if options.command in ("cp", "mv"):
             flags = copy.MetadataFlags(options.content_type, dict(options.metadata))

@@ -28,10 +28,11 @@ class CommandContext:
     """
 
     def __init__(self, emulator: str | None, token: str | None, chunk_size: int | None,
-                 jobs: int) -> None:
+                 retry_time: float | None, jobs: int) -> None:
         self._emulator = _host_and_port(emulator) if emulator else None
         self._token = token if token is not None else os.environ.get(TOKEN_ENV_VAR)
         self._chunk_size = chunk_size
+        self._retry_time = retry_time
         self.jobs = jobs
         self._storages: dict[str, aio.Storage] = {}
         self.failures = 0
@@ -57,6 +58,10 @@ class CommandContext:
                 storage.set_auth_token(self._token)
             if self._chunk_size:
                 storage.upload_chunk_size = self._chunk_size
+            if self._retry_time is not None:
+                storage.max_upload_retry_time = self._retry_time
+                storage.max_download_retry_time = self._retry_time
+                storage.max_operation_retry_time = self._retry_time
         return storage.reference(remote.path)
 
     def fail(self, what: object, error: BaseException) -> None:

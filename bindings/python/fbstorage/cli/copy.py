@@ -46,8 +46,10 @@ class MetadataFlags:
 
 @dataclasses.dataclass
 class Transfer:
-    """One file or object to copy: ``run`` moves the bytes, ``remove_source`` is for mv."""
+    """One file or object to copy: ``run`` moves the bytes, ``remove_source`` is for mv;
+    ``label`` names it on its progress bar."""
 
+    label: str
     source: str
     destination: str
     size: int | None
@@ -71,7 +73,7 @@ async def copy(ctx: CommandContext, sources: list[str], destination: str, recurs
     with TransferDisplay(ctx.stderr, len(transfers), known_sizes) as display:
 
         async def run(transfer: Transfer) -> None:
-            bar = display.start(_short_name(transfer.source), transfer.size)
+            bar = display.start(transfer.label, transfer.size)
             await transfer.run(bar)
             display.remove_finished(bar)
             if move:
@@ -112,9 +114,10 @@ class _Planner:
             name = root.resolve().name
             for path in sorted(p for p in root.rglob("*") if p.is_file()):
                 relative = path.relative_to(root).as_posix()
-                self.add_upload(str(path), self.target(name, relative))
+                self.add_upload(str(path), self.target(name, relative), f"{name}/{relative}")
         elif os.path.isfile(source):
-            self.add_upload(source, self.target(os.path.basename(source)))
+            name = os.path.basename(source)
+            self.add_upload(source, self.target(name), name)
         else:
             raise FileNotFoundError(2, os.strerror(2))
 
@@ -133,7 +136,7 @@ class _Planner:
             relative = item.full_path[len(source.path):].lstrip("/")
             self.add_from_remote(item, metadata, self.target(name, relative))
 
-    def add_upload(self, local_path: str, destination: str) -> None:
+    def add_upload(self, local_path: str, destination: str, label: str) -> None:
         remote = RemotePath.parse(destination)
         metadata = self.flags.applied_to(None)
 
@@ -144,7 +147,7 @@ class _Planner:
             os.remove(local_path)
 
         size = os.path.getsize(local_path)
-        self.transfers.append(Transfer(local_path, str(remote), size, run, remove_source))
+        self.transfers.append(Transfer(label, local_path, str(remote), size, run, remove_source))
 
     def add_from_remote(self, source: aio.StorageReference, metadata: StorageMetadata,
                         destination: str) -> None:
@@ -153,10 +156,12 @@ class _Planner:
             remote = RemotePath.parse(destination)
             run = self._copy_between_buckets(source, metadata, remote)
             # Downloaded, then uploaded: the bar counts both.
-            self.transfers.append(Transfer(str(source), str(remote), 2 * size, run, source.delete))
+            self.transfers.append(Transfer(source.full_path, str(source), str(remote), 2 * size, run,
+                                           source.delete))
         else:
             run = self._download(source, destination)
-            self.transfers.append(Transfer(str(source), destination, size, run, source.delete))
+            self.transfers.append(Transfer(source.full_path, str(source), destination, size, run,
+                                           source.delete))
 
     def _download(self, source: aio.StorageReference, local_path: str
                   ) -> Callable[[TransferBar], Awaitable[None]]:
@@ -235,7 +240,3 @@ async def _observed(task: aio.StorageTask, bar: TransferBar, offset: int = 0) ->
 
 def _joined(base: str, relative: str) -> str:
     return f"{base.rstrip('/')}/{relative}" if base.rstrip("/") else f"{base}{relative}"
-
-
-def _short_name(source: str) -> str:
-    return source.removeprefix("gs://")
