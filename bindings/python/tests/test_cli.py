@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import pty
 import re
@@ -61,9 +62,9 @@ def stored(emulator: EmulatorServer, name: str) -> bytes:
         return bytes(response.read())
 
 
-def remove_faults(emulator: EmulatorServer) -> None:
-    request = urllib.request.Request(f"{emulator.url}/_emulator/faults", method="DELETE")
-    urllib.request.urlopen(request).close()
+def faults(emulator: EmulatorServer) -> list[dict]:
+    with urllib.request.urlopen(f"{emulator.url}/_emulator/faults") as response:
+        return list(json.load(response)["faults"])
 
 
 @pytest.fixture
@@ -210,23 +211,35 @@ def test_the_token_is_sent_and_never_shown(fbstorage_cli, emulator, cli_env, tmp
     assert tokens == {f"Firebase {secret}"}
 
 
+def first_chunk_size(emulator: EmulatorServer) -> int:
+    """The bytes of a 256K-chunk upload's first chunk: 256 KiB rounded down to the flavor's
+    granularity."""
+    with emulator.storage() as storage:
+        storage.upload_chunk_size = SMALL_CHUNK
+        storage.reference("probe").put_data(payload(2 * SMALL_CHUNK)).wait()
+    size = int(upload_chunk_requests(emulator)[0]["body_size"])
+    emulator.reset()
+    return size
+
+
 def test_interrupted_upload_continues_where_it_stopped(
         fbstorage_cli, emulator, cli_env, tmp_path) -> None:
     data = payload(16 * SMALL_CHUNK)
     source = tmp_path / "large.bin"
     source.write_bytes(data)
-    # Every chunk takes a while, so the upload is still running when it is interrupted.
-    emulator.add_fault({"match": {"header": {"X-Goog-Upload-Command": "upload"}}, "times": 100,
-                        "action": {"delay_ms": 200}})
+    # The second chunk stalls on the server for a second: the upload is interrupted while
+    # the server holds the first chunk and the second is on its way.
+    chunk = first_chunk_size(emulator)
+    second_chunk = {"header": {"X-Goog-Upload-Offset": str(chunk)}}
+    emulator.add_fault({"match": second_chunk, "action": {"delay_ms": 1000}})
     arguments = [sys.executable, "-m", "fbstorage", "--emulator", f"{emulator.host}:{emulator.port}",
                  "--chunk-size", "256K", "cp", str(source), f"{BUCKET}/large.bin"]
     sessions = Path(cli_env["XDG_CACHE_HOME"]) / "fbstorage" / "uploads"
     first = subprocess.Popen(arguments, env=cli_env, stderr=subprocess.PIPE)
     try:
-        # Interrupt once the server holds a chunk and the session is saved.
-        assert eventually(lambda: any(entry["status"] == 200
-                                      for entry in upload_chunk_requests(emulator))
-                          and any(sessions.glob("*.json")), timeout=60)
+        # The fault is used up once the second chunk arrived; the session is saved by then.
+        assert eventually(lambda: not faults(emulator) and any(sessions.glob("*.json")),
+                          timeout=60)
         first.send_signal(signal.SIGINT)
         _, error = first.communicate(timeout=COMMAND_TIMEOUT)
     finally:
@@ -234,20 +247,19 @@ def test_interrupted_upload_continues_where_it_stopped(
     assert first.returncode == 130 and error == b"fbstorage: interrupted\n"
     assert len(list(sessions.glob("*.json"))) == 1
 
-    remove_faults(emulator)
+    # The server is done with the interrupted request once it is logged.
+    assert eventually(lambda: any(header(entry, "X-Goog-Upload-Offset") == str(chunk)
+                                  for entry in emulator.requests()), timeout=60)
     emulator.clear_requests()
     rerun = subprocess.run(arguments, env=cli_env, capture_output=True, timeout=COMMAND_TIMEOUT)
     assert rerun.returncode == 0, rerun.stderr
     assert stored(emulator, "large.bin") == data
-    # The log may still get the interrupted run's last chunk: the rerun's requests are those
-    # from its query on.
-    requests = emulator.requests()
-    commands = [header(entry, "X-Goog-Upload-Command") for entry in requests]
-    rerun_requests = requests[commands.index("query"):]
-    assert "start" not in commands
-    offsets = [int(header(entry, "X-Goog-Upload-Offset") or -1) for entry in rerun_requests
-               if "upload" in (header(entry, "X-Goog-Upload-Command") or "")]
-    assert offsets[0] > 0  # continued, not started over
+    commands = [header(entry, "X-Goog-Upload-Command") for entry in emulator.requests()]
+    assert commands[0] == "query" and "start" not in commands
+    offsets = [int(header(entry, "X-Goog-Upload-Offset") or -1)
+               for entry in upload_chunk_requests(emulator)]
+    # Continued from what the server holds (the first chunk at least), not started over.
+    assert chunk <= offsets[0] < len(data)
     assert not any(sessions.glob("*.json"))  # forgotten once done
 
 
