@@ -14,8 +14,8 @@ from pathlib import Path
 from harness import charts, machine, report, targets
 from harness.context import BINDING, Context, Mode
 from harness.emulator import Emulator
-from workloads import (call_overhead, chunk_sweep, large_upload, list_all, progress_overhead,
-                       small_objects)
+from workloads import (aio_uploads, call_overhead, chunk_sweep, large_upload, list_all,
+                       progress_overhead, small_objects)
 
 WORKLOADS = {
     "large_upload": large_upload.run,
@@ -24,6 +24,7 @@ WORKLOADS = {
     "call_overhead": call_overhead.run,
     "progress_overhead": progress_overhead.run,
     "chunk_sweep": chunk_sweep.run,
+    "aio": aio_uploads.run,
 }
 RESULTS = Path(__file__).resolve().parent / "results"
 

@@ -230,3 +230,51 @@ def _start_outside_a_loop(reference: fbstorage.aio.StorageReference) -> BaseExce
     except RuntimeError as error:
         return error
     return None
+
+
+async def test_tasks_beyond_max_running_tasks_wait_their_turn(
+        storage: fbstorage.aio.Storage, emulator: EmulatorServer) -> None:
+    storage.max_running_tasks = 1
+    running = await resumable_upload(storage, emulator)
+    data = bytearray(b"waiting")
+    waiting = storage.reference("waiting").put_data(data)
+    data[:] = b"changed"  # copied at the call
+    assert waiting.sync is None and waiting.snapshot.status == TaskStatus.UNKNOWN
+    events: list[TaskStatus] = []
+    waiting.observe(TaskStatus.RESUME, lambda s: events.append(s.status))
+    waiting.observe(TaskStatus.SUCCESS, lambda s: events.append(s.status))
+    assert (await waiting).size == 7
+    assert running.done()  # the waiting task started after the running one ended
+    assert events == [TaskStatus.RESUME, TaskStatus.SUCCESS]
+    assert await storage.reference("waiting").get_data() == b"waiting"
+
+
+async def test_cancelling_a_waiting_task_fails_it(storage: fbstorage.aio.Storage,
+                                                  emulator: EmulatorServer) -> None:
+    storage.max_running_tasks = 1
+    running = await resumable_upload(storage, emulator)
+    waiting = storage.reference("never").put_data(b"x")
+    failures: asyncio.Queue[fbstorage.TaskSnapshot] = asyncio.Queue()
+    waiting.observe(TaskStatus.FAILURE, failures.put_nowait)
+    waiting.cancel()
+    with pytest.raises(StorageError) as failure:
+        await waiting
+    assert failure.value.code == StorageErrorCode.CANCELLED
+    assert not running.done()  # it was not waited for
+    observed = await asyncio.wait_for(failures.get(), 30)
+    assert observed.error is not None and observed.error.code == StorageErrorCode.CANCELLED
+    with pytest.raises(ValueError):
+        storage.max_running_tasks = 0
+
+
+async def test_a_failing_observer_is_reported_to_the_loop(storage: fbstorage.aio.Storage) -> None:
+    reported: list[dict] = []
+    asyncio.get_running_loop().set_exception_handler(lambda loop, context: reported.append(context))
+
+    def broken(snapshot: fbstorage.TaskSnapshot) -> None:
+        raise RuntimeError("observer bug")
+
+    task = storage.reference("observed").put_data(b"x")
+    task.observe(TaskStatus.SUCCESS, broken)
+    assert (await task).size == 1  # the task's outcome still arrives
+    assert [type(context["exception"]) for context in reported] == [RuntimeError]

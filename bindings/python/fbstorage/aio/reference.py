@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING, Any
 
 from .. import reference as sync_reference
-from .._conversion import LocalPath, check_integer, decode, encode_optional_text
+from .._conversion import (
+    LocalPath,
+    check_integer,
+    decode,
+    encode_local_path,
+    encode_optional_text,
+    encode_text,
+)
 from .._native import library
 from ..list_result import StorageListResult
 from ..metadata import StorageMetadata, native_metadata
@@ -20,10 +26,14 @@ if TYPE_CHECKING:
 _UNLIMITED_SIZE = 2**63 - 1
 
 
-def _check_running_loop() -> None:
-    """Raises RuntimeError outside a running event loop, before a task starts: its events and
-    outcome are delivered to the loop it was started in."""
-    asyncio.get_running_loop()
+def _frozen(data: Any) -> bytes:
+    """``data`` as bytes: an upload may start after the caller changed a mutable buffer."""
+    if isinstance(data, bytes):
+        return data
+    try:
+        return memoryview(data).tobytes()
+    except TypeError:
+        raise TypeError(f"data must be a bytes-like object, not {type(data).__name__}") from None
 
 
 class StorageReference:
@@ -98,26 +108,29 @@ class StorageReference:
 
     # -- uploads and downloads as tasks ------------------------------------------------------
     def put_data(self, data: Any, metadata: StorageMetadata | None = None) -> UploadTask:
-        """Uploads a copy of ``data`` (any bytes-like object) here; the task starts at once."""
-        _check_running_loop()
-        return UploadTask(self._reference.put_data(data, metadata), self)
+        """Uploads a copy of ``data`` (any bytes-like object, copied at the call) here."""
+        frozen = _frozen(data)
+        return UploadTask(lambda: self._reference.put_data(frozen, metadata), self)
 
     def put_file(self, path: LocalPath, metadata: StorageMetadata | None = None) -> UploadTask:
-        """Uploads the regular file at ``path``, streamed from disk; the task starts at once."""
-        _check_running_loop()
-        return UploadTask(self._reference.put_file(path, metadata), self)
+        """Uploads the regular file at ``path``, streamed from disk."""
+        encode_local_path(path)  # a wrong type fails now, not at the start
+        return UploadTask(lambda: self._reference.put_file(path, metadata), self)
 
     def put_file_resuming(
         self, path: LocalPath, session: str, metadata: StorageMetadata | None = None
     ) -> UploadTask:
         """Continues an upload of the file at ``path`` from its ``UploadTask.upload_session``."""
-        _check_running_loop()
-        return UploadTask(self._reference.put_file_resuming(path, session, metadata), self)
+        encode_local_path(path)
+        encode_text(session, "session")
+        return UploadTask(
+            lambda: self._reference.put_file_resuming(path, session, metadata), self
+        )
 
     def write_to_file(self, path: LocalPath) -> DownloadTask:
-        """Downloads the object to ``path`` (replaced only on success); starts at once."""
-        _check_running_loop()
-        return DownloadTask(self._reference.write_to_file(path), self)
+        """Downloads the object to ``path`` (replaced only on success)."""
+        encode_local_path(path)
+        return DownloadTask(lambda: self._reference.write_to_file(path), self)
 
     # -- operations --------------------------------------------------------------------------
     async def get_metadata(self) -> StorageMetadata:

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import weakref
 from typing import TYPE_CHECKING, Any
 
 from .. import storage as sync_storage
+from .._conversion import check_integer
 from .reference import StorageReference
 
 if TYPE_CHECKING:
     from .task import StorageTask
+
+
+#: Storage.max_running_tasks unless set: measured with 1000 small uploads (benchmarks).
+DEFAULT_MAX_RUNNING_TASKS = 16
 
 
 def _forwarded(setting: str) -> property:
@@ -39,18 +45,57 @@ class Storage:
     def __init__(self, bucket: str) -> None:
         self._storage = sync_storage.Storage(bucket)
         self._tasks: weakref.WeakSet[StorageTask] = weakref.WeakSet()
+        self._waiting: collections.deque[StorageTask] = collections.deque()
+        self._running = 0
+        self._max_running_tasks = DEFAULT_MAX_RUNNING_TASKS
 
     @property
     def sync(self) -> sync_storage.Storage:
         """The underlying :class:`fbstorage.Storage`."""
         return self._storage
 
-    def _adopt(self, task: StorageTask) -> None:
-        """Registers a task made from this storage, to be cancelled and awaited by close()."""
+    @property
+    def max_running_tasks(self) -> int:
+        """How many uploads and downloads run at once (default 16); later ones wait for their
+        turn. Thousands of transfers at once would each hold a connection and go slower in
+        total than a few at a time (benchmarks/README.md, workload "aio")."""
+        return self._max_running_tasks
+
+    @max_running_tasks.setter
+    def max_running_tasks(self, count: int) -> None:
+        if check_integer(count, "max_running_tasks") < 1:
+            raise ValueError(f"max_running_tasks must be at least 1, not {count}")
+        self._max_running_tasks = count
+        self._start_waiting()
+
+    def _schedule(self, task: StorageTask) -> None:
+        """Starts a new task now if there is room, else when its turn comes; close() cancels
+        and awaits it."""
         self._tasks.add(task)
+        self._waiting.append(task)
+        self._start_waiting()
+
+    def _start_waiting(self) -> None:
+        while self._waiting and self._running < self._max_running_tasks:
+            self._start(self._waiting.popleft())
+
+    def _start(self, task: StorageTask) -> None:
+        self._running += 1
+        task._outcome.add_done_callback(self._task_ended)
+        task._begin()
+
+    def _start_now(self, task: StorageTask) -> None:
+        """Starts a waiting task out of turn (to cancel it)."""
+        self._waiting.remove(task)
+        self._start(task)
+
+    def _task_ended(self, _: object) -> None:
+        self._running -= 1
+        self._start_waiting()
 
     async def close(self) -> None:
-        """Cancels running tasks, waits for their ends, releases every handle. Idempotent."""
+        """Cancels running and waiting tasks, waits for their ends, releases every handle.
+        Idempotent."""
         running = [task for task in self._tasks if not task.done()]
         for task in running:
             task.cancel()
