@@ -123,7 +123,7 @@ class StorageTask:
     def cancel(self) -> None:
         """Ends the task with FAILURE / StorageErrorCode.CANCELLED. A task waiting for its
         turn is started and cancelled at once, so that its observers see the FAILURE."""
-        if self._task is None:
+        if self._task is None and not self.done():
             self._reference.storage._start_now(self)
         if self._task is not None:
             self._task.cancel()
