@@ -222,6 +222,7 @@ def first_chunk_size(emulator: EmulatorServer) -> int:
     return size
 
 
+@pytest.mark.timeout(300)
 def test_interrupted_upload_continues_where_it_stopped(
         fbstorage_cli, emulator, cli_env, tmp_path) -> None:
     data = payload(16 * SMALL_CHUNK)
@@ -263,6 +264,7 @@ def test_interrupted_upload_continues_where_it_stopped(
     assert not any(sessions.glob("*.json"))  # forgotten once done
 
 
+@pytest.mark.timeout(300)  # the reading loop ends only when the command does
 def test_progress_bar_on_a_terminal(emulator, cli_env, tmp_path) -> None:
     emulator.reset()
     source = tmp_path / "shown.bin"
