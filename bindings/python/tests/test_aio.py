@@ -213,6 +213,7 @@ async def test_many_concurrent_uploads_take_no_thread_each(storage: fbstorage.ai
 
 
 async def test_tasks_need_a_running_loop(emulator: EmulatorServer) -> None:
+    emulator.reset()
     storage = fbstorage.aio.Storage("test-bucket")
     storage.use_emulator(emulator.host, emulator.port)
     try:
@@ -220,6 +221,8 @@ async def test_tasks_need_a_running_loop(emulator: EmulatorServer) -> None:
         outside = await asyncio.get_running_loop().run_in_executor(
             None, lambda: _start_outside_a_loop(reference))
         assert isinstance(outside, RuntimeError)
+        await reference.list_all()  # a round trip, after which an upload would be logged
+        assert [entry["method"] for entry in emulator.requests()] == ["GET"]
     finally:
         await storage.close()
 
