@@ -170,6 +170,7 @@ def test_failures_name_the_object_and_the_code(fbstorage_cli, emulator, folder) 
 @pytest.mark.parametrize("arguments", [
     [], ["cp", "only-one"], ["ls", "/tmp"], ["cp", "a", "b"], ["--emulator", "nowhere", "ls", BUCKET],
     ["cp", "--metadata", "novalue", "a", BUCKET], ["rm", "-j", "0", f"{BUCKET}/a"], ["frobnicate"],
+    ["--retry-time", "0", "ls", BUCKET], ["--chunk-size", "8X", "ls", BUCKET],
 ])
 def test_usage_errors_exit_2(cli_env, arguments) -> None:
     result = subprocess.run([sys.executable, "-m", "fbstorage", *arguments], env=cli_env,
@@ -191,7 +192,7 @@ def test_emulator_down(cli_env, refusing_port, tmp_path) -> None:
     # The library retries refused connections until the deadline, cut short here.
     for arguments in (["ls", BUCKET], ["cp", str(tmp_path / "f.txt"), f"{BUCKET}/f.txt"]):
         result = subprocess.run(
-            [sys.executable, "-m", "fbstorage", "--retry-time", "1", *arguments],
+            [sys.executable, "-m", "fbstorage", *arguments, "--retry-time", "1"],  # after the command
             env=dict(cli_env, FIREBASE_STORAGE_EMULATOR_HOST=f"127.0.0.1:{refusing_port}"),
             capture_output=True, timeout=COMMAND_TIMEOUT)
         assert result.returncode == 1

@@ -43,8 +43,8 @@ def _seconds(text: str) -> float:
         seconds = float(text)
     except ValueError:
         seconds = -1.0
-    if not seconds >= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds")
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
     return seconds
 
 
