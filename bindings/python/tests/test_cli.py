@@ -31,9 +31,11 @@ COMMAND_TIMEOUT = 120
 
 @pytest.fixture
 def cli_env(tmp_path: Path) -> dict[str, str]:
-    """The command's environment: its own cache folder, no emulator or token variables."""
+    """The command's environment: its own cache folder, no emulator or token variables, and
+    none that would make rich draw on a pipe."""
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
-    for name in ("FIREBASE_STORAGE_EMULATOR_HOST", "FBSTORAGE_TOKEN"):
+    for name in ("FIREBASE_STORAGE_EMULATOR_HOST", "FBSTORAGE_TOKEN", "FORCE_COLOR",
+                 "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
         env.pop(name, None)
     return env
 
