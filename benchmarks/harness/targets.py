@@ -46,7 +46,8 @@ TARGETS = [
      faster("list_all", "fbstorage_c_paths_s", "requests_session_s"), 1.0, "min"),
     ("Python PROGRESS observer cost (%)", lambda r: r["python_progress_overhead_pct"], 5, "max"),
     ("asyncio: 1000 uploads at once vs the sync API with 16 threads",
-     faster("aio", "small_uploads_per_s", "sync_threads_small_uploads_per_s"), 1.0, "min"),
+     # A rate, though its name ends in "_s" (per second): ours over theirs.
+     relative("aio", "small_uploads_per_s", "sync_threads_small_uploads_per_s"), 1.0, "min"),
 ]
 
 
