@@ -14,8 +14,8 @@ from pathlib import Path
 from harness import charts, machine, report, targets
 from harness.context import BINDING, Context, Mode
 from harness.emulator import Emulator
-from workloads import (call_overhead, chunk_sweep, gcs_upload, large_upload, list_all, progress_overhead, rules,
-                       small_objects)
+from workloads import (aio_uploads, call_overhead, chunk_sweep, gcs_upload, large_upload, list_all,
+                       progress_overhead, rules, small_objects)
 from workloads import swift_api
 
 WORKLOADS = {
@@ -28,6 +28,7 @@ WORKLOADS = {
     "chunk_sweep": chunk_sweep.run,
     "rules": rules.run,
     "gcs": gcs_upload.run,
+    "aio": aio_uploads.run,
 }
 RESULTS = Path(__file__).resolve().parent / "results"
 

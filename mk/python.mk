@@ -3,7 +3,7 @@
 #   make wheel         build/wheel/fbstorage-<version>-py3-none-manylinux_2_XX_x86_64.whl: the .so
 #                      stripped, with libcurl and its dependencies vendored by auditwheel
 #   make test-wheel    build the wheel, install it in a fresh venv, upload with no Swift toolchain
-#   make demo-python   examples/python/upload.py against an emulator on a free port
+#   make demo-python   examples/python/upload.py, then the fbstorage command, against an emulator on a free port
 
 PY_ENV       := FBSTORAGE_LIBRARY=$(abspath $(SO)) PYTHONPATH=bindings/python
 WHEEL_DIR    := $(BUILD)/wheel
@@ -38,4 +38,11 @@ demo-python: lib venv
 	  for _ in $$(seq 300); do grep -q "^READY " "$$ready" && break; sleep 0.1; done; \
 	  address=$$(sed -n "s|^READY http://||p" "$$ready"); \
 	  [ -n "$$address" ] || { echo "demo-python: the emulator did not start" >&2; exit 1; }; \
-	  $(PY_ENV) $(PY) examples/python/upload.py --emulator "$$address" --size-mib $(PY_DEMO_SIZE)'
+	  $(PY_ENV) $(PY) examples/python/upload.py --emulator "$$address" --size-mib $(PY_DEMO_SIZE); \
+	  echo; echo "The fbstorage command: a folder copied with progress bars, listed, one object'"'"'s metadata"; \
+	  folder=$$(mktemp -d); trap "kill $$emulator 2>/dev/null; wait $$emulator 2>/dev/null; rm -rf \"$$ready\" \"$$folder\"" EXIT; \
+	  mkdir "$$folder/photos"; for n in 1 2 3 4; do head -c $$((n * 4))M /dev/urandom > "$$folder/photos/part-$$n.bin"; done; \
+	  cli="env $(PY_ENV) $(PY) -m fbstorage --emulator $$address"; \
+	  $$cli cp -r -j 2 --metadata demo=cli "$$folder/photos" gs://demo-bucket/cli/; \
+	  $$cli ls -l gs://demo-bucket/cli/photos; \
+	  $$cli stat gs://demo-bucket/cli/photos/part-1.bin'

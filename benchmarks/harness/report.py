@@ -23,6 +23,8 @@ LABELS = {  # section: {peer: label}; peers without one show their key
     "chunk_sweep": {"curl": "curl -T"},
     "gcs": {"resumable_1gib": "google-cloud-storage (GCS JSON API, resumable)",
             "v0_1gib": "requests loop (v0 resumable)"},
+    "aio": {"aio": "fbstorage.aio, one loop, 1000 at once",
+            "sync_threads": "fbstorage, 16 threads", "sync_in_flight": "fbstorage, 16 in flight"},
 }
 
 
@@ -107,6 +109,12 @@ def markdown(results: dict) -> str:
                 f"(events per upload: {section['progress_events']}).", ""]
         out += table("progress_overhead", section["stats"], upload_columns,
                      [("MiB/s × without", "without_observer", "mibps", False)])
+    if "aio" in results:
+        section = results["aio"]
+        out += ["", f"## asyncio ({section['objects']} × {section['object_bytes']} B, all started at once)", ""]
+        out += table("aio", section["stats"], [("small_uploads_per_s", "objects/s", 0),
+                                               ("client_cpu_ms", "client CPU ms/object", 3)],
+                     [("× sync threads", "sync_threads", "small_uploads_per_s", False)])
     if "chunk_sweep" in results:
         out += ["", "## Upload chunk size sweep (C put_file)", ""]
         out += table("chunk_sweep", results["chunk_sweep"]["stats"], upload_columns, against_curl)

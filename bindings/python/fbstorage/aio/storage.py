@@ -1,0 +1,156 @@
+"""Storage for asyncio: one bucket, its settings, references whose operations are coroutines."""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import weakref
+from typing import TYPE_CHECKING, Any
+
+from .. import storage as sync_storage
+from .._conversion import check_integer
+from .reference import StorageReference
+
+if TYPE_CHECKING:
+    from .task import StorageTask
+
+
+#: Storage.max_running_tasks unless set: measured with 1000 small uploads (benchmarks).
+DEFAULT_MAX_RUNNING_TASKS = 16
+
+
+def _forwarded(setting: str) -> property:
+    """A property read from and written to the sync storage's property of the same name."""
+    sync_property = getattr(sync_storage.Storage, setting)
+
+    def read(storage: Storage) -> Any:
+        return getattr(storage._storage, setting)
+
+    def write(storage: Storage, value: Any) -> None:
+        setattr(storage._storage, setting, value)
+
+    return property(read, write, doc=sync_property.__doc__)
+
+
+class Storage:
+    """Cloud Storage for Firebase, one bucket, for asyncio code.
+
+    ``async with fbstorage.aio.Storage("my-app.appspot.com") as storage: …``. Settings and
+    authentication are those of :class:`fbstorage.Storage` (``use_emulator``,
+    ``set_auth_token``, ``upload_chunk_size``, …; ``FIREBASE_STORAGE_EMULATOR_HOST`` is read
+    at creation). :meth:`close` (leaving ``async with``) cancels the running tasks, waits
+    for their ends without blocking the loop, then releases everything.
+    """
+
+    def __init__(self, bucket: str) -> None:
+        self._storage = sync_storage.Storage(bucket)
+        self._tasks: weakref.WeakSet[StorageTask] = weakref.WeakSet()
+        self._waiting: collections.deque[StorageTask] = collections.deque()
+        self._running = 0
+        self._max_running_tasks = DEFAULT_MAX_RUNNING_TASKS
+
+    @property
+    def sync(self) -> sync_storage.Storage:
+        """The underlying :class:`fbstorage.Storage`."""
+        return self._storage
+
+    @property
+    def max_running_tasks(self) -> int:
+        """How many uploads and downloads run at once (default 16); later ones wait for their
+        turn. Thousands of transfers at once would each hold a connection and go slower in
+        total than a few at a time (benchmarks/README.md, workload "aio")."""
+        return self._max_running_tasks
+
+    @max_running_tasks.setter
+    def max_running_tasks(self, count: int) -> None:
+        if check_integer(count, "max_running_tasks") < 1:
+            raise ValueError(f"max_running_tasks must be at least 1, not {count}")
+        self._max_running_tasks = count
+        self._start_waiting()
+
+    def _schedule(self, task: StorageTask) -> None:
+        """Starts a new task now if there is room, else when its turn comes; close() cancels
+        and awaits it."""
+        self._tasks.add(task)
+        self._waiting.append(task)
+        self._start_waiting()
+
+    def _start_waiting(self) -> None:
+        while self._waiting and self._running < self._max_running_tasks:
+            self._start(self._waiting.popleft())
+
+    def _start(self, task: StorageTask) -> None:
+        self._running += 1
+        task._outcome.add_done_callback(self._task_ended)
+        task._begin()
+
+    def _start_now(self, task: StorageTask) -> None:
+        """Starts a waiting task out of turn (to cancel it)."""
+        self._waiting.remove(task)
+        self._start(task)
+
+    def _task_ended(self, _: object) -> None:
+        self._running -= 1
+        self._start_waiting()
+
+    async def close(self) -> None:
+        """Cancels running and waiting tasks, waits for their ends, releases every handle.
+        Idempotent."""
+        running = [task for task in self._tasks if not task.done()]
+        for task in running:
+            task.cancel()
+        await asyncio.gather(*(task._outcome for task in running), return_exceptions=True)
+        self._storage.close()
+
+    @property
+    def closed(self) -> bool:
+        """True once close() was called."""
+        return self._storage.closed
+
+    async def __aenter__(self) -> Storage:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    def __repr__(self) -> str:
+        state = " (closed)" if self.closed else ""
+        return f"<fbstorage.aio.Storage gs://{self.bucket}{state}>"
+
+    @property
+    def bucket(self) -> str:
+        """The bucket name, without "gs://"."""
+        return self._storage.bucket
+
+    def reference(self, path: str | None = None) -> StorageReference:
+        """A reference to ``path`` in this bucket; None or "" gives the root."""
+        return StorageReference(self, self._storage.reference(path))
+
+    def reference_for_url(self, url: str) -> StorageReference:
+        """A reference from "gs://bucket/path" or "https://host/v0/b/bucket/o/<escaped path>"."""
+        return StorageReference(self, self._storage.reference_for_url(url))
+
+    def use_emulator(self, host: str, port: int) -> None:
+        """Sends every request to the emulator at http://host:port."""
+        self._storage.use_emulator(host, port)
+
+    def set_auth_token(self, token: str | None) -> None:
+        """Sends a fixed Firebase Auth ID token; None clears it."""
+        self._storage.set_auth_token(token)
+
+    def set_auth_token_provider(self, provider: sync_storage.TokenProvider | None) -> None:
+        """Supplies tokens on demand: ``provider(force_refresh) -> str | None``, a plain
+        function run on the library's transfer thread (see the sync Storage)."""
+        self._storage.set_auth_token_provider(provider)
+
+    def set_app_check_token(self, token: str | None) -> None:
+        """Sends an App Check token ("X-Firebase-AppCheck"); None clears it."""
+        self._storage.set_app_check_token(token)
+
+    max_upload_retry_time = _forwarded("max_upload_retry_time")
+    max_download_retry_time = _forwarded("max_download_retry_time")
+    max_operation_retry_time = _forwarded("max_operation_retry_time")
+    connect_timeout = _forwarded("connect_timeout")
+    upload_chunk_size = _forwarded("upload_chunk_size")
+    verify_md5 = _forwarded("verify_md5")
+    ca_file = _forwarded("ca_file")

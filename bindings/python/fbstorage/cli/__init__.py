@@ -1,0 +1,158 @@
+"""The ``fbstorage`` command: copy, list, inspect and delete objects from the shell.
+
+Exit status: 0 when everything succeeded, 1 when something failed (each failure is named on
+stderr, then a summary), 2 for a usage error, 130 when interrupted (Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from typing import Any
+
+from . import commands, copy
+from .context import TOKEN_ENV_VAR, CommandContext
+from .locations import RemotePath, UsageError
+
+EMULATOR_ENV_VAR = "FIREBASE_STORAGE_EMULATOR_HOST"
+
+_SIZE_SUFFIXES = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+
+def _size(text: str) -> int:
+    """"262144", "256K", "8M" or "1G" (binary units)."""
+    number, suffix = text[:-1], text[-1:].upper()
+    if suffix not in _SIZE_SUFFIXES or not text[-1].isalpha():
+        number, suffix = text, ""
+    if not number.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size such as 262144, 256K or 8M")
+    return int(number) * _SIZE_SUFFIXES[suffix]
+
+
+def _key_value(text: str) -> tuple[str, str]:
+    key, separator, value = text.partition("=")
+    if not separator or not key:
+        raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE")
+    return key, value
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return seconds
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number")
+    return int(text)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    # Connection options are accepted before and after the command (SUPPRESS: a later
+    # position does not reset an earlier one to its default).
+    connection = argparse.ArgumentParser(add_help=False)
+    connection.add_argument(
+        "--emulator", metavar="HOST:PORT", default=argparse.SUPPRESS,
+        help=f"use the Firebase Storage emulator there (default: ${EMULATOR_ENV_VAR})")
+    connection.add_argument(
+        "--token", default=argparse.SUPPRESS,
+        help=f"a Firebase Auth ID token (default: ${TOKEN_ENV_VAR}; the variable keeps it "
+             "out of the process list)")
+    connection.add_argument(
+        "--chunk-size", type=_size, metavar="SIZE", default=argparse.SUPPRESS,
+        help="bytes per resumable upload request, e.g. 8M (default: the library's)")
+    connection.add_argument(
+        "--retry-time", type=_seconds, metavar="SECONDS", default=argparse.SUPPRESS,
+        help="how long each transfer or request keeps retrying after failures (default: the "
+             "library's, 600 s for transfers and 120 s for other requests)")
+
+    parser = argparse.ArgumentParser(
+        prog="fbstorage", parents=[connection],
+        description="Copy, list, inspect and delete objects in Cloud Storage for Firebase. "
+                    "Remote paths are written gs://bucket/path.",
+        epilog="Exit status: 0 success, 1 something failed, 2 usage error, 130 interrupted.")
+    subcommands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, help: str) -> argparse.ArgumentParser:
+        return subcommands.add_parser(name, parents=[connection], help=help, description=help)
+
+    for name, help in (("cp", "copy files and objects (local ↔ remote, remote → remote)"),
+                       ("mv", "copy, then delete each source that was copied")):
+        transfer = command(name, help)
+        transfer.add_argument("sources", nargs="+", metavar="SOURCE")
+        transfer.add_argument("destination", metavar="DESTINATION")
+        transfer.add_argument("-r", "--recursive", action="store_true",
+                              help="copy folders and everything below them")
+        transfer.add_argument("-j", "--jobs", type=_positive, default=8,
+                              help="transfers running at once (default 8)")
+        transfer.add_argument("--content-type", help="content type of uploaded objects")
+        transfer.add_argument("--metadata", action="append", type=_key_value, default=[],
+                              metavar="KEY=VALUE", help="custom metadata of uploaded objects")
+
+    listing = command("ls", "list objects and folders")
+    listing.add_argument("targets", nargs="+", metavar="gs://BUCKET[/PATH]")
+    listing.add_argument("-l", "--long", action="store_true", help="with size, time and type")
+    listing.add_argument("-r", "--recursive", action="store_true", help="every object below")
+
+    for name, help in (("stat", "show an object's metadata"),
+                       ("cat", "write objects' bytes to stdout"),
+                       ("url", "print objects' download URLs")):
+        command(name, help).add_argument("targets", nargs="+", metavar="gs://BUCKET/PATH")
+
+    removal = command("rm", "delete objects")
+    removal.add_argument("targets", nargs="+", metavar="gs://BUCKET/PATH")
+    removal.add_argument("-r", "--recursive", action="store_true", help="every object below")
+    removal.add_argument("-j", "--jobs", type=_positive, default=8,
+                         help="deletions running at once (default 8)")
+    return parser
+
+
+async def _run(options: argparse.Namespace) -> int:
+    emulator = getattr(options, "emulator", None) or os.environ.get(EMULATOR_ENV_VAR)
+    async with CommandContext(emulator, getattr(options, "token", None),
+                              getattr(options, "chunk_size", None),
+                              getattr(options, "retry_time", None),
+                              getattr(options, "jobs", 8)) as ctx:
+        if options.command in ("cp", "mv"):
+            flags = copy.MetadataFlags(options.content_type, dict(options.metadata))
+            await copy.copy(ctx, options.sources, options.destination, options.recursive,
+                            flags, move=options.command == "mv")
+        else:
+            targets = [RemotePath.parse(target) for target in options.targets]
+            arguments: dict[str, Any] = {"recursive": options.recursive} if options.command in (
+                "ls", "rm") else {}
+            if options.command == "ls":
+                arguments["long"] = options.long
+            await getattr(commands, options.command)(ctx, targets, **arguments)
+        if ctx.failures:
+            print(f"fbstorage: {options.command}: {ctx.failures} failed, "
+                  f"{ctx.successes} succeeded", file=sys.stderr)
+            return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    options = parser.parse_args(argv)
+    try:
+        return asyncio.run(_run(options))
+    except UsageError as error:
+        parser.print_usage(sys.stderr)
+        print(f"fbstorage: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("fbstorage: interrupted", file=sys.stderr, flush=True)
+        sys.stdout.flush()
+        # No interpreter shutdown: it would close the storages, cancelling the upload sessions
+        # that the next run continues (see copy._observed).
+        os._exit(130)
+    except OSError as error:  # the library cannot be loaded
+        print(f"fbstorage: {error}", file=sys.stderr)
+        return 1

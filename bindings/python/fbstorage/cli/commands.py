@@ -1,0 +1,109 @@
+"""ls, stat, cat, rm and url: commands on objects that print what they find."""
+
+from __future__ import annotations
+
+import sys
+
+from .. import aio
+from ..errors import StorageError
+from ..metadata import StorageMetadata
+from .context import CommandContext, walk
+from .locations import RemotePath
+
+
+def _time(metadata: StorageMetadata) -> str:
+    when = metadata.updated or metadata.time_created
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ") if when else "-"
+
+
+async def ls(ctx: CommandContext, targets: list[RemotePath], long: bool, recursive: bool) -> None:
+    await ctx.each(targets, lambda target: _list_one(ctx, target, long, recursive), jobs=1)
+
+
+async def _list_one(ctx: CommandContext, target: RemotePath, long: bool, recursive: bool) -> None:
+    reference = ctx.reference(target)
+    if recursive:
+        objects, prefixes = await walk(reference), []
+    else:
+        listing = await reference.list_all()
+        objects, prefixes = listing.items, listing.prefixes
+    if not objects and not prefixes:
+        if not target.path:
+            return  # an empty bucket
+        objects = [reference]  # one object, or nothing: get_metadata says which
+        long = True
+    if not long:
+        for prefix in prefixes:
+            print(f"{prefix}/")
+        for item in objects:
+            print(item)
+        return
+    all_metadata = await ctx.gather_limited(item.get_metadata() for item in objects)
+    for prefix in prefixes:
+        print(f"{'':>12}  {'':20}  {'':24}  {prefix}/")
+    for item, metadata in zip(objects, all_metadata):
+        print(f"{metadata.size or 0:>12}  {_time(metadata):20}  "
+              f"{metadata.content_type or '-':24}  {item}")
+    total = sum(metadata.size or 0 for metadata in all_metadata)
+    print(f"TOTAL: {len(objects)} objects, {total} bytes")
+
+
+#: stat's lines: (label, metadata field).
+_STAT_FIELDS = (
+    ("Size", "size"),
+    ("Content-Type", "content_type"),
+    ("Content-Encoding", "content_encoding"),
+    ("Content-Disposition", "content_disposition"),
+    ("Content-Language", "content_language"),
+    ("Cache-Control", "cache_control"),
+    ("Created", "time_created"),
+    ("Updated", "updated"),
+    ("Generation", "generation"),
+    ("Metageneration", "metageneration"),
+    ("MD5 hash", "md5_hash"),
+)
+
+
+async def stat(ctx: CommandContext, targets: list[RemotePath]) -> None:
+    async def show(target: RemotePath) -> None:
+        metadata = await ctx.reference(target).get_metadata()
+        lines = [str(target)]
+        for label, field in _STAT_FIELDS:
+            value = getattr(metadata, field)
+            if value is not None:
+                lines.append(f"    {label + ':':21}{value}")
+        if metadata.custom_metadata:
+            lines.append("    Metadata:")
+            lines += [f"        {key}: {value}" for key, value in metadata.custom_metadata.items()]
+        print("\n".join(lines), flush=True)
+
+    await ctx.each(targets, show, jobs=1)
+
+
+async def cat(ctx: CommandContext, targets: list[RemotePath]) -> None:
+    async def write(target: RemotePath) -> None:
+        data = await ctx.reference(target).get_data()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+
+    await ctx.each(targets, write, jobs=1)
+
+
+async def url(ctx: CommandContext, targets: list[RemotePath]) -> None:
+    async def show(target: RemotePath) -> None:
+        print(await ctx.reference(target).download_url(), flush=True)
+
+    await ctx.each(targets, show, jobs=1)
+
+
+async def rm(ctx: CommandContext, targets: list[RemotePath], recursive: bool) -> None:
+    objects: list[aio.StorageReference] = []
+    for target in targets:
+        reference = ctx.reference(target)
+        try:
+            below = await walk(reference) if recursive else []
+        except StorageError as error:
+            ctx.fail(target, error)
+            continue
+        objects += below or [reference]
+    await ctx.each(objects, lambda reference: reference.delete())

@@ -1,0 +1,115 @@
+"""What every command shares: the storages (one per bucket), parallelism, failures, output."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from typing import Any, Awaitable, Callable, Iterable, TypeVar
+
+from rich.console import Console
+
+from .. import aio
+from ..errors import StorageError
+from .locations import RemotePath, UsageError
+
+#: The environment variable read for a Firebase Auth ID token when --token is not given.
+TOKEN_ENV_VAR = "FBSTORAGE_TOKEN"
+
+T = TypeVar("T")
+
+
+class CommandContext:
+    """Storages configured from the command line, and the record of what failed.
+
+    Use it with ``async with``: leaving it closes every storage, except when the command was
+    interrupted: closing would cancel running uploads, and with them the sessions the next
+    run is to continue.
+    """
+
+    def __init__(self, emulator: str | None, token: str | None, chunk_size: int | None,
+                 retry_time: float | None, jobs: int) -> None:
+        self._emulator = _host_and_port(emulator) if emulator else None
+        self._token = token if token is not None else os.environ.get(TOKEN_ENV_VAR)
+        self._chunk_size = chunk_size
+        self._retry_time = retry_time
+        self.jobs = jobs
+        self._storages: dict[str, aio.Storage] = {}
+        self.failures = 0
+        self.successes = 0
+        # Progress bars and errors go to stderr, so stdout carries only results.
+        self.stderr = Console(stderr=True, highlight=False)
+
+    async def __aenter__(self) -> CommandContext:
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, *_: Any) -> None:
+        if exc_type is not None and issubclass(exc_type, asyncio.CancelledError):
+            return
+        await asyncio.gather(*(storage.close() for storage in self._storages.values()))
+
+    def reference(self, remote: RemotePath) -> aio.StorageReference:
+        storage = self._storages.get(remote.bucket)
+        if storage is None:
+            storage = self._storages[remote.bucket] = aio.Storage(remote.bucket)
+            if self._emulator:
+                storage.use_emulator(*self._emulator)
+            if self._token:
+                storage.set_auth_token(self._token)
+            if self._chunk_size:
+                storage.upload_chunk_size = self._chunk_size
+            if self._retry_time is not None:
+                storage.max_upload_retry_time = self._retry_time
+                storage.max_download_retry_time = self._retry_time
+                storage.max_operation_retry_time = self._retry_time
+        return storage.reference(remote.path)
+
+    def fail(self, what: object, error: BaseException) -> None:
+        """Reports a failure on stderr, naming ``what`` failed, and counts it."""
+        self.failures += 1
+        if isinstance(error, OSError) and error.strerror:
+            reason = error.strerror
+        else:
+            reason = str(error)
+        print(f"fbstorage: {what}: {reason}", file=sys.stderr, flush=True)
+
+    async def each(self, items: Iterable[T], action: Callable[[T], Awaitable[object]],
+                   jobs: int | None = None) -> None:
+        """Runs ``action`` on every item, ``jobs`` (default: the command line's) at a time;
+        a failing item is reported by its ``str`` and the others go on."""
+
+        async def reported(item: T) -> None:
+            try:
+                await action(item)
+            except (StorageError, OSError) as error:
+                self.fail(item, error)
+            else:
+                self.successes += 1
+
+        await self.gather_limited((reported(item) for item in items), jobs)
+
+    async def gather_limited(self, coroutines: Iterable[Awaitable[T]],
+                             jobs: int | None = None) -> list[T]:
+        """The results of ``coroutines`` in order, ``jobs`` (default: the command line's)
+        running at a time; raises the first failure."""
+        running = asyncio.Semaphore(jobs or self.jobs)
+
+        async def one(coroutine: Awaitable[T]) -> T:
+            async with running:
+                return await coroutine
+
+        return await asyncio.gather(*(one(coroutine) for coroutine in coroutines))
+
+
+def _host_and_port(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit():
+        raise UsageError(f"--emulator wants HOST:PORT, not {text!r}")
+    return host.strip("[]"), int(port)
+
+
+async def walk(reference: aio.StorageReference) -> list[aio.StorageReference]:
+    """Every object below ``reference``, at any depth, in listing order."""
+    listing = await reference.list_all()
+    below = await asyncio.gather(*(walk(prefix) for prefix in listing.prefixes))
+    return listing.items + [item for items in below for item in items]
