@@ -179,7 +179,7 @@ extension StorageError {
         var error = cause
         error.code = cause.httpStatus == 429 ? .quotaExceeded : .retryLimitExceeded
         error.message = backoff.nothingListening
-            ? "Gave up after connections were refused for \(Int(Backoff.loopbackRefusedGrace)) s: \(cause.message)"
+            ? "Gave up after connections were refused for \(Int(min(Backoff.loopbackRefusedGrace, seconds))) s: \(cause.message)"
             : "Gave up after retrying for up to \(Int(seconds)) s; last error: \(cause.message)"
         return error
     }

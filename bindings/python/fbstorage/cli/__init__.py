@@ -115,8 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 async def _run(options: argparse.Namespace) -> int:
-    emulator = getattr(options, "emulator", None) or os.environ.get(EMULATOR_ENV_VAR)
-    async with CommandContext(emulator, getattr(options, "token", None),
+    # Without --emulator, the library itself reads $FIREBASE_STORAGE_EMULATOR_HOST (and names it in
+    # its errors).
+    async with CommandContext(getattr(options, "emulator", None), getattr(options, "token", None),
                               getattr(options, "chunk_size", None),
                               getattr(options, "retry_time", None),
                               getattr(options, "jobs", 8)) as ctx:
