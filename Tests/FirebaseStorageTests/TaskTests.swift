@@ -17,8 +17,12 @@ struct TaskTests {
         let events = Recorder<(StorageTaskStatus, Int64, Int64, Bool)>()
         let removed = Recorder<StorageTaskStatus>()
         let task = ref.putData(bytes)
-        let silent = task.observe(.progress) { removed.add($0.status) }
-        task.removeObserver(withHandle: silent)
+        // Added and removed on the callback queue: a call already dispatched to it (the task may
+        // be in PROGRESS by now, which calls a new observer at once) runs after the removal.
+        TestQueue.queue.sync {
+            let silent = task.observe(.progress) { removed.add($0.status) }
+            task.removeObserver(withHandle: silent)
+        }
         for status in [StorageTaskStatus.resume, .progress] {
             task.observe(status) { snapshot in
                 events.add((snapshot.status, snapshot.progress!.completedUnitCount, snapshot.progress!.totalUnitCount,

@@ -211,11 +211,27 @@ async def _upload(reference: aio.StorageReference, local_path: str,
     task.observe(TaskStatus.PROGRESS, save_session)
     try:
         await _observed(task, bar)
+    except asyncio.CancelledError:
+        if task.upload_session is not None:
+            await _paused(task)
+            save_session(None)  # taken paused: it vouches for every byte the server can have
+        raise
     except StorageError as error:
         if error.code not in RESUMABLE_FAILURES:
             record.forget()
         raise
     record.forget()
+
+
+async def _paused(task: aio.UploadTask) -> None:
+    """Pauses ``task`` and waits (5 s at most) for its PAUSE: from then on it reads no more of its
+    file. A session string taken before may vouch for fewer bytes than the server ends up with,
+    and the next run would have to start over."""
+    paused = asyncio.get_running_loop().create_future()
+    task.observe(TaskStatus.PAUSE, lambda _: paused.done() or paused.set_result(None))
+    task.pause()
+    with contextlib.suppress(asyncio.TimeoutError):
+        await asyncio.wait_for(paused, 5)
 
 
 async def _observed(task: aio.StorageTask, bar: TransferBar, offset: int = 0) -> None:
