@@ -72,7 +72,11 @@ class EmulatorServer:
 
     def reset(self) -> None:
         """Deletes every object, upload session, recorded request and fault; restores the
-        rules the emulator started with."""
+        rules the emulator started with. Waits first (10 s at most) for the requests being
+        handled, so that one of an earlier test's closed storage (a cancel) cannot land in the
+        next test's log."""
+        with contextlib.suppress(TimeoutError):
+            self.wait_idle()
         self._control("POST", "reset")
 
     def requests(self) -> list[dict[str, Any]]:
