@@ -2,10 +2,13 @@
 import Glibc
 #endif
 
-/// A pthread mutex with a condition variable.
+/// A pthread mutex with a condition variable: the core's one lock primitive (`Locked` wraps it
+/// around a value).
 ///
-/// The core avoids Foundation (see docs/architecture.md), so this is the one lock type the service
-/// layer uses: `withLock` for short critical sections, `wait(until:)` for blocking waits.
+/// Pthreads rather than `Synchronization.Mutex`: on Linux a contended Mutex is handed over inside
+/// the kernel (priority-inheritance futex), where ThreadSanitizer cannot see it, so
+/// `make sanitize-thread` reported every access under a Mutex as a race. ThreadSanitizer
+/// intercepts pthread mutexes. The core avoids Foundation (see docs/architecture.md), hence no NSLock.
 final class ConditionLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -26,7 +29,7 @@ final class ConditionLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
