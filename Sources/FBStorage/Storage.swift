@@ -13,7 +13,7 @@ protocol StorageWork: AnyObject, Sendable {
 public final class Storage: @unchecked Sendable {
     /// The bucket name, without `gs://`.
     public let bucket: String
-    let engine: HTTPEngine
+    let engine: any TransferEngine
     let callbackQueue: CallbackQueue
 
     private let lock = ConditionLock()
@@ -24,7 +24,12 @@ public final class Storage: @unchecked Sendable {
 
     /// Creates a storage for `bucket` ("b" or "gs://b"). Honours
     /// `FIREBASE_STORAGE_EMULATOR_HOST=host:port` as the Admin SDKs do.
-    public init(bucket: String) throws(StorageError) {
+    public convenience init(bucket: String) throws(StorageError) {
+        try self.init(bucket: bucket, engine: HTTPEngine(name: "fbstorage-transfer"))
+    }
+
+    /// A storage whose requests go through `engine` (tests pass a fake one).
+    init(bucket: String, engine: @autoclosure () throws(StorageError) -> any TransferEngine) throws(StorageError) {
         self.bucket = try StoragePath.parseBucket(bucket)
         if let variable = getenv("FIREBASE_STORAGE_EMULATOR_HOST") {
             let value = String(cString: variable)
@@ -35,11 +40,11 @@ public final class Storage: @unchecked Sendable {
             currentSettings.endpoint = Endpoint(scheme: "http", host: host, port: port)
             currentSettings.endpointFromEnvironment = true
         }
-        engine = try HTTPEngine(name: "fbstorage-transfer")
+        self.engine = try engine()
         do {
             callbackQueue = try CallbackQueue(name: "fbstorage-callbacks")
         } catch {
-            engine.shutdown()
+            self.engine.shutdown()
             throw error
         }
     }

@@ -70,8 +70,8 @@ struct StorageTaskTests {
         _ = try task.observe(.resume) { _ in while !gate.withLock({ $0 }) { usleep(1_000) } }
         _ = try task.observe(.progress) { _ in }
         _ = try task.observe(.success) { _ in }
-        let started = Backoff.monotonicNow()
-        while !task.snapshot.status.isTerminal && Backoff.monotonicNow() - started < 30 { usleep(1_000) }
+        let started = MonotonicClock.seconds()
+        while !task.snapshot.status.isTerminal && MonotonicClock.seconds() - started < 30 { usleep(1_000) }
         #expect(task.snapshot.status == .success)
         let log = try EventLog(task)   // PROGRESS and SUCCESS are still waiting
         gate.withLock { $0 = true }

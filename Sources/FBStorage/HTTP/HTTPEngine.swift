@@ -8,7 +8,7 @@ import Synchronization
 /// All methods may be called from any thread, including from the transfer thread inside callbacks.
 /// After `shutdown()` new transfers complete at once with `.cancelled` on the calling thread, and
 /// posted work and timers are dropped.
-final class HTTPEngine: @unchecked Sendable {
+final class HTTPEngine: TransferEngine, @unchecked Sendable {
     /// The library version sent in the User-Agent.
     static let libraryVersion = "0.1.0"
 
@@ -103,6 +103,8 @@ final class HTTPEngine: @unchecked Sendable {
         }
         return id
     }
+
+    func now() -> Double { MonotonicClock.seconds() }
 
     /// Cancels a timer. On the transfer thread it is guaranteed not to run afterwards; from another
     /// thread it may already be running.

@@ -1,20 +1,5 @@
 import Glibc
 
-/// CLOCK_MONOTONIC in nanoseconds: timers must not jump with the wall clock.
-enum MonotonicClock {
-    static func nanoseconds() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-    }
-
-    /// `seconds` from now; negative, NaN and huge values are clamped.
-    static func deadline(after seconds: Double) -> UInt64 {
-        let clamped = seconds.isNaN ? 0 : min(max(seconds, 0), 1e9)
-        return nanoseconds() &+ UInt64(clamped * 1e9)
-    }
-}
-
 /// The engine's timers, owned by the transfer thread: a binary min-heap on (deadline, sequence) so
 /// equal deadlines fire in scheduling order, with lazy deletion (cancelled entries are skipped when
 /// they reach the top).

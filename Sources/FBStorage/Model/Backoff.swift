@@ -9,7 +9,7 @@ import Musl
 /// The n-th delay (n from 0) is `min(initialDelay × 2ⁿ, maxDelay) × j` with the jitter `j`
 /// uniform in [0.5, 1.0); a server's `Retry-After` replaces it. `nextDelay` returns `nil` when
 /// waiting that long would pass the deadline, so the caller stops and reports
-/// `retryLimitExceeded`. Times are seconds on the monotonic clock (`monotonicNow()`).
+/// `retryLimitExceeded`. Times are seconds on the monotonic clock (`MonotonicClock.seconds()`).
 struct Backoff: Sendable {
     /// The absolute time after which no retry starts.
     let deadline: Double
@@ -81,13 +81,6 @@ struct Backoff: Sendable {
     /// True for statuses worth retrying: 408, 429 and 500–599.
     static func isRetryable(status: Int) -> Bool {
         status == 408 || status == 429 || (500...599).contains(status)
-    }
-
-    /// Seconds on the monotonic clock (`CLOCK_MONOTONIC`).
-    static func monotonicNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1_000_000_000
     }
 }
 

@@ -42,3 +42,50 @@ enum AttemptOutcome {
         }
     }
 }
+
+extension TransportError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .cancelled: return "The request was cancelled"
+        case .aborted: return "The request was aborted"
+        case .bodyTooLarge(let limit): return "The server's response was larger than \(limit) bytes"
+        case .failed(_, let message): return "Network error: \(message)"
+        }
+    }
+
+    /// The error to report at once, or nil when the failure is worth retrying.
+    func storageError(path: StoragePath) -> StorageError? {
+        switch self {
+        case .cancelled: return .cancelled(path: path)
+        case .aborted, .bodyTooLarge: return StorageError(code: .unknown, message: description)
+        case .failed(let code, _):
+            return Self.permanentCurlCodes.contains(code) ? StorageError(code: .unknown, message: description) : nil
+        }
+    }
+
+    /// CURLE_COULDNT_CONNECT: on a loopback address, the port refused the connection.
+    var isConnectionRefused: Bool {
+        if case .failed(let code, _) = self { return code == 7 }
+        return false
+    }
+
+    /// libcurl failures a retry cannot fix: bad URLs and TLS verification (CURLE_* values).
+    private static let permanentCurlCodes: Set<Int32> = [1, 3, 4, 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91]
+}
+
+extension StorageError {
+    static func cancelled(path: StoragePath) -> StorageError {
+        StorageError(code: .cancelled, message: "The operation on \(path.gsURL) was cancelled")
+    }
+
+    /// The deadline passed on retryable failures (or `backoff` found nothing listening on a
+    /// loopback endpoint); a spent 429 is a quota error.
+    static func retryLimit(after cause: StorageError, seconds: Double, backoff: Backoff) -> StorageError {
+        var error = cause
+        error.code = cause.httpStatus == 429 ? .quotaExceeded : .retryLimitExceeded
+        error.message = backoff.nothingListening
+            ? "Gave up after connections were refused for \(Int(min(Backoff.loopbackRefusedGrace, seconds))) s: \(cause.message)"
+            : "Gave up after retrying for up to \(Int(seconds)) s; last error: \(cause.message)"
+        return error
+    }
+}

@@ -1,105 +1,181 @@
-/// One logical request, retried until its deadline: transport failures, 408, 429 and 5xx back off
-/// and try again (honouring `Retry-After`); a 401 refreshes the token once when a provider can.
-/// Everything after `start()` runs on the transfer thread; `completion` runs there too.
+/// The one attempt loop: every request the library sends goes through here (operations, upload
+/// starts, chunks and status queries, download streams).
+///
+/// Transport failures, 408, 429 and 5xx back off and try again until the deadline (honouring
+/// `Retry-After`); a 401 refreshes the token once when a provider can. Each attempt is built anew
+/// by `build`, so a retry may be another request than the first: a status query after a failed
+/// chunk, a `Range` request after a cut download. `Hooks` stream bodies and refine the verdicts.
+/// Everything after `start()` runs on the transfer thread, `completion` too.
 final class RetryingRequest: StorageWork, @unchecked Sendable {
-    typealias Build = @Sendable (_ authHeaders: [(name: String, value: String)]) -> HTTPRequest
-    /// Looks at a response's status and headers before its body; an error aborts the request.
-    typealias HeadCheck = @Sendable (_ status: Int, _ headers: HTTPHeaders) -> StorageError?
+    /// Builds attempt number `attempt` (from 0) with the auth headers (none when unauthenticated).
+    /// Throwing ends the request with that error.
+    typealias Build = @Sendable (_ attempt: Int, _ auth: [(name: String, value: String)]) throws(StorageError) -> HTTPRequest
+
+    /// How the request treats its attempts.
+    struct Options {
+        /// Whether to send the storage's auth headers (a resumable session's URL is its own credential).
+        var authenticated = true
+        /// The largest response body to buffer; `bodyLimitError` reports a larger one.
+        var maxBody = 64 << 20
+        var bodyLimitError: StorageError?
+        /// Streams (chunks, downloads) have no total timeout: a large one on a slow link may take
+        /// long, and a stalled one is caught by the stall timeout.
+        var streaming = false
+        /// Operations register with the storage, which cancels them when it closes; a task's
+        /// requests belong to the task, which abandons them.
+        var registered = true
+    }
+
+    /// Streaming and classification, all on the transfer thread.
+    struct Hooks {
+        /// Bytes of the attempt's request body sent so far.
+        var onUploadProgress: (@Sendable (Int64) -> Void)?
+        /// A 2xx response's status and headers, before its body; an error aborts the request.
+        var onResponseHead: (@Sendable (Int, HTTPHeaders) -> StorageError?)?
+        /// Takes a 2xx response's body instead of buffering it; an error aborts the request.
+        /// Other statuses' bodies are kept (64 KiB at most) for their error.
+        var onBodyData: (@Sendable (UnsafeRawBufferPointer) -> StorageError?)?
+        /// Refines the standard verdict on an attempt (`AttemptOutcome`).
+        var classify: (@Sendable (Result<HTTPResponse, TransportError>, AttemptOutcome) -> AttemptOutcome)?
+    }
 
     private let storage: Storage
     private let path: StoragePath
     private let settings: StorageSettings
-    private let authenticated: Bool
-    private let maxBody: Int
-    private let bodyLimitError: StorageError?
-    private let headCheck: HeadCheck?
+    private let options: Options
+    private let hooks: Hooks
     private let build: Build
     private let completion: @Sendable (Result<HTTPResponse, StorageError>) -> Void
     private let retryTime: Double
     private var backoff: Backoff
 
     // Transfer-thread state.
+    private var attempts = 0
     private var transfer: TransferID?
     private var timer: TimerID?
     private var refreshedToken = false
     private var finished = false
-    private var headError: StorageError?
-    /// The credentials the current attempt sends.
+    /// The current attempt's status, and an error a hook aborted it with.
+    private var status = 0
+    private var hookError: StorageError?
+    private var errorBody: [UInt8] = []
+    /// The credentials the current attempt sends, kept out of its errors.
     private var secrets: [String] = []
 
     /// - Parameters:
     ///   - retryTime: how long to keep retrying, in seconds.
-    ///   - authenticated: whether to send the storage's auth headers.
-    ///   - maxBody: the largest response body to buffer; `bodyLimitError` reports a larger one.
-    init(storage: Storage, path: StoragePath, settings: StorageSettings, retryTime: Double,
-         authenticated: Bool = true, maxBody: Int = 64 << 20, bodyLimitError: StorageError? = nil,
-         headCheck: HeadCheck? = nil,
+    ///   - deadline: the absolute deadline (`engine.now()` clock) when it is not now + `retryTime`.
+    init(storage: Storage, path: StoragePath, settings: StorageSettings, retryTime: Double, deadline: Double? = nil,
+         options: Options = Options(), hooks: Hooks = Hooks(),
          build: @escaping Build, completion: @escaping @Sendable (Result<HTTPResponse, StorageError>) -> Void) {
         self.storage = storage
         self.path = path
         self.settings = settings
         self.retryTime = retryTime
-        self.authenticated = authenticated
-        self.maxBody = maxBody
-        self.bodyLimitError = bodyLimitError
-        self.headCheck = headCheck
+        self.options = options
+        self.hooks = hooks
         self.build = build
         self.completion = completion
-        backoff = Backoff(deadline: Backoff.monotonicNow() + retryTime)
+        backoff = Backoff(deadline: deadline ?? storage.engine.now() + retryTime)
     }
 
-    /// Starts the request; fails at once if the storage is closed.
+    /// Starts the first attempt: at once on the transfer thread, else posted to it. A registered
+    /// request fails at once if the storage is closed.
     func start() throws(StorageError) {
-        try storage.register(self)
-        storage.engine.perform { self.attempt(forceRefresh: false) }
+        if options.registered { try storage.register(self) }
+        if storage.engine.isTransferThread {
+            attempt(forceRefresh: false)
+        } else {
+            storage.engine.perform { self.attempt(forceRefresh: false) }
+        }
     }
 
-    /// Ends the request with `.cancelled` unless it already ended. Any thread.
-    func cancel() {
-        storage.engine.perform { self.cancelForClose() }
+    /// Stops the request without calling `completion` (its owner moved on). Transfer thread.
+    func abandon() {
+        storage.engine.assertOnTransferThread()
+        guard !finished else { return }
+        finished = true
+        stopInFlight()
+        if options.registered { storage.unregister(self) }
     }
 
     func cancelForClose() {
         guard !finished else { return }
-        if let transfer { storage.engine.cancel(transfer) }
-        if let timer { storage.engine.cancelTimer(timer) }
+        stopInFlight()
         finish(.failure(.cancelled(path: path)))
     }
 
+    private func stopInFlight() {
+        if let transfer { storage.engine.cancel(transfer) }
+        if let timer { storage.engine.cancelTimer(timer) }
+        transfer = nil
+        timer = nil
+    }
+
     private func attempt(forceRefresh: Bool) {
+        storage.engine.assertOnTransferThread()
         guard !finished else { return }
-        let headers: [(name: String, value: String)]
+        var request: HTTPRequest
         do throws(StorageError) {
-            headers = authenticated ? try storage.auth.headers(for: settings.endpoint, forceRefresh: forceRefresh) : []
+            let headers = options.authenticated ? try storage.auth.headers(for: settings.endpoint, forceRefresh: forceRefresh) : []
+            secrets = AuthTokens.secrets(in: headers)
+            request = try build(attempts, headers)
         } catch {
             return finish(.failure(error))
         }
-        secrets = AuthTokens.secrets(in: headers)
-        var request = build(headers)
-        request.applyLimits(settings, remaining: backoff.deadline - Backoff.monotonicNow())
-        headError = nil
-        var onResponseHead: (@Sendable (Int, HTTPHeaders) -> Bool)?
-        if let headCheck {
-            onResponseHead = { [self] status, headers in
-                guard let error = headCheck(status, headers) else { return true }
-                headError = error
-                return false
-            }
+        attempts += 1
+        request.applyLimits(settings, remaining: backoff.deadline - storage.engine.now())
+        if options.streaming {
+            request.timeout = nil
+            request.stallTimeout = min(request.stallTimeout, max(retryTime, 1))
         }
-        let callbacks = TransferCallbacks(
-            onResponseHead: onResponseHead,
-            maxBufferedBody: maxBody,
-            onComplete: { [self] result in handle(result) })
-        transfer = storage.engine.start(request, callbacks)
+        status = 0
+        hookError = nil
+        errorBody = []
+        transfer = storage.engine.start(request, callbacks())
+    }
+
+    private func callbacks() -> TransferCallbacks {
+        var callbacks = TransferCallbacks(onComplete: { [self] result in handle(result) })
+        callbacks.maxBufferedBody = options.maxBody
+        if let progress = hooks.onUploadProgress {
+            callbacks.onUploadProgress = { [self] sent in if !finished { progress(sent) } }
+        }
+        if hooks.onResponseHead != nil || hooks.onBodyData != nil {
+            callbacks.onResponseHead = { [self] status, headers in responseHead(status, headers) }
+        }
+        if hooks.onBodyData != nil {
+            callbacks.onBodyData = { [self] bytes in bodyData(bytes) }
+        }
+        return callbacks
+    }
+
+    private func responseHead(_ status: Int, _ headers: HTTPHeaders) -> Bool {
+        self.status = status
+        guard (200..<300).contains(status), let check = hooks.onResponseHead else { return true }
+        hookError = check(status, headers)
+        return hookError == nil
+    }
+
+    private func bodyData(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard (200..<300).contains(status), let take = hooks.onBodyData else {
+            errorBody.append(contentsOf: bytes.prefix(max(0, 65536 - errorBody.count)))
+            return true
+        }
+        hookError = take(bytes)
+        return hookError == nil
     }
 
     private func handle(_ result: Result<HTTPResponse, TransportError>) {
         guard !finished else { return }
         transfer = nil
-        if let headError { return finish(.failure(headError)) }
-        if case .failure(.bodyTooLarge) = result, let bodyLimitError { return finish(.failure(bodyLimitError)) }
-        let mayRefresh = authenticated && !refreshedToken && storage.auth.canRefresh
-        switch AttemptOutcome(result, path: path, settings: settings, mayRefreshToken: mayRefresh).redacting(secrets) {
+        if let hookError { return finish(.failure(hookError)) }
+        if case .failure(.bodyTooLarge) = result, let bodyLimitError = options.bodyLimitError { return finish(.failure(bodyLimitError)) }
+        let mayRefresh = options.authenticated && !refreshedToken && storage.auth.canRefresh
+        var outcome = AttemptOutcome(result, path: path, settings: settings, mayRefreshToken: mayRefresh,
+                                     errorBody: hooks.onBodyData != nil ? errorBody : nil)
+        if let classify = hooks.classify { outcome = classify(result, outcome) }
+        switch outcome.redacting(secrets) {
         case .success(let response): finish(.success(response))
         case .refreshToken:
             refreshedToken = true
@@ -110,9 +186,8 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
     }
 
     private func retry(after cause: StorageError, retryAfter: Double?, refused: Bool) {
-        guard let delay = backoff.nextDelay(now: Backoff.monotonicNow(), retryAfter: retryAfter, refused: refused) else {
-            finish(.failure(.retryLimit(after: cause, seconds: retryTime, backoff: backoff)))
-            return
+        guard let delay = backoff.nextDelay(now: storage.engine.now(), retryAfter: retryAfter, refused: refused) else {
+            return finish(.failure(.retryLimit(after: cause, seconds: retryTime, backoff: backoff)))
         }
         RetryLog.retrying(path, in: delay, after: cause)
         timer = storage.engine.schedule(after: delay) { [self] in
@@ -124,7 +199,7 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
     private func finish(_ result: Result<HTTPResponse, StorageError>) {
         finished = true
         if case .failure(let error) = result, error.code != .cancelled { RetryLog.gaveUp(path, error) }
-        storage.unregister(self)
+        if options.registered { storage.unregister(self) }
         completion(result)
     }
 }
@@ -135,52 +210,5 @@ extension HTTPRequest {
         connectTimeout = min(settings.connectTimeout, max(remaining, 1))
         timeout = max(remaining, 1)
         caFile = settings.caFile
-    }
-}
-
-extension TransportError: CustomStringConvertible {
-    public var description: String {
-        switch self {
-        case .cancelled: return "The request was cancelled"
-        case .aborted: return "The request was aborted"
-        case .bodyTooLarge(let limit): return "The server's response was larger than \(limit) bytes"
-        case .failed(_, let message): return "Network error: \(message)"
-        }
-    }
-
-    /// The error to report at once, or nil when the failure is worth retrying.
-    func storageError(path: StoragePath) -> StorageError? {
-        switch self {
-        case .cancelled: return .cancelled(path: path)
-        case .aborted, .bodyTooLarge: return StorageError(code: .unknown, message: description)
-        case .failed(let code, _):
-            return Self.permanentCurlCodes.contains(code) ? StorageError(code: .unknown, message: description) : nil
-        }
-    }
-
-    /// CURLE_COULDNT_CONNECT: on a loopback address, the port refused the connection.
-    var isConnectionRefused: Bool {
-        if case .failed(let code, _) = self { return code == 7 }
-        return false
-    }
-
-    /// libcurl failures a retry cannot fix: bad URLs and TLS verification (CURLE_* values).
-    private static let permanentCurlCodes: Set<Int32> = [1, 3, 4, 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91]
-}
-
-extension StorageError {
-    static func cancelled(path: StoragePath) -> StorageError {
-        StorageError(code: .cancelled, message: "The operation on \(path.gsURL) was cancelled")
-    }
-
-    /// The deadline passed on retryable failures (or `backoff` found nothing listening on a
-    /// loopback endpoint); a spent 429 is a quota error.
-    static func retryLimit(after cause: StorageError, seconds: Double, backoff: Backoff) -> StorageError {
-        var error = cause
-        error.code = cause.httpStatus == 429 ? .quotaExceeded : .retryLimitExceeded
-        error.message = backoff.nothingListening
-            ? "Gave up after connections were refused for \(Int(min(Backoff.loopbackRefusedGrace, seconds))) s: \(cause.message)"
-            : "Gave up after retrying for up to \(Int(seconds)) s; last error: \(cause.message)"
-        return error
     }
 }

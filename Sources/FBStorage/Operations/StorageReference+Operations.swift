@@ -104,13 +104,12 @@ extension StorageReference {
         try requireObject()
         try RetryingRequest(
             storage: storage, path: path, settings: settings, retryTime: settings.maxDownloadRetryTime,
-            maxBody: Int(clamping: max(maxSize, 64 << 10)), bodyLimitError: tooLarge,
-            headCheck: { status, headers in
-                guard (200..<300).contains(status), let length = headers.value("Content-Length").flatMap({ Int64($0) }),
-                      length > maxSize else { return nil }
+            options: .init(maxBody: Int(clamping: max(maxSize, 64 << 10)), bodyLimitError: tooLarge),
+            hooks: .init(onResponseHead: { _, headers in
+                guard let length = headers.value("Content-Length").flatMap({ Int64($0) }), length > maxSize else { return nil }
                 return tooLarge
-            },
-            build: { auth in HTTPRequest(method: "GET", url: url, headers: auth) },
+            }),
+            build: { _, auth in HTTPRequest(method: "GET", url: url, headers: auth) },
             completion: { result in
                 done(result.flatMap { response in
                     response.body.count > maxSize ? .failure(tooLarge) : .success(response.body)
@@ -140,7 +139,7 @@ extension StorageReference {
         let bucket = path.bucket
         try RetryingRequest(
             storage: storage, path: path, settings: settings, retryTime: settings.maxOperationRetryTime,
-            build: { auth in HTTPRequest(method: "GET", url: url, headers: auth) },
+            build: { _, auth in HTTPRequest(method: "GET", url: url, headers: auth) },
             completion: { result in
                 done(result.decoding(ListResponse.decode).map { StorageListResult(storage: storage, bucket: bucket, response: $0) })
             }).start()
@@ -177,7 +176,7 @@ extension StorageReference {
         let url = settings.endpoint.objectURL(path)
         try RetryingRequest(
             storage: storage, path: path, settings: settings, retryTime: settings.maxOperationRetryTime,
-            build: { auth in HTTPRequest(method: method, url: url, headers: headers + auth, body: body) },
+            build: { _, auth in HTTPRequest(method: method, url: url, headers: headers + auth, body: body) },
             completion: done).start()
     }
 }

@@ -36,7 +36,7 @@ final class ConditionLock: @unchecked Sendable {
     }
 
     /// Waits until `isDone` holds (checked under the lock) or the monotonic `deadline` (seconds,
-    /// `Backoff.monotonicNow()` clock) passes; nil waits forever. Returns whether `isDone` held.
+    /// `MonotonicClock.seconds()` clock) passes; nil waits forever. Returns whether `isDone` held.
     func wait(until deadline: Double?, _ isDone: () -> Bool) -> Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

@@ -6,9 +6,9 @@ import Glibc
 ///
 /// Bytes go to a temporary file beside the destination, renamed over it on success, so a failure
 /// or cancel never leaves a partial or clobbered destination. After a failure, pause or resume
-/// the download continues with `Range` from the bytes already written. The object's CRC32C (from
-/// `x-goog-hash`) is checked when the server sends one. State is touched only on the transfer
-/// thread; late completions of abandoned requests are ignored by comparing `generation`.
+/// the download continues with `Range` from the bytes already written: the retries of its one
+/// `RetryingRequest` each ask for the rest. The object's CRC32C (from `x-goog-hash`) is checked
+/// when the server sends one. State is touched only on the transfer thread.
 public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
     private let destination: String
     private let temporaryPath: String
@@ -18,20 +18,9 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
     private var total: Int64 = -1
     private var crc32c = CRC32C()
     private var expectedCRC: String?
-    private var backoff: Backoff
-    private var generation = 0
-    private var transfer: TransferID?
-    private var timer: TimerID?
+    private var request: RetryingRequest?
     private var paused = false
     private var ended = false
-    private var refreshedToken = false
-    /// The credentials the current request sends, kept out of its errors.
-    private var secrets: [String] = []
-
-    // Per-attempt response state.
-    private var responseStatus = 0
-    private var errorBody: [UInt8] = []
-    private var writeError: Int32 = 0
 
     init(reference: StorageReference, destination: String) throws(StorageError) {
         try reference.requireObject()
@@ -57,7 +46,6 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
         self.fd = fd
         self.destination = destination
         settings = reference.storage.settings
-        backoff = Backoff(deadline: Backoff.monotonicNow() + settings.maxDownloadRetryTime)
         super.init(reference: reference, totalBytes: -1)
     }
 
@@ -109,7 +97,7 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
 
     override func startOnTransferThread() {
         emit(.resume, bytes: 0, total: total)
-        sendRequest(forceRefresh: false)
+        sendRequest()
     }
 
     override func pauseOnTransferThread() {
@@ -122,57 +110,51 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
     override func resumeOnTransferThread() {
         guard !ended, paused else { return }
         paused = false
-        backoff = Backoff(deadline: Backoff.monotonicNow() + settings.maxDownloadRetryTime)
         emit(.resume, bytes: written, total: total)
-        sendRequest(forceRefresh: false)
+        sendRequest()
     }
 
     override func cancelOnTransferThread() {
         fail(StorageError(code: .cancelled, message: "User cancelled the download of \(reference.path.gsURL)"))
     }
 
-    // MARK: Requests
+    // MARK: The request
 
-    private func sendRequest(forceRefresh: Bool) {
-        var headers: [(name: String, value: String)]
-        do throws(StorageError) {
-            headers = try storage.auth.headers(for: settings.endpoint, forceRefresh: forceRefresh)
-        } catch {
-            return fail(error)
-        }
-        secrets = AuthTokens.secrets(in: headers)
-        if written > 0 { headers.append((name: "Range", value: "bytes=\(written)-")) }
-        var request = HTTPRequest(method: "GET", url: settings.endpoint.objectURL(reference.path) + "?alt=media",
-                                  headers: headers)
-        request.applyLimits(settings, remaining: backoff.deadline - Backoff.monotonicNow())
-        request.timeout = nil
-        responseStatus = 0
-        errorBody = []
-        writeError = 0
-        let generation = self.generation
-        transfer = storage.engine.start(request, TransferCallbacks(
-            onResponseHead: { [self] status, headers in
-                guard generation == self.generation else { return false }
-                return responseHead(status: status, headers: headers)
+    /// One retried GET streaming into the file; each attempt asks for the bytes not written yet.
+    private func sendRequest() {
+        let url = settings.endpoint.objectURL(reference.path) + "?alt=media"
+        let request = RetryingRequest(
+            storage: storage, path: reference.path, settings: settings, retryTime: settings.maxDownloadRetryTime,
+            options: .init(streaming: true, registered: false),
+            hooks: .init(
+                onResponseHead: { [self] status, headers in responseHead(status: status, headers: headers) },
+                onBodyData: { [self] bytes in received(bytes) },
+                classify: { [self] _, outcome in
+                    guard case .success = outcome, total >= 0, written < total else { return outcome }
+                    // The connection ended early: continue from here.
+                    return .retry(cause: StorageError(code: .unknown, message: "The download ended after \(written) of \(total) bytes"),
+                                  retryAfter: nil)
+                }),
+            build: { [self] _, auth in
+                HTTPRequest(method: "GET", url: url, headers: written > 0 ? auth + [(name: "Range", value: "bytes=\(written)-")] : auth)
             },
-            onBodyData: { [self] bytes in
-                guard generation == self.generation else { return false }
-                return received(bytes)
-            },
-            onComplete: { [self] result in
-                guard generation == self.generation else { return }
-                transfer = nil
-                completed(result)
-            }))
+            completion: { [self] result in
+                self.request = nil
+                switch result {
+                case .success: succeed()
+                case .failure(let error): fail(error, logged: true)
+                }
+            })
+        self.request = request
+        do { try request.start() } catch { fail(closedOr(error)) }
     }
 
-    private func responseHead(status: Int, headers: HTTPHeaders) -> Bool {
-        responseStatus = status
+    private func responseHead(status: Int, headers: HTTPHeaders) -> StorageError? {
         switch status {
         case 200:
             // A full body: start the file over (the server ignored or could not honour Range).
             if written > 0 {
-                guard ftruncate(fd, 0) == 0 else { writeError = errno; return false }
+                guard ftruncate(fd, 0) == 0 else { return writeError(errno) }
                 written = 0
                 crc32c = CRC32C()
             }
@@ -180,72 +162,32 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
         case 206:
             // "bytes <first>-<last>/<size>": it must continue exactly where the file ends.
             guard let range = headers.value("Content-Range"), let rangeTotal = Self.parseContentRange(range, from: written) else {
-                writeError = EPROTO
-                return false
+                return StorageError(code: .unknown, message: "Download failed: the server answered with an unexpected range")
             }
             total = rangeTotal
         default:
-            return true
+            return nil
         }
         expectedCRC = headers.value("x-goog-hash").flatMap(Self.crc32cFromHashHeader)
-        return true
+        return nil
     }
 
-    private func received(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard (200..<300).contains(responseStatus) else {
-            errorBody.append(contentsOf: bytes.prefix(max(0, 65536 - errorBody.count)))
-            return true
-        }
+    private func received(_ bytes: UnsafeRawBufferPointer) -> StorageError? {
         var done = 0
         while done < bytes.count {
             let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(written) + off_t(done))
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { writeError = errno; return false }
+            guard n > 0 else { return writeError(errno) }
             done += n
         }
         crc32c.update(bytes)
         written += Int64(bytes.count)
         emit(.progress, bytes: written, total: total)
-        return true
+        return nil
     }
 
-    private func completed(_ result: Result<HTTPResponse, TransportError>) {
-        if writeError != 0 {
-            let reason = writeError == EPROTO ? "the server answered with an unexpected range"
-                                              : "cannot write \(temporaryPath): \(String(cString: strerror(writeError)))"
-            return fail(StorageError(code: .unknown, message: "Download failed: \(reason)"))
-        }
-        let mayRefresh = !refreshedToken && storage.auth.canRefresh
-        switch AttemptOutcome(result, path: reference.path, settings: settings, mayRefreshToken: mayRefresh,
-                              errorBody: errorBody).redacting(secrets) {
-        case .success:
-            if total >= 0 && written < total {
-                // The connection ended early: continue from here.
-                return retry(after: StorageError(code: .unknown, message: "The download ended after \(written) of \(total) bytes"),
-                             retryAfter: nil)
-            }
-            succeed()
-        case .refreshToken:
-            refreshedToken = true
-            sendRequest(forceRefresh: true)
-        case .retry(let cause, let retryAfter, let refused):
-            retry(after: cause, retryAfter: retryAfter, refused: refused)
-        case .fail(let error):
-            fail(error)
-        }
-    }
-
-    private func retry(after cause: StorageError, retryAfter: Double?, refused: Bool = false) {
-        guard let delay = backoff.nextDelay(now: Backoff.monotonicNow(), retryAfter: retryAfter, refused: refused) else {
-            return fail(.retryLimit(after: cause, seconds: settings.maxDownloadRetryTime, backoff: backoff))
-        }
-        RetryLog.retrying(reference.path, in: delay, after: cause)
-        let generation = self.generation
-        timer = storage.engine.schedule(after: delay) { [self] in
-            guard generation == self.generation else { return }
-            timer = nil
-            sendRequest(forceRefresh: false)
-        }
+    private func writeError(_ code: Int32) -> StorageError {
+        StorageError(code: .unknown, message: "Download failed: cannot write \(temporaryPath): \(String(cString: strerror(code)))")
     }
 
     private func succeed() {
@@ -267,10 +209,11 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
         emit(.success, bytes: written, total: written)
     }
 
-    private func fail(_ error: StorageError) {
+    /// Ends the task. `logged`: the failing request already logged the error.
+    private func fail(_ error: StorageError, logged: Bool = false) {
         guard !ended else { return }
         ended = true
-        if error.code != .cancelled { RetryLog.gaveUp(reference.path, error) }
+        if error.code != .cancelled && !logged { RetryLog.gaveUp(reference.path, error) }
         abandonInFlight()
         if fd >= 0 {
             close(fd)
@@ -281,11 +224,8 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
     }
 
     private func abandonInFlight() {
-        generation += 1
-        if let transfer { storage.engine.cancel(transfer) }
-        if let timer { storage.engine.cancelTimer(timer) }
-        transfer = nil
-        timer = nil
+        request?.abandon()
+        request = nil
     }
 
     // MARK: Header parsing

@@ -133,7 +133,7 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             throw StorageError(code: .invalidArgument,
                                message: "Waiting for an unfinished task on its callback thread would never return")
         }
-        let deadline = timeout.map { Backoff.monotonicNow() + max($0, 0) }
+        let deadline = timeout.map { MonotonicClock.seconds() + max($0, 0) }
         guard state.wait(until: deadline, { terminalDelivered }) else { return nil }
         return snapshot
     }
@@ -167,7 +167,7 @@ public class StorageTask: StorageWork, @unchecked Sendable {
               metadata: StorageMetadata? = nil, force: Bool = false) {
         let snapshot = StorageTaskSnapshot(status: status, bytesTransferred: bytes, totalBytes: total,
                                            error: error, metadata: metadata, reference: reference)
-        let now = Backoff.monotonicNow()
+        let now = storage.engine.now()
         var endedHere = false
         let enqueue = state.withLock { () -> Bool in
             guard !latest.status.isTerminal else { return false }

@@ -3,13 +3,13 @@ import Glibc
 #endif
 
 /// An upload: one multipart request for small objects, otherwise the resumable protocol
-/// (start → chunks → finalize), streaming each chunk from the source.
+/// (start → chunks → finalize, `ResumableUpload`), streaming each chunk from the source.
 ///
-/// Recovery never restarts from byte 0 while the server keeps the session: after a failed
-/// chunk, a pause or a resume, the task asks the server (`query`) how much it has and continues
-/// from there. If the server lost the session (404), the upload starts over. All state below
-/// is touched only on the transfer thread; completions of abandoned requests are ignored by
-/// comparing `generation`.
+/// A state machine that issues `RetryingRequest`s, one at a time. Recovery never restarts from
+/// byte 0 while the server keeps the session: a chunk's retries are status queries, and a pause
+/// or a resume also asks the server how much it has, then continues from there. If the server
+/// lost the session (404), the upload starts over. All state below is touched only on the
+/// transfer thread; an abandoned request never calls back.
 public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     private let source: UploadSource
     private let metadata: StorageMetadata
@@ -18,26 +18,26 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     private let total: Int64
     private let resumeFrom: UploadSession?
     /// Resuming: the bytes the session string vouches for, until the server's first answer
-    /// says how many it has (it may hold no byte beyond them; see `queryDone`).
+    /// says how many it has (it may hold no byte beyond them; see `sessionAnswered`).
     private var vouchedBytes: Int64?
 
     private var sessionURL: String?
     private var granularity: Int64 = 256 << 10
     /// Bytes the server confirmed.
     private var confirmed: Int64 = 0
-    private var backoff: Backoff
-    private var generation = 0
-    private var transfer: TransferID?
-    private var timer: TimerID?
+    /// No retry starts after it; progress moves it on, a lost session does not.
+    private var deadline: Double
     private var request: RetryingRequest?
-    /// The chunk on the wire: its length and the bytes of it curl has sent.
-    private var chunkInFlight: (length: Int64, sent: Int64)?
+    private var timer: TimerID?
+    /// The chunk on the wire and the bytes of it curl has sent; nil while a query is.
+    private var onWire: (chunk: Chunk, sent: Int64)?
+    /// The chunk the last answer was to; nil: it answered a query.
+    private var answered: Chunk?
     private var paused = false
     private var ended = false
-    /// Consecutive 4xx answers to chunks, each followed by a `query` to resynchronise.
-    private var clientErrors = 0
-    private let sessionLock = ConditionLock()
-    private var publishedSession: UploadSession?
+    /// Consecutive out-of-step answers to chunks, each followed by a `query` to resynchronise.
+    private var outOfStepAnswers = 0
+    private let publishedSession = Locked<UploadSession?>(nil)
 
     /// Creates the task; `start()` sends it. `resumeFrom` continues a persisted session.
     init(reference: StorageReference, source: UploadSource, metadata: StorageMetadata?,
@@ -62,7 +62,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         checksums = UploadChecksums(withMD5: settings.verifyMD5)
         if let resumeFrom { try Self.proveUnchanged(source, resumeFrom, checksums) }
         vouchedBytes = resumeFrom?.verifiedBytes
-        backoff = Backoff(deadline: Backoff.monotonicNow() + settings.maxUploadRetryTime)
+        deadline = reference.storage.engine.now() + settings.maxUploadRetryTime
         super.init(reference: reference, totalBytes: source.length)
     }
 
@@ -85,7 +85,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     /// The resumable session to persist for `put_file_resuming`, once the server started one.
     /// It changes as the upload reads the file: persist the latest to resume furthest.
     public var uploadSession: UploadSession? {
-        guard var session = sessionLock.withLock({ publishedSession }) else { return nil }
+        guard var session = publishedSession.withLock({ $0 }) else { return nil }
         (session.verifiedBytes, session.verifiedCRC32C) = checksums.prefix
         return session
     }
@@ -96,7 +96,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         emit(.resume, bytes: 0, total: total)
         if let resumeFrom {
             adoptSession(resumeFrom.sessionURL)
-            query()
+            querySession()
         } else {
             begin()
         }
@@ -107,7 +107,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     override func pauseOnTransferThread() {
         guard !ended, !paused else { return }
         paused = true
-        let chunkFullySent = chunkInFlight.map { $0.sent >= $0.length } ?? false
+        let chunkFullySent = onWire.map { $0.sent >= $0.chunk.length } ?? false
         if !chunkFullySent { abandonInFlight() }
         emit(.pause, bytes: snapshot.bytesTransferred, total: total)
     }
@@ -115,10 +115,10 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     override func resumeOnTransferThread() {
         guard !ended, paused else { return }
         paused = false
-        resetBackoff()
+        moveDeadline()
         emit(.resume, bytes: snapshot.bytesTransferred, total: total)
-        if transfer != nil { return }   // a fully sent chunk is still finishing; it carries on
-        if sessionURL != nil { query() } else { begin() }
+        if request != nil { return }   // a fully sent chunk is still finishing; it carries on
+        if sessionURL != nil { querySession() } else { begin() }
     }
 
     override func cancelOnTransferThread() {
@@ -150,7 +150,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         let url = settings.endpoint.uploadURL(reference.path)
         let headers = [(name: "X-Goog-Upload-Protocol", value: "multipart"),
                        (name: "Content-Type", value: Multipart.contentTypeHeader(boundary: boundary))]
-        sendRequest { auth in HTTPRequest(method: "POST", url: url, headers: headers + auth, body: body) } then: { [self] response in
+        send(build: { _, auth in HTTPRequest(method: "POST", url: url, headers: headers + auth, body: body) }) { [self] response in
             finish(with: response)
         }
     }
@@ -159,113 +159,96 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
 
     private func sendStart() {
         let url = settings.endpoint.uploadURL(reference.path)
-        let body = BytesBody(metadata.uploadJSON(objectPath: reference.fullPath))
-        let headers = [(name: "X-Goog-Upload-Protocol", value: "resumable"),
-                       (name: "X-Goog-Upload-Command", value: "start"),
-                       (name: "X-Goog-Upload-Header-Content-Length", value: String(total)),
-                       (name: "X-Goog-Upload-Header-Content-Type", value: metadata.contentType.string ?? "application/octet-stream"),
-                       (name: "Content-Type", value: "application/json; charset=utf-8")]
-        sendRequest { auth in HTTPRequest(method: "POST", url: url, headers: headers + auth, body: body) } then: { [self] response in
-            guard response.headers.value("X-Goog-Upload-Status")?.lowercased() == "active",
-                  let url = response.headers.value("X-Goog-Upload-URL"), !url.isEmpty else {
+        let metadataJSON = metadata.uploadJSON(objectPath: reference.fullPath)
+        let contentType = metadata.contentType.string ?? "application/octet-stream"
+        let total = total
+        send(build: { _, auth in
+            ResumableUpload.startRequest(url: url, metadataJSON: metadataJSON, contentType: contentType, total: total, auth: auth)
+        }) { [self] response in
+            guard let session = ResumableUpload.session(from: response) else {
                 return fail(StorageError(code: .unknown, message: "The server did not start a resumable upload",
                                          httpStatus: response.status, serverResponse: String(decoding: response.body.prefix(4096), as: UTF8.self)))
             }
-            if let unit = response.headers.value("X-Goog-Upload-Chunk-Granularity").flatMap({ Int64($0) }), unit > 0 {
-                granularity = unit
-            }
-            adoptSession(url)
+            if let unit = session.granularity { granularity = unit }
+            adoptSession(session.url)
             confirmed = 0
-            resetBackoff()
+            moveDeadline()
             sendNextChunk()
         }
     }
 
-    /// Sends the next chunk from `confirmed`; the last one also finalizes.
+    /// Sends the next chunk from `confirmed` (the last one also finalizes); its retries ask the
+    /// server where it stands instead of re-sending.
     private func sendNextChunk() {
-        guard let sessionURL else { return begin() }
-        do throws(StorageError) { try source.checkUnchanged() } catch { return fail(error) }
-        guard checksums.catchUp(source, to: confirmed) else { return fail(readError()) }
         let length = min(chunkSize, total - confirmed)
-        let isLast = confirmed + length == total
-        let offset = confirmed
-        let command = !isLast ? "upload" : (length == 0 ? "finalize" : "upload, finalize")
-        var request = HTTPRequest(method: "PUT", url: sessionURL, headers: [
-            (name: "X-Goog-Upload-Protocol", value: "resumable"),
-            (name: "X-Goog-Upload-Command", value: command),
-            (name: "X-Goog-Upload-Offset", value: String(offset)),
-        ], body: ChunkBody(source: source, start: offset, length: length, checksums: checksums))
-        applyChunkLimits(&request)
-        request.allowsResend = false
-        let generation = self.generation
-        chunkInFlight = (length, 0)
-        transfer = storage.engine.start(request, TransferCallbacks(
-            onUploadProgress: { [self] sent in
-                guard generation == self.generation else { return }
-                chunkInFlight?.sent = sent
-                if !paused { emit(.progress, bytes: offset + sent, total: total) }
-            },
-            onComplete: { [self] result in
-                guard generation == self.generation else { return }
-                transfer = nil
-                chunkInFlight = nil
-                chunkDone(result, offset: offset, length: length, isLast: isLast)
-            }))
-    }
-
-    private func chunkDone(_ result: Result<HTTPResponse, TransportError>, offset: Int64, length: Int64, isLast: Bool) {
-        if case .success(let response) = result, (200..<300).contains(response.status) {
-            let status = response.headers.value("X-Goog-Upload-Status")?.lowercased()
-            if isLast || status == "final" { return finish(with: response) }
-            confirmed = response.headers.value("X-Goog-Upload-Size-Received").flatMap { Int64($0) } ?? offset + length
-            clientErrors = 0
-            resetBackoff()
-            if paused { return }   // the chunk finished after a pause; resume continues from here
-            emit(.progress, bytes: confirmed, total: total, force: true)
-            return sendNextChunk()
-        }
-        if paused { return }   // resume will ask the server where it stands
-        if case .success(let response) = result {
-            switch response.status {
-            case 404, 410:
-                return restartAfterLostSession()
-            case 400, 409, 412, 413, 416:
-                // Out of step with the server (e.g. a wrong offset): ask it where it is, twice at most.
-                if clientErrors < 2 {
-                    clientErrors += 1
-                    return query()
-                }
-            default:
-                break
-            }
-        }
-        do throws(StorageError) { try source.checkUnchanged() } catch { return fail(error) }
-        handleFailure(AttemptOutcome(result, path: reference.path, settings: settings, mayRefreshToken: false), then: query)
+        sendToSession(Chunk(offset: confirmed, length: length, isLast: confirmed + length == total))
     }
 
     /// Asks the server how many bytes it has, then continues (or finishes) from there.
-    private func query() {
-        guard let sessionURL else { return begin() }
-        var request = HTTPRequest(method: "PUT", url: sessionURL, headers: [
-            (name: "X-Goog-Upload-Protocol", value: "resumable"),
-            (name: "X-Goog-Upload-Command", value: "query"),
-        ])
-        applyChunkLimits(&request)
-        let generation = self.generation
-        transfer = storage.engine.start(request, TransferCallbacks(onComplete: { [self] result in
-            guard generation == self.generation else { return }
-            transfer = nil
-            queryDone(result)
-        }))
+    private func querySession() {
+        sendToSession(nil)
     }
 
-    private func queryDone(_ result: Result<HTTPResponse, TransportError>) {
-        if case .success(let response) = result {
-            let status = response.headers.value("X-Goog-Upload-Status")?.lowercased()
-            switch (response.status, status) {
-            case (200..<300, "active"):
-                guard let received = response.headers.value("X-Goog-Upload-Size-Received").flatMap({ Int64($0) }),
-                      (0...total).contains(received) else {
+    /// Sends `chunk` or, when nil, a query; every retry is a query.
+    private func sendToSession(_ chunk: Chunk?) {
+        guard let sessionURL else { return begin() }
+        send(options: .init(authenticated: false, streaming: true, registered: false),
+             hooks: .init(
+                onUploadProgress: { [self] sent in
+                    guard let offset = onWire?.chunk.offset else { return }
+                    onWire?.sent = sent
+                    if !paused { emit(.progress, bytes: offset + sent, total: total) }
+                },
+                classify: { [self] result, outcome in
+                    answered = onWire?.chunk
+                    onWire = nil
+                    return classifySessionAnswer(result, outcome)
+                }),
+             build: { [self] attempt, _ throws(StorageError) in
+                guard attempt == 0, let chunk else { return ResumableUpload.queryRequest(sessionURL: sessionURL) }
+                try source.checkUnchanged()
+                guard checksums.catchUp(source, to: chunk.offset) else { throw readError() }
+                onWire = (chunk, 0)
+                return ResumableUpload.chunkRequest(
+                    sessionURL: sessionURL, offset: chunk.offset, length: chunk.length, isLast: chunk.isLast,
+                    body: ChunkBody(source: source, start: chunk.offset, length: chunk.length, checksums: checksums))
+             },
+             whilePaused: true) { [self] response in
+            sessionAnswered(response, chunk: answered)
+        }
+    }
+
+    /// Hands session answers (404 and 410 included) to `sessionAnswered`; resynchronises an
+    /// out-of-step chunk with a query (twice in a row at most); lets a pause stop the retries.
+    private func classifySessionAnswer(_ result: Result<HTTPResponse, TransportError>, _ outcome: AttemptOutcome) -> AttemptOutcome {
+        if case .success(let response) = result, ResumableUpload.Answer(response) != .failed {
+            return .success(response)
+        }
+        if paused { return .fail(StorageError(code: .cancelled, message: "Paused")) }   // resume asks the server
+        do throws(StorageError) { try source.checkUnchanged() } catch { return .fail(error) }
+        if answered != nil, case .success(let response) = result, ResumableUpload.isOutOfStep(status: response.status),
+           outOfStepAnswers < 2, case .fail(let cause) = outcome {
+            outOfStepAnswers += 1
+            return .retry(cause: cause, retryAfter: 0)
+        }
+        return outcome
+    }
+
+    /// The server's answer to a chunk (`chunk`) or a query (nil chunk).
+    private func sessionAnswered(_ response: HTTPResponse, chunk: Chunk?) {
+        switch ResumableUpload.Answer(response) {
+        case .final where chunk != nil, .active where chunk?.isLast == true:
+            finish(with: response)
+        case .final:
+            fetchMetadataAndFinish()
+        case .active(let received):
+            if let chunk {
+                confirmed = received ?? chunk.offset + chunk.length
+                outOfStepAnswers = 0
+                moveDeadline()
+                if paused { return }   // the chunk finished after a pause; resume continues from here
+            } else {
+                guard let received, (0...total).contains(received) else {
                     return fail(StorageError(code: .unknown, message: "The server's upload status has no valid X-Goog-Upload-Size-Received",
                                              httpStatus: response.status))
                 }
@@ -275,19 +258,16 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
                 }
                 confirmed = received
                 LogHook.log(.info, "\(reference.path.gsURL): the server has \(received) of \(total) bytes; continuing from there")
-                emit(.progress, bytes: confirmed, total: total, force: true)
-                return sendNextChunk()
-            case (200..<300, "final"):
-                return fetchMetadataAndFinish()
-            case (200..<300, _):
-                return fail(StorageError(code: .unknown, message: "The server cancelled the upload session", httpStatus: response.status))
-            case (404, _), (410, _):
-                return restartAfterLostSession()
-            default:
-                break
             }
+            emit(.progress, bytes: confirmed, total: total, force: true)
+            sendNextChunk()
+        case .cancelled:
+            fail(StorageError(code: .unknown, message: "The server cancelled the upload session", httpStatus: response.status))
+        case .lost:
+            restartAfterLostSession()
+        case .failed:
+            fail(StorageError.http(status: response.status, body: response.body, path: reference.path))
         }
-        handleFailure(AttemptOutcome(result, path: reference.path, settings: settings, mayRefreshToken: false), then: query)
     }
 
     /// The session is gone (e.g. the server restarted): start the upload over, within the deadline.
@@ -299,12 +279,15 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         let cause = StorageError(code: .unknown, message: "The server no longer knows the upload session")
         // The server answered: delays grown while it failed would only idle (the soak saw 15 s
         // after an emulator restart). The deadline stays.
-        backoff = Backoff(deadline: backoff.deadline)
-        guard let delay = backoff.nextDelay(now: Backoff.monotonicNow(), retryAfter: nil) else {
+        var backoff = Backoff(deadline: deadline)
+        guard let delay = backoff.nextDelay(now: storage.engine.now(), retryAfter: nil) else {
             return fail(.retryLimit(after: cause, seconds: settings.maxUploadRetryTime, backoff: backoff))
         }
         LogHook.log(.warning, "\(reference.path.gsURL): the server lost the upload session; starting over in \((delay * 100).rounded() / 100) s")
-        schedule(after: delay, begin)
+        timer = storage.engine.schedule(after: delay) { [self] in
+            timer = nil
+            begin()
+        }
     }
 
     /// Resuming, the server has bytes beyond those the session string vouches for (it was taken
@@ -322,63 +305,33 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
 
     /// The server has every byte but its final answer was lost: read the metadata instead.
     private func fetchMetadataAndFinish() {
-        let generation = self.generation
-        do {
-            try reference.startGetMetadata { [self] result in
-                guard generation == self.generation else { return }
-                switch result {
-                case .success(let metadata): verifyAndSucceed(metadata)
-                case .failure(let error): fail(error)
-                }
-            }
-        } catch {
-            fail(closedOr(error))
+        let url = settings.endpoint.objectURL(reference.path)
+        send(build: { _, auth in HTTPRequest(method: "GET", url: url, headers: auth) }) { [self] response in
+            finish(with: response)
         }
     }
 
     // MARK: Shared steps
 
-    /// Sends an authenticated, retried request (multipart or start).
-    private func sendRequest(_ build: @escaping RetryingRequest.Build, then: @escaping @Sendable (HTTPResponse) -> Void) {
-        let generation = self.generation
+    /// Sends one retried request (the deadline is the task's); `then` gets its 2xx response, a
+    /// failure ends the task. `whilePaused`: the request may finish while the task is paused
+    /// (a fully sent chunk); its failure then waits for the resume.
+    private func send(options: RetryingRequest.Options = .init(registered: false), hooks: RetryingRequest.Hooks = .init(),
+                      build: @escaping RetryingRequest.Build, whilePaused: Bool = false,
+                      then: @escaping @Sendable (HTTPResponse) -> Void) {
         let request = RetryingRequest(
-            storage: storage, path: reference.path, settings: settings,
-            retryTime: max(backoff.deadline - Backoff.monotonicNow(), 1), build: build,
+            storage: storage, path: reference.path, settings: settings, retryTime: settings.maxUploadRetryTime,
+            deadline: deadline, options: options, hooks: hooks, build: build,
             completion: { [self] result in
-                guard generation == self.generation else { return }
                 self.request = nil
                 switch result {
                 case .success(let response): then(response)
+                case .failure where paused && whilePaused: break
                 case .failure(let error): fail(error, logged: true)
                 }
             })
         self.request = request
         do { try request.start() } catch { fail(closedOr(error)) }
-    }
-
-    /// Backs off then runs `next`, or fails once the deadline has passed.
-    private func handleFailure(_ outcome: AttemptOutcome, then next: @escaping @Sendable () -> Void) {
-        switch outcome {
-        case .success, .refreshToken:
-            next()
-        case .fail(let error):
-            fail(error)
-        case .retry(let cause, let retryAfter, let refused):
-            guard let delay = backoff.nextDelay(now: Backoff.monotonicNow(), retryAfter: retryAfter, refused: refused) else {
-                return fail(.retryLimit(after: cause, seconds: settings.maxUploadRetryTime, backoff: backoff))
-            }
-            RetryLog.retrying(reference.path, in: delay, after: cause)
-            schedule(after: delay, next)
-        }
-    }
-
-    private func schedule(after delay: Double, _ work: @escaping @Sendable () -> Void) {
-        let generation = self.generation
-        timer = storage.engine.schedule(after: delay) { [self] in
-            guard generation == self.generation else { return }
-            timer = nil
-            work()
-        }
     }
 
     private func finish(with response: HTTPResponse) {
@@ -405,7 +358,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         emit(.success, bytes: total, total: total, metadata: serverMetadata)
     }
 
-    /// Ends the task. `logged`: the failing sub-request already logged the error.
+    /// Ends the task. `logged`: the failing request already logged the error.
     private func fail(_ error: StorageError, logged: Bool = false) {
         guard !ended else { return }
         ended = true
@@ -414,25 +367,20 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         emit(.failure, bytes: snapshot.bytesTransferred, total: total, error: error)
     }
 
-    /// Stops whatever request or timer is in flight; their late completions are ignored.
+    /// Stops whatever request or timer is in flight; neither calls back afterwards.
     private func abandonInFlight() {
-        generation += 1
-        chunkInFlight = nil
-        if let transfer { storage.engine.cancel(transfer) }
+        onWire = nil
+        request?.abandon()
         if let timer { storage.engine.cancelTimer(timer) }
-        request?.cancel()
-        transfer = nil
-        timer = nil
         request = nil
+        timer = nil
     }
 
+    /// Best effort, once: the session expires on the server anyway.
     private func sendCancelCommand(to url: String) {
-        var request = HTTPRequest(method: "PUT", url: url, headers: [
-            (name: "X-Goog-Upload-Protocol", value: "resumable"),
-            (name: "X-Goog-Upload-Command", value: "cancel"),
-        ])
+        var request = ResumableUpload.cancelRequest(sessionURL: url)
         request.applyLimits(settings, remaining: 10)
-        _ = storage.engine.start(request, TransferCallbacks(onComplete: { _ in }))
+        storage.engine.start(request, TransferCallbacks(onComplete: { _ in }))
     }
 
     private func adoptSession(_ url: String?) {
@@ -440,24 +388,23 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         let session = url.map {
             UploadSession(sessionURL: $0, bucket: reference.bucket, object: reference.fullPath, totalBytes: total)
         }
-        sessionLock.withLock { publishedSession = session }
+        publishedSession.withLock { $0 = session }
     }
 
-    private func resetBackoff() {
-        backoff = Backoff(deadline: Backoff.monotonicNow() + settings.maxUploadRetryTime)
+    private func moveDeadline() {
+        deadline = storage.engine.now() + settings.maxUploadRetryTime
+    }
+
+    private struct Chunk {
+        let offset: Int64
+        let length: Int64
+        /// The chunk ends the object, so it also finalizes.
+        let isLast: Bool
     }
 
     /// The configured chunk size in whole units of the server's granularity (at least one).
     private var chunkSize: Int64 {
         max(settings.uploadChunkSize / granularity, 1) * granularity
-    }
-
-    /// Chunks carry no auth (the session URL is the credential) and no total timeout: a large
-    /// chunk on a slow link may take long; a stalled one is caught by the stall timeout.
-    private func applyChunkLimits(_ request: inout HTTPRequest) {
-        request.applyLimits(settings, remaining: backoff.deadline - Backoff.monotonicNow())
-        request.timeout = nil
-        request.stallTimeout = min(request.stallTimeout, max(settings.maxUploadRetryTime, 1))
     }
 
     private func readError() -> StorageError {
