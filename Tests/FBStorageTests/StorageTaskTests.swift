@@ -51,35 +51,6 @@ struct StorageTaskTests {
         #expect(try ref.getData(maxSize: 1 << 30) == bytes)
     }
 
-    @Test("observers added while a task's events wait on the callback thread see RESUME first", arguments: Flavor.allCases)
-    func resumeComesFirstForLateObservers(flavor: Flavor) throws {
-        let emulator = Emulator.shared(flavor)
-        let storage = try emulator.storage()
-        defer { storage.close() }
-        // The upload's first request waits 300 ms, so the observers below are in place before
-        // any PROGRESS or SUCCESS (tests run in parallel: this thread may be descheduled).
-        let fault = #"{"match":{"path_prefix":"/v0/b/\#(storage.bucket)/"},"action":{"delay_ms":300}}"#
-        let added = try emulator.raw("POST", "/_emulator/faults", body: Array(fault.utf8),
-                                     headers: [(name: "Content-Type", value: "application/json")])
-        #expect(added.status == 201)
-        // A first observer holds the callback thread in the task's RESUME event, so the later
-        // events (PROGRESS, SUCCESS: observed, so they go through that thread) queue up behind it.
-        let gate = Locked(false)
-        let bytes = patternBytes(300 * 1024, seed: 11)
-        let task = try storage.reference("late/observers.bin").putData(bytes)
-        _ = try task.observe(.resume) { _ in while !gate.withLock({ $0 }) { usleep(1_000) } }
-        _ = try task.observe(.progress) { _ in }
-        _ = try task.observe(.success) { _ in }
-        let started = MonotonicClock.seconds()
-        while !task.snapshot.status.isTerminal && MonotonicClock.seconds() - started < 30 { usleep(1_000) }
-        #expect(task.snapshot.status == .success)
-        let log = try EventLog(task)   // PROGRESS and SUCCESS are still waiting
-        gate.withLock { $0 = true }
-        _ = try #require(try task.wait(timeout: 30))
-        #expect(log.statuses.first == .resume)
-        #expect(log.statuses.last == .success)
-    }
-
     @Test("put_file infers the content type and sends custom metadata", arguments: Flavor.allCases)
     func putFile(flavor: Flavor) throws {
         let storage = try Emulator.shared(flavor).storage()
