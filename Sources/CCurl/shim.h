@@ -52,20 +52,9 @@ static inline CURLcode ccurl_getinfo_long(CURL *h, CURLINFO info, long *out) {
 static inline CURLcode ccurl_getinfo_off(CURL *h, CURLINFO info, curl_off_t *out) {
     return curl_easy_getinfo(h, info, out);
 }
-/* The string belongs to the handle and is valid until the handle is reset or cleaned up. */
-static inline CURLcode ccurl_getinfo_string(CURL *h, CURLINFO info, const char **out) {
-    return curl_easy_getinfo(h, info, out);
-}
-
 /* For CURLINFO_PRIVATE. */
 static inline CURLcode ccurl_getinfo_pointer(CURL *h, CURLINFO info, void **out) {
     return curl_easy_getinfo(h, info, out);
-}
-
-/* ---- curl_multi_setopt ---- */
-
-static inline CURLMcode ccurl_multi_setopt_long(CURLM *m, CURLMoption opt, long value) {
-    return curl_multi_setopt(m, opt, value);
 }
 
 /* ---- macros Swift cannot import ---- */

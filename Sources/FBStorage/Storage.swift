@@ -33,11 +33,11 @@ public final class Storage: @unchecked Sendable {
         self.bucket = try StoragePath.parseBucket(bucket)
         if let variable = getenv("FIREBASE_STORAGE_EMULATOR_HOST") {
             let value = String(cString: variable)
-            guard let (host, port) = Self.parseHostPort(value) else {
+            guard let endpoint = Endpoint.emulator(hostPort: value) else {
                 throw StorageError(code: .invalidArgument,
                                    message: "FIREBASE_STORAGE_EMULATOR_HOST must be host:port, not '\(value)'")
             }
-            currentSettings.endpoint = Endpoint(scheme: "http", host: host, port: port)
+            currentSettings.endpoint = endpoint
             currentSettings.endpointFromEnvironment = true
         }
         self.engine = try engine()
@@ -150,24 +150,5 @@ public final class Storage: @unchecked Sendable {
         }
         engine.shutdown()
         callbackQueue.shutdown()
-    }
-
-    /// Parses `host:port`, `[v6]:port`.
-    static func parseHostPort(_ value: String) -> (String, Int)? {
-        var host: Substring
-        var portText: Substring
-        if value.hasPrefix("[") {
-            guard let close = value.firstIndex(of: "]") else { return nil }
-            host = value[value.index(after: value.startIndex)..<close]
-            let rest = value[value.index(after: close)...]
-            guard rest.hasPrefix(":") else { return nil }
-            portText = rest.dropFirst()
-        } else {
-            guard let colon = value.lastIndex(of: ":") else { return nil }
-            host = value[..<colon]
-            portText = value[value.index(after: colon)...]
-        }
-        guard !host.isEmpty, let port = Int(portText), (1...65535).contains(port) else { return nil }
-        return (String(host), port)
     }
 }

@@ -26,7 +26,6 @@ import Testing
         let e = try StoragePath(bucket: "b", object: "o?")
         #expect(prod.objectURL(e) == "https://firebasestorage.googleapis.com:443/v0/b/b/o/o%3F")
         #expect(prod.bucketURL("b/") == "https://firebasestorage.googleapis.com:443/v0/b/b%2F/o")
-        #expect(prod.bucketURL(bucket: "b") == prod.bucketURL("b"))
         let baz = try StoragePath(bucket: "b", object: "foo/bar/baz.png")
         #expect(prod.downloadURL(baz, token: "a") == "https://firebasestorage.googleapis.com:443/v0/b/b/o/foo%2Fbar%2Fbaz.png?alt=media&token=a")
     }

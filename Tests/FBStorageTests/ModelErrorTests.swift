@@ -114,18 +114,6 @@ import Testing
     @Test func convenienceConstructors() {
         #expect(StorageError.invalidArgument("x") == StorageError(code: .invalidArgument, message: "x"))
         #expect(StorageError.path("p").code == .pathError)
-        #expect(StorageError.internal("i").code == .internalError)
-        #expect(StorageError.unknown("u").code == .unknown)
-        #expect(StorageError.cancelled("upload").message == "User cancelled the upload.")
-        #expect(StorageError.cancelled().code == .cancelled)
-        #expect(StorageError.bucketMismatch(expected: "a", other: "b").code == .bucketMismatch)
-        let cause = StorageError.http(status: 503, body: Array("busy".utf8), path: path)
-        let limit = StorageError.retryLimitExceeded(lastCause: cause)
-        #expect(limit.code == .retryLimitExceeded)
-        #expect(limit.message.contains("HTTP 503"))
-        #expect(limit.httpStatus == 503 && limit.serverResponse == "busy")
-        #expect(StorageError.downloadSizeExceeded(size: 10, maxSize: 5).code == .downloadSizeExceeded)
-        #expect(StorageError.nonMatchingChecksum(kind: "CRC32C", local: "a", server: "b").code == .nonMatchingChecksum)
         #expect("\(StorageError.path("bad"))" == "FBS_ERR_PATH: bad")
     }
 }

@@ -20,7 +20,7 @@ extern "C" {
 /* ---- CRC-32C ------------------------------------------------------------------------------
  * zlib-style running CRC: start with 0 and pass the previous result back in; the result after
  * the last update is the CRC of the concatenated data. fbs_crc32c_update(0, "", 0) == 0 and
- * the CRC of "hello world" is 3381945770 (0xc9946aaa).
+ * the CRC of "hello world" is 3381945770 (0xc99465aa).
  *
  * fbs_crc32c_update uses SSE4.2 (three interleaved streams) when the CPU has it, unless the
  * environment variable FBS_CRC32C_FORCE_PORTABLE is set to a non-empty value other than "0"

@@ -11,11 +11,6 @@ struct HTTPHeaders: Sendable {
         fields.first { Self.namesEqual($0.name, name) }?.value
     }
 
-    /// The values of every field named `name` (ASCII case-insensitive), in order.
-    func values(_ name: String) -> [String] {
-        fields.filter { Self.namesEqual($0.name, name) }.map(\.value)
-    }
-
     /// Header names are ASCII tokens (RFC 9110 §5.1), so an ASCII case fold is enough and allocates nothing.
     static func namesEqual(_ a: String, _ b: String) -> Bool {
         let a = a.utf8, b = b.utf8

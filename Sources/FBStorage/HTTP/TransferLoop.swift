@@ -32,8 +32,6 @@ final class TransferLoop {
         curl_multi_cleanup(multi)
     }
 
-    var activeTransfers: Int { transfers.count }
-
     /// Runs until `.stop`, then cancels what is left and frees every curl handle.
     func run() {
         var running: Int32 = 0

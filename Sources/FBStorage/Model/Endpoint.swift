@@ -84,11 +84,6 @@ public struct Endpoint: Sendable, Equatable {
         "\(origin)/v0/b/\(PercentEscaping.objectName(bucket))/o"
     }
 
-    /// The same as `bucketURL(_:)`.
-    func bucketURL(bucket: String) -> String {
-        bucketURL(bucket)
-    }
-
     /// `bucketURL/<escaped object>`; the bucket URL itself at the root.
     func objectURL(_ path: StoragePath) -> String {
         let base = bucketURL(path.bucket)

@@ -122,45 +122,4 @@ public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible 
     public static func path(_ message: String) -> StorageError {
         StorageError(code: .pathError, message: message)
     }
-
-    /// `internalError` with `message` (a bug in the library).
-    public static func `internal`(_ message: String) -> StorageError {
-        StorageError(code: .internalError, message: message)
-    }
-
-    /// `unknown` with `message`.
-    public static func unknown(_ message: String) -> StorageError {
-        StorageError(code: .unknown, message: message)
-    }
-
-    /// `cancelled`: "User cancelled the <what>." (what: "upload", "download", "operation").
-    public static func cancelled(_ what: String = "operation") -> StorageError {
-        StorageError(code: .cancelled, message: "User cancelled the \(what).")
-    }
-
-    /// `bucketMismatch` for a URL naming `other` while the storage is for `expected`.
-    public static func bucketMismatch(expected: String, other: String) -> StorageError {
-        StorageError(code: .bucketMismatch,
-                     message: "The URL names bucket '\(other)', but this storage is for bucket '\(expected)'.")
-    }
-
-    /// `retryLimitExceeded` after retries until the deadline; `lastCause` says what failed
-    /// last. The HTTP status and body of the last cause are kept.
-    public static func retryLimitExceeded(lastCause: StorageError) -> StorageError {
-        StorageError(code: .retryLimitExceeded,
-                     message: "Gave up retrying at the deadline; last failure: \(lastCause.message)",
-                     httpStatus: lastCause.httpStatus, serverResponse: lastCause.serverResponse)
-    }
-
-    /// `downloadSizeExceeded` for an object of `size` bytes and a limit of `maxSize`.
-    public static func downloadSizeExceeded(size: Int64, maxSize: Int64) -> StorageError {
-        StorageError(code: .downloadSizeExceeded,
-                     message: "The object is \(size) bytes, more than the maximum of \(maxSize) bytes.")
-    }
-
-    /// `nonMatchingChecksum` for a checksum `kind` ("CRC32C", "MD5") that differs.
-    public static func nonMatchingChecksum(kind: String, local: String, server: String) -> StorageError {
-        StorageError(code: .nonMatchingChecksum,
-                     message: "The uploaded bytes' \(kind) (\(local)) differs from the server's (\(server)).")
-    }
 }

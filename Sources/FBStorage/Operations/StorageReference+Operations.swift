@@ -100,7 +100,7 @@ extension StorageReference {
         let tooLarge = StorageError(code: .downloadSizeExceeded,
                                     message: "\(path.gsURL) is larger than the maximum size of \(maxSize) bytes")
         let settings = storage.settings
-        let url = settings.endpoint.objectURL(path) + "?alt=media"
+        let url = settings.endpoint.mediaURL(path)
         try requireObject()
         try RetryingRequest(
             storage: storage, path: path, settings: settings, retryTime: settings.maxDownloadRetryTime,

@@ -122,7 +122,7 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
 
     /// One retried GET streaming into the file; each attempt asks for the bytes not written yet.
     private func sendRequest() {
-        let url = settings.endpoint.objectURL(reference.path) + "?alt=media"
+        let url = settings.endpoint.mediaURL(reference.path)
         let request = RetryingRequest(
             storage: storage, path: reference.path, settings: settings, retryTime: settings.maxDownloadRetryTime,
             options: .init(streaming: true, registered: false),

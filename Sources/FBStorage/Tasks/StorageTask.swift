@@ -157,9 +157,6 @@ public class StorageTask: StorageWork, @unchecked Sendable {
         storage.isClosed ? StorageError(code: .cancelled, message: "The storage was closed; \(reference.path.gsURL) was cancelled") : error
     }
 
-    /// Whether the task already reported SUCCESS or FAILURE.
-    var hasEnded: Bool { state.withLock { latest.status.isTerminal } }
-
     /// Records a new state and schedules its delivery. PROGRESS is throttled (`force` skips the
     /// throttle) and coalesced with an undelivered PROGRESS event, so a slow observer sees the
     /// latest numbers instead of a backlog.
