@@ -162,6 +162,7 @@ public class StorageTask: StorageWork, @unchecked Sendable {
     /// latest numbers instead of a backlog.
     func emit(_ status: StorageTaskStatus, bytes: Int64, total: Int64, error: StorageError? = nil,
               metadata: StorageMetadata? = nil, force: Bool = false) {
+        storage.engine.assertOnTransferThread()
         let snapshot = StorageTaskSnapshot(status: status, bytesTransferred: bytes, totalBytes: total,
                                            error: error, metadata: metadata, reference: reference)
         let now = storage.engine.now()
