@@ -41,7 +41,7 @@ TEST(pause_and_resume_upload) {
     CHECK_EQ_INT(snapshot_bytes(t, NULL), at_pause);   /* nothing moves while paused */
     CHECK_EQ_INT(log.count, events_at_pause);
     CHECK_EQ_INT(event_log_count(&log, FBS_TASK_STATUS_PAUSE), 1);
-    CHECK_CODE(fbs_task_wait(t, 100), FBS_ERR_INVALID_ARGUMENT);   /* times out: still paused */
+    CHECK_CODE(fbs_task_wait(t, 100), FBS_ERR_TIMEOUT);   /* still paused */
 
     CHECK_CODE(fbs_task_resume(t), FBS_OK);
     CHECK_CODE(fbs_task_resume(t), FBS_OK);   /* resuming a running task does nothing */
@@ -76,6 +76,31 @@ TEST(pause_and_resume_upload) {
     fbs_task_free(t);
     fbs_reference_free(r);
     free(bytes);
+    fbs_storage_free(s);
+}
+
+/* A wait that times out says so with its own code and message; the task goes on to its end. */
+TEST(wait_timeout_leaves_task_running) {
+    fbs_storage *s = new_storage();
+    /* the server holds the upload's one request for 1.5 s: the task cannot end within 100 ms */
+    emu_fault_delay(EMU, (fault_match){"POST", NULL, "/v0/b/", NULL, 1}, 1500);
+    fbs_reference *r = new_ref(s, "control/held.txt");
+    fbs_task *t = NULL;
+    REQUIRE_OK(fbs_reference_put_data(r, "held", 4, NULL, &t));
+    CHECK_CODE(fbs_task_wait(t, 100), FBS_ERR_TIMEOUT);
+    CHECK(strstr(fbs_last_error_message(), "Timed out after 100 ms") != NULL);
+    CHECK_CODE(fbs_task_wait(t, 0), FBS_ERR_TIMEOUT);   /* 0 only looks */
+    CHECK_STR(fbs_error_name(FBS_ERR_TIMEOUT), "FBS_ERR_TIMEOUT");
+    fbs_task_status st = FBS_TASK_STATUS_UNKNOWN;
+    snapshot_bytes(t, &st);
+    CHECK(st != FBS_TASK_STATUS_SUCCESS && st != FBS_TASK_STATUS_FAILURE);
+    CHECK_CODE(fbs_task_wait(t, 30000), FBS_OK);
+    size_t got_n = 0;
+    unsigned char *got = emu_fetch_object(EMU, "control/held.txt", &got_n);
+    CHECK(got && bytes_equal(got, got_n, "held", 4));
+    free(got);
+    fbs_task_free(t);
+    fbs_reference_free(r);
     fbs_storage_free(s);
 }
 

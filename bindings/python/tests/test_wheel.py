@@ -89,7 +89,7 @@ def test_wheel_contents(wheel: Path) -> None:
     assert WHEEL_NAME.fullmatch(wheel.name), wheel.name
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
-        entry_points = archive.read("fbstorage-0.1.0.dist-info/entry_points.txt").decode()
+        entry_points = archive.read("fbstorage-0.2.0.dist-info/entry_points.txt").decode()
     for required in ("fbstorage/libfbstorage.so", "fbstorage/py.typed", "fbstorage/testing.py",
                      "fbstorage/fsspec.py", "fbstorage/emulator/__main__.py", "fbstorage/emulator/server.py"):
         assert required in names
