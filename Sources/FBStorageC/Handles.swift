@@ -91,7 +91,7 @@ final class Handle<Value: CHandled>: AnyHandle, @unchecked Sendable {
 /// Every live handle, by its opaque pointer value. Handles are numbers, never addresses, and are
 /// never reused: a released, foreign or wrong-type pointer is detected instead of dereferenced.
 enum Handles {
-    private struct Registry {
+    fileprivate struct Registry {
         var handles: [UInt: AnyHandle] = [:]
         var lastID: UInt = 0x7FB5_0000_0000
 
@@ -114,7 +114,7 @@ enum Handles {
             return typed
         }
     }
-    private static let registry = Locked(Registry())
+    fileprivate static let registry = Locked(Registry())
 
     private static func id(_ pointer: OpaquePointer) -> UInt {
         UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer)))
@@ -167,22 +167,6 @@ enum Handles {
         }
         _ = removed
     }
-
-    /// A child handle lent out from the handle (a snapshot's reference, a list item), created
-    /// once and released with its parent.
-    static func child<Value: CHandled, Child: CHandled>(_ pointer: OpaquePointer?, _ key: ChildKey,
-                                                         _ compute: (Value) -> Child?) -> OpaquePointer? {
-        Errors.returning(nil) { () throws(StorageError) -> OpaquePointer? in
-            try registry.withLock { registry throws(StorageError) -> OpaquePointer? in
-                let parent: Handle<Value> = try registry.lookup(pointer)
-                if let cached = parent.children[key] { return cached }
-                guard let value = compute(parent.value) else { return nil }
-                let child = registry.add(Handle(value, owned: false))
-                parent.children[key] = child
-                return child
-            }
-        }
-    }
 }
 
 /// The exports' view of the registry: each core type finds its own handles.
@@ -206,10 +190,20 @@ extension CHandled {
         }
     }
 
-    /// A child handle lent out from the handle at `pointer`; NULL on a bad handle or no child.
+    /// A child handle lent out from the handle at `pointer` (a snapshot's reference, a list
+    /// item), created once and released with its parent; NULL on a bad handle or no child.
     static func lentChild<Child: CHandled>(_ pointer: OpaquePointer?, _ key: ChildKey,
                                            _ compute: (Self) -> Child?) -> OpaquePointer? {
-        Handles.child(pointer, key, compute)
+        Errors.returning(nil) { () throws(StorageError) -> OpaquePointer? in
+            try Handles.registry.withLock { registry throws(StorageError) -> OpaquePointer? in
+                let parent: Handle<Self> = try registry.lookup(pointer)
+                if let cached = parent.children[key] { return cached }
+                guard let value = compute(parent.value) else { return nil }
+                let child = registry.add(Handle(value, owned: false))
+                parent.children[key] = child
+                return child
+            }
+        }
     }
 
     /// A *_free export: releases an owned handle; NULL is a no-op; misuse sets the last error.
