@@ -16,6 +16,14 @@ static int64_t snapshot_bytes(fbs_task *t, fbs_task_status *status) {
     return b;
 }
 
+/* Starts a small upload (one request) that the server holds for hold_ms before answering. */
+static fbs_task *start_held_upload(fbs_reference *r, const char *text, int hold_ms) {
+    emu_fault_delay(EMU, (fault_match){"POST", NULL, "/v0/b/", NULL, 1}, hold_ms);
+    fbs_task *t = NULL;
+    REQUIRE_OK(fbs_reference_put_data(r, text, strlen(text), NULL, &t));
+    return t;
+}
+
 TEST(pause_and_resume_upload) {
     fbs_storage *s = new_storage();
     REQUIRE_OK(fbs_storage_set_upload_chunk_size(s, 256 * KIB));
@@ -82,11 +90,8 @@ TEST(pause_and_resume_upload) {
 /* A wait that times out says so with its own code and message; the task goes on to its end. */
 TEST(wait_timeout_leaves_task_running) {
     fbs_storage *s = new_storage();
-    /* the server holds the upload's one request for 1.5 s: the task cannot end within 100 ms */
-    emu_fault_delay(EMU, (fault_match){"POST", NULL, "/v0/b/", NULL, 1}, 1500);
     fbs_reference *r = new_ref(s, "control/held.txt");
-    fbs_task *t = NULL;
-    REQUIRE_OK(fbs_reference_put_data(r, "held", 4, NULL, &t));
+    fbs_task *t = start_held_upload(r, "held", 1500);   /* cannot end within 100 ms */
     CHECK_CODE(fbs_task_wait(t, 100), FBS_ERR_TIMEOUT);
     CHECK(strstr(fbs_last_error_message(), "Timed out after 100 ms") != NULL);
     CHECK_CODE(fbs_task_wait(t, 0), FBS_ERR_TIMEOUT);   /* 0 only looks */
@@ -152,10 +157,8 @@ TEST(cancel_upload) {
 
 TEST(cancel_small_upload_immediately) {
     fbs_storage *s = new_storage();
-    emu_fault_delay(EMU, (fault_match){"POST", NULL, "/v0/b/", NULL, 1}, 500);
     fbs_reference *r = new_ref(s, "control/small-cancel.bin");
-    fbs_task *t = NULL;
-    REQUIRE_OK(fbs_reference_put_data(r, "abc", 3, NULL, &t));
+    fbs_task *t = start_held_upload(r, "abc", 500);
     CHECK_CODE(fbs_task_cancel(t), FBS_OK);
     CHECK_CODE(fbs_task_wait(t, 10000), FBS_ERR_CANCELLED);
     fbs_task_free(t);
