@@ -7,6 +7,9 @@ Every function declared in ``include/fbstorage.h`` has one entry in :data:`SIGNA
 function whose return type is :data:`STATUS` returns an ``fbs_error_code``; it gets an
 ``errcheck`` that raises :class:`fbstorage.StorageError` built from the calling thread's last
 error, read right after the call, on the same thread.
+
+On loading, :func:`check_constants` compares this binding's copies of the header's constants
+(codes, task statuses, log levels) with the library's own, listed by ``fbs_constant``.
 """
 
 from __future__ import annotations
