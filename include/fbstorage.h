@@ -61,14 +61,14 @@ extern "C" {
 #endif
 
 #define FBS_VERSION_MAJOR 0
-#define FBS_VERSION_MINOR 1
+#define FBS_VERSION_MINOR 2
 #define FBS_VERSION_PATCH 0
-#define FBS_VERSION_STRING "0.1.0"
+#define FBS_VERSION_STRING "0.2.0"
 /* Incremented on every incompatible change of this header; compare with fbs_abi_version(). */
-#define FBS_ABI_VERSION 1
+#define FBS_ABI_VERSION 2
 
 /* ------------------------------------------------------------------------------------------
- * Codes — the Firebase StorageErrorCode raw values.
+ * Codes — the Firebase StorageErrorCode raw values, and FBS_ERR_TIMEOUT, fbstorage's own.
  * ---------------------------------------------------------------------------------------- */
 typedef enum fbs_error_code {
     FBS_OK                         = 0,
@@ -86,14 +86,15 @@ typedef enum fbs_error_code {
     FBS_ERR_INVALID_ARGUMENT       = -13050, /* NULL, bad handle, bad UTF-8, value out of range */
     FBS_ERR_BUCKET_MISMATCH        = -13051, /* URL names another bucket than the storage's */
     FBS_ERR_INTERNAL               = -13052, /* a bug in the library */
-    FBS_ERR_PATH                   = -13053  /* bad URL or path: >1024 bytes, CR/LF, root upload */
+    FBS_ERR_PATH                   = -13053, /* bad URL or path: >1024 bytes, CR/LF, root upload */
+    FBS_ERR_TIMEOUT                = -13060  /* fbs_task_wait: the timeout passed first; the task goes on */
 } fbs_error_code;
 
 /* ------------------------------------------------------------------------------------------
  * Library
  * ---------------------------------------------------------------------------------------- */
 
-/* The library's version, e.g. "0.1.0". Static string. */
+/* The library's version, e.g. "0.2.0" (FBS_VERSION_STRING of its header). Static string. */
 const char *fbs_version(void);
 
 /* The ABI version the library was built with (FBS_ABI_VERSION of its header). */
@@ -112,6 +113,14 @@ const char *fbs_last_error_server_response(void);
 
 /* The static name of a code, e.g. "FBS_ERR_OBJECT_NOT_FOUND"; "FBS_ERR_?" for an unknown code. */
 const char *fbs_error_name(int code);
+
+/* The index-th named integer constant of this header, as the library was built with it: its
+ * static name, e.g. "FBS_ERR_TIMEOUT", with its value in *out_value (out_value may be NULL);
+ * NULL when index is past the last (index 0, 1, ... lists them all). Lists every fbs_error_code,
+ * fbs_task_status and fbs_log_level value, FBS_TIME_ABSENT, FBS_ABI_VERSION and
+ * FBS_VERSION_MAJOR/MINOR/PATCH. For bindings that keep copies of these constants: they check
+ * their copies against the library they load (the Python binding does, and refuses a mismatch). */
+const char *fbs_constant(size_t index, int64_t *out_value);
 
 /* Releases a string the library returned through a `char **`. NULL is a no-op. */
 void fbs_string_free(char *s);
@@ -417,10 +426,13 @@ int fbs_task_resume(fbs_task *t);
 int fbs_task_cancel(fbs_task *t);
 
 /* Waits until the task has finished and its SUCCESS or FAILURE observers have returned, or
- * timeout_ms passes (negative: no limit). Returns the task's outcome: FBS_OK on success, the
- * failure's code otherwise (the last error is set to the failure's message); or
- * FBS_ERR_INVALID_ARGUMENT when timed out (the task goes on) or when called on the storage's
- * callback thread for an unfinished task. */
+ * timeout_ms passes (negative: no limit; 0: only looks).
+ * Returns the task's outcome: FBS_OK on success, the failure's code otherwise (the last error is
+ * set to the failure's message).
+ * Errors: FBS_ERR_TIMEOUT when timeout_ms passed first (the last error says after how long; the
+ * task goes on, and a later wait can still return its outcome), FBS_ERR_INVALID_ARGUMENT (bad
+ * handle; called on the storage's callback thread for an unfinished task, which would never
+ * return). */
 int fbs_task_wait(fbs_task *t, int64_t timeout_ms);
 
 /* An owned copy of the task's latest snapshot; release with fbs_snapshot_free(). */

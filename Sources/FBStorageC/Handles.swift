@@ -13,6 +13,36 @@ enum HandleKind: String {
     case listResult = "fbs_list_result"
 }
 
+/// A core type that C handles hold: each is the value of exactly one handle kind.
+protocol CHandled {
+    static var handleKind: HandleKind { get }
+}
+
+extension Storage: CHandled { static var handleKind: HandleKind { .storage } }
+extension StorageReference: CHandled { static var handleKind: HandleKind { .reference } }
+extension StorageMetadata: CHandled { static var handleKind: HandleKind { .metadata } }
+extension StorageTask: CHandled { static var handleKind: HandleKind { .task } }
+extension StorageTaskSnapshot: CHandled { static var handleKind: HandleKind { .snapshot } }
+extension StorageListResult: CHandled { static var handleKind: HandleKind { .listResult } }
+
+/// Which C string a handle lends out. Borrowed until the handle is released, or until the
+/// metadata field it shows changes.
+enum StringKey: Equatable {
+    case bucket, name, fullPath
+    case cacheControl, contentDisposition, contentEncoding, contentLanguage, contentType, md5Hash, crc32c
+    case custom(String), customKey(Int)
+    case errorMessage, serverResponse
+    case itemPaths, prefixPaths, pageToken
+
+    /// Strings of custom metadata: any change of the custom metadata replaces them all.
+    var isCustomMetadata: Bool {
+        switch self {
+        case .custom, .customKey: true
+        default: false
+        }
+    }
+}
+
 /// Which child handle a handle lends out: a list result lends one per item and prefix, so the
 /// key is cheap to hash.
 enum ChildKey: Hashable {
@@ -22,100 +52,111 @@ enum ChildKey: Hashable {
     case reference
 }
 
-/// What a C handle points at, plus the C strings and child handles lent out from it.
-final class Handle: @unchecked Sendable {
+/// What every C handle has, whatever its value: the C strings and child handles lent out from it.
+class AnyHandle: @unchecked Sendable {
     let kind: HandleKind
-    /// Mutated only under the registry lock (metadata setters).
-    var value: Any
     /// False for handles lent to a callback or owned by another handle: the caller cannot free them.
     let owned: Bool
-    /// The C strings lent out, by key. A handle lends a few, so a list beats a dictionary (no
-    /// hashing, no table to allocate): reading each item's path of a large listing costs less.
-    var strings: [(key: String, copy: UnsafeMutablePointer<CChar>)] = []
+    /// A handle lends a few strings, so a list beats a dictionary (no hashing, no table to
+    /// allocate): reading each item's path of a large listing costs less.
+    var strings: [(key: StringKey, copy: UnsafeMutablePointer<CChar>)] = []
     var children: [ChildKey: OpaquePointer] = [:]
 
-    init(kind: HandleKind, value: Any, owned: Bool) {
+    init(kind: HandleKind, owned: Bool) {
         self.kind = kind
-        self.value = value
         self.owned = owned
     }
 
     deinit {
         for string in strings { free(string.copy) }
     }
+
+    /// Releases the lent strings `isStale` selects, after the value they show changed.
+    func releaseStrings(where isStale: (StringKey) -> Bool) {
+        for string in strings where isStale(string.key) { free(string.copy) }
+        strings.removeAll { isStale($0.key) }
+    }
+}
+
+/// A C handle holding a `Value`. The value changes only under the registry lock (metadata setters).
+final class Handle<Value: CHandled>: AnyHandle, @unchecked Sendable {
+    var value: Value
+
+    init(_ value: Value, owned: Bool) {
+        self.value = value
+        super.init(kind: Value.handleKind, owned: owned)
+    }
 }
 
 /// Every live handle, by its opaque pointer value. Handles are numbers, never addresses, and are
 /// never reused: a released, foreign or wrong-type pointer is detected instead of dereferenced.
 enum Handles {
-    private struct Registry {
-        var handles: [UInt: Handle] = [:]
-        var nextID: UInt = 0x7FB5_0000_0000
-    }
-    private static let registry = Locked(Registry())
+    fileprivate struct Registry {
+        var handles: [UInt: AnyHandle] = [:]
+        var lastID: UInt = 0x7FB5_0000_0000
 
-    static func make(_ kind: HandleKind, _ value: Any, owned: Bool = true) -> OpaquePointer {
-        let handle = Handle(kind: kind, value: value, owned: owned)
-        let id = registry.withLock { registry -> UInt in
-            registry.nextID += 16
-            registry.handles[registry.nextID] = handle
-            return registry.nextID
+        /// The one place handle ids are minted.
+        mutating func add(_ handle: AnyHandle) -> OpaquePointer {
+            lastID += 16
+            handles[lastID] = handle
+            return OpaquePointer(bitPattern: lastID)!
         }
-        return OpaquePointer(bitPattern: id)!
-    }
 
-    /// The value behind `pointer`, which must be a live handle of `kind` holding a `T`.
-    static func value<T>(_ pointer: OpaquePointer?, _ kind: HandleKind, as type: T.Type = T.self) throws(StorageError) -> T {
-        try withHandle(pointer, kind) { handle throws(StorageError) in
-            guard let value = handle.value as? T else { throw StorageError(code: .internalError, message: "\(kind.rawValue) holds the wrong value") }
-            return value
+        func lookup<Value: CHandled>(_ pointer: OpaquePointer?) throws(StorageError) -> Handle<Value> {
+            let kind = Value.handleKind.rawValue
+            guard let pointer else { throw StorageError(code: .invalidArgument, message: "The \(kind) argument is NULL") }
+            guard let handle = handles[Handles.id(pointer)] else {
+                throw StorageError(code: .invalidArgument, message: "Not a live \(kind) handle (released, or never one)")
+            }
+            guard let typed = handle as? Handle<Value> else {
+                throw StorageError(code: .invalidArgument, message: "Expected a \(kind) handle, got a \(handle.kind.rawValue)")
+            }
+            return typed
         }
     }
-
-    /// Runs `body` under the registry lock with the live handle of `kind` at `pointer`.
-    static func withHandle<R>(_ pointer: OpaquePointer?, _ kind: HandleKind,
-                              _ body: (Handle) throws(StorageError) -> R) throws(StorageError) -> R {
-        try registry.withLock { registry throws(StorageError) -> R in
-            try body(try lookup(registry, pointer, kind))
-        }
-    }
-
-    private static func lookup(_ registry: Registry, _ pointer: OpaquePointer?,
-                               _ kind: HandleKind) throws(StorageError) -> Handle {
-        guard let pointer else { throw StorageError(code: .invalidArgument, message: "The \(kind.rawValue) argument is NULL") }
-        guard let handle = registry.handles[id(pointer)] else {
-            throw StorageError(code: .invalidArgument, message: "Not a live \(kind.rawValue) handle (released, or never one)")
-        }
-        guard handle.kind == kind else {
-            throw StorageError(code: .invalidArgument, message: "Expected a \(kind.rawValue) handle, got a \(handle.kind.rawValue)")
-        }
-        return handle
-    }
+    fileprivate static let registry = Locked(Registry())
 
     private static func id(_ pointer: OpaquePointer) -> UInt {
         UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer)))
     }
 
-    /// Releases an owned handle and the handles lent out from it. NULL is a no-op.
-    static func release(_ pointer: OpaquePointer?, _ kind: HandleKind) throws(StorageError) {
-        guard let pointer else { return }
-        try withHandle(pointer, kind) { handle throws(StorageError) in
-            guard handle.owned else {
-                throw StorageError(code: .invalidArgument, message: "This \(kind.rawValue) is lent by the library and cannot be freed")
-            }
-        }
-        releaseTree(pointer)
+    /// A new handle holding `value`: the caller's to free, unless the library lends it.
+    static func make<Value: CHandled>(_ value: Value, owned: Bool = true) -> OpaquePointer {
+        let handle = Handle(value, owned: owned)
+        return registry.withLock { $0.add(handle) }
     }
 
-    /// Releases a handle the library lent out (to a callback), whatever its ownership.
-    static func releaseLent(_ pointer: OpaquePointer) {
+    /// Lends a handle holding `value` (NULL for nil) for the duration of a callback.
+    static func lend<Value: CHandled>(_ value: Value?, _ body: (OpaquePointer?) -> Void) {
+        guard let value else { return body(nil) }
+        let lent = make(value, owned: false)
+        body(lent)
+        releaseTree(lent)
+    }
+
+    /// Runs `body` under the registry lock with the live handle of `Value`'s kind at `pointer`.
+    static func withHandle<Value: CHandled, R>(_ pointer: OpaquePointer?,
+                                               _ body: (Handle<Value>) throws(StorageError) -> R) throws(StorageError) -> R {
+        try registry.withLock { registry throws(StorageError) -> R in try body(registry.lookup(pointer)) }
+    }
+
+    /// Releases an owned handle and the handles lent out from it; returns its value (nil for NULL).
+    static func release<Value: CHandled>(_ pointer: OpaquePointer?) throws(StorageError) -> Value? {
+        guard let pointer else { return nil }
+        let value = try withHandle(pointer) { (handle: Handle<Value>) throws(StorageError) in
+            guard handle.owned else {
+                throw StorageError(code: .invalidArgument, message: "This \(handle.kind.rawValue) is lent by the library and cannot be freed")
+            }
+            return handle.value
+        }
         releaseTree(pointer)
+        return value
     }
 
     private static func releaseTree(_ pointer: OpaquePointer) {
         // Handles are destroyed after the lock is dropped (their values may run deinit code).
-        let removed = registry.withLock { registry -> [Handle] in
-            var removed: [Handle] = []
+        let removed = registry.withLock { registry -> [AnyHandle] in
+            var removed: [AnyHandle] = []
             var pending = [id(pointer)]
             while let next = pending.popLast() {
                 guard let handle = registry.handles.removeValue(forKey: next) else { continue }
@@ -126,12 +167,21 @@ enum Handles {
         }
         _ = removed
     }
+}
 
-    /// A C string derived from the handle, cached under `key` until `invalidate` or release.
-    static func string(_ pointer: OpaquePointer?, _ kind: HandleKind, key: String,
-                       _ compute: (Any) -> String?) -> UnsafePointer<CChar>? {
+/// The exports' view of the registry: each core type finds its own handles.
+extension CHandled {
+    /// The value behind `pointer`, which must be a live handle of this type's kind.
+    static func behind(_ pointer: OpaquePointer?) throws(StorageError) -> Self {
+        try Handles.withHandle(pointer) { (handle: Handle<Self>) in handle.value }
+    }
+
+    /// A C string computed once from the value behind `pointer` and lent until the handle is
+    /// released (or `releaseStrings`); NULL when `compute` gives nil, or on a bad handle (with
+    /// the last error set).
+    static func lentString(_ pointer: OpaquePointer?, _ key: StringKey, _ compute: (Self) -> String?) -> UnsafePointer<CChar>? {
         Errors.returning(nil) { () throws(StorageError) -> UnsafePointer<CChar>? in
-            try withHandle(pointer, kind) { handle in
+            try Handles.withHandle(pointer) { (handle: Handle<Self>) in
                 if let cached = handle.strings.first(where: { $0.key == key }) { return UnsafePointer(cached.copy) }
                 guard let string = compute(handle.value), let copy = ownedCString(string) else { return nil }
                 handle.strings.append((key, copy))
@@ -140,27 +190,24 @@ enum Handles {
         }
     }
 
-    /// A child handle lent out from the handle (a snapshot's reference, a list item), created
-    /// once and released with its parent.
-    static func child(_ pointer: OpaquePointer?, _ kind: HandleKind, key: ChildKey, childKind: HandleKind,
-                      _ compute: (Any) -> Any?) -> OpaquePointer? {
+    /// A child handle lent out from the handle at `pointer` (a snapshot's reference, a list
+    /// item), created once and released with its parent; NULL on a bad handle or no child.
+    static func lentChild<Child: CHandled>(_ pointer: OpaquePointer?, _ key: ChildKey,
+                                           _ compute: (Self) -> Child?) -> OpaquePointer? {
         Errors.returning(nil) { () throws(StorageError) -> OpaquePointer? in
-            try registry.withLock { registry throws(StorageError) -> OpaquePointer? in
-                let parent = try lookup(registry, pointer, kind)
+            try Handles.registry.withLock { registry throws(StorageError) -> OpaquePointer? in
+                let parent: Handle<Self> = try registry.lookup(pointer)
                 if let cached = parent.children[key] { return cached }
                 guard let value = compute(parent.value) else { return nil }
-                registry.nextID += 16
-                registry.handles[registry.nextID] = Handle(kind: childKind, value: value, owned: false)
-                let child = OpaquePointer(bitPattern: registry.nextID)!
+                let child = registry.add(Handle(value, owned: false))
                 parent.children[key] = child
                 return child
             }
         }
     }
 
-    /// Drops the cached strings whose key starts with `prefix`, after their source changed.
-    static func invalidate(_ handle: Handle, prefix: String) {
-        for string in handle.strings where string.key.hasPrefix(prefix) { free(string.copy) }
-        handle.strings.removeAll { $0.key.hasPrefix(prefix) }
+    /// A *_free export: releases an owned handle; NULL is a no-op; misuse sets the last error.
+    static func free(_ pointer: OpaquePointer?) {
+        _ = Errors.status { () throws(StorageError) in _ = try Handles.release(pointer) as Self? }
     }
 }

@@ -13,18 +13,19 @@ public typealias fbs_list_callback = @convention(c) (Int32, OpaquePointer?, Unsa
 public typealias fbs_string_callback = @convention(c) (Int32, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void
 public typealias fbs_data_callback = @convention(c) (Int32, UnsafeRawPointer?, Int, UnsafeMutableRawPointer?) -> Void
 
-private func reference(_ pointer: OpaquePointer?) throws(StorageError) -> StorageReference {
-    try Handles.value(pointer, .reference, as: StorageReference.self)
-}
-
-/// Starts an async operation whose callback receives `deliver(result)`'s status and value.
-private func startAsync<T: Sendable>(_ callback: UnsafeRawPointer?, _ start: (@escaping StorageCompletion<T>) throws(StorageError) -> Void,
-                                     deliver: @escaping @Sendable (Result<T, StorageError>) -> Void) -> Int32 {
+/// Starts an async operation: on completion, `deliver` gets the callback (checked non-NULL
+/// here), the result and the user data, after a failure is recorded as the last error.
+private func startAsync<Callback: Sendable, T: Sendable>(
+    _ callback: Callback?, _ userData: UnsafeMutableRawPointer?,
+    _ start: (@escaping StorageCompletion<T>) throws(StorageError) -> Void,
+    deliver: @escaping @Sendable (Callback, Result<T, StorageError>, UnsafeMutableRawPointer?) -> Void
+) -> Int32 {
     Errors.status { () throws(StorageError) in
-        guard callback != nil else { throw StorageError(code: .invalidArgument, message: "The callback is NULL") }
+        guard let callback else { throw StorageError(code: .invalidArgument, message: "The callback is NULL") }
+        let userData = UserData(pointer: userData)
         try start { result in
             if case .failure(let error) = result { Errors.record(error) }
-            deliver(result)
+            deliver(callback, result, userData.pointer)
         }
     }
 }
@@ -36,29 +37,20 @@ private func code<T>(_ result: Result<T, StorageError>) -> Int32 {
     }
 }
 
-/// Lends a handle for the duration of a callback.
-private func lending<T>(_ kind: HandleKind, _ value: T?, _ body: (OpaquePointer?) -> Void) {
-    guard let value else { return body(nil) }
-    let lent = Handles.make(kind, value, owned: false)
-    body(lent)
-    Handles.releaseLent(lent)
-}
-
 // MARK: Metadata
 
 @_cdecl("fbs_reference_get_metadata")
 public func fbs_reference_get_metadata(_ r: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     Errors.status { () throws(StorageError) in
         let out = try Arguments.out(out)
-        out.pointee = Handles.make(.metadata, try reference(r).getMetadata())
+        out.pointee = Handles.make(try StorageReference.behind(r).getMetadata())
     }
 }
 
 @_cdecl("fbs_reference_get_metadata_async")
 public func fbs_reference_get_metadata_async(_ r: OpaquePointer?, _ cb: fbs_metadata_callback?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    let userData = UserData(pointer: userData)
-    return startAsync(unsafeBitCast(cb, to: UnsafeRawPointer?.self), { done throws(StorageError) in try reference(r).getMetadata(completion: done) }) { result in
-        lending(.metadata, try? result.get()) { cb?(code(result), $0, userData.pointer) }
+    startAsync(cb, userData, { done throws(StorageError) in try StorageReference.behind(r).getMetadata(completion: done) }) { cb, result, userData in
+        Handles.lend(try? result.get()) { cb(code(result), $0, userData) }
     }
 }
 
@@ -66,20 +58,19 @@ public func fbs_reference_get_metadata_async(_ r: OpaquePointer?, _ cb: fbs_meta
 public func fbs_reference_update_metadata(_ r: OpaquePointer?, _ changes: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     Errors.status { () throws(StorageError) in
         let out = try Arguments.out(out)
-        let changes = try Handles.value(changes, .metadata, as: StorageMetadata.self)
-        out.pointee = Handles.make(.metadata, try reference(r).updateMetadata(changes))
+        let changes = try StorageMetadata.behind(changes)
+        out.pointee = Handles.make(try StorageReference.behind(r).updateMetadata(changes))
     }
 }
 
 @_cdecl("fbs_reference_update_metadata_async")
 public func fbs_reference_update_metadata_async(_ r: OpaquePointer?, _ changes: OpaquePointer?, _ cb: fbs_metadata_callback?,
                                                 _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    let userData = UserData(pointer: userData)
-    return startAsync(unsafeBitCast(cb, to: UnsafeRawPointer?.self), { done throws(StorageError) in
-        let changes = try Handles.value(changes, .metadata, as: StorageMetadata.self)
-        try reference(r).updateMetadata(changes, completion: done)
-    }) { result in
-        lending(.metadata, try? result.get()) { cb?(code(result), $0, userData.pointer) }
+    startAsync(cb, userData, { done throws(StorageError) in
+        let changes = try StorageMetadata.behind(changes)
+        try StorageReference.behind(r).updateMetadata(changes, completion: done)
+    }) { cb, result, userData in
+        Handles.lend(try? result.get()) { cb(code(result), $0, userData) }
     }
 }
 
@@ -87,14 +78,13 @@ public func fbs_reference_update_metadata_async(_ r: OpaquePointer?, _ changes: 
 
 @_cdecl("fbs_reference_delete")
 public func fbs_reference_delete(_ r: OpaquePointer?) -> Int32 {
-    Errors.status { () throws(StorageError) in try reference(r).delete() }
+    Errors.status { () throws(StorageError) in try StorageReference.behind(r).delete() }
 }
 
 @_cdecl("fbs_reference_delete_async")
 public func fbs_reference_delete_async(_ r: OpaquePointer?, _ cb: fbs_completion_callback?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    let userData = UserData(pointer: userData)
-    return startAsync(unsafeBitCast(cb, to: UnsafeRawPointer?.self), { done throws(StorageError) in try reference(r).delete(completion: done) }) { result in
-        cb?(code(result), userData.pointer)
+    startAsync(cb, userData, { done throws(StorageError) in try StorageReference.behind(r).delete(completion: done) }) { cb, result, userData in
+        cb(code(result), userData)
     }
 }
 
@@ -104,16 +94,15 @@ public func fbs_reference_delete_async(_ r: OpaquePointer?, _ cb: fbs_completion
 public func fbs_reference_download_url(_ r: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     Errors.status { () throws(StorageError) in
         let out = try Arguments.out(out)
-        out.pointee = ownedCString(try reference(r).downloadURL())
+        out.pointee = ownedCString(try StorageReference.behind(r).downloadURL())
     }
 }
 
 @_cdecl("fbs_reference_download_url_async")
 public func fbs_reference_download_url_async(_ r: OpaquePointer?, _ cb: fbs_string_callback?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    let userData = UserData(pointer: userData)
-    return startAsync(unsafeBitCast(cb, to: UnsafeRawPointer?.self), { done throws(StorageError) in try reference(r).downloadURL(completion: done) }) { result in
+    startAsync(cb, userData, { done throws(StorageError) in try StorageReference.behind(r).downloadURL(completion: done) }) { cb, result, userData in
         let url = try? result.get()
-        url.map { $0.withCString { cb?(0, $0, userData.pointer) } } ?? cb?(code(result), nil, userData.pointer)
+        url.map { $0.withCString { cb(0, $0, userData) } } ?? cb(code(result), nil, userData)
     }
 }
 
@@ -125,7 +114,7 @@ public func fbs_reference_get_data(_ r: OpaquePointer?, _ maxSize: Int64, _ outB
     Errors.status { () throws(StorageError) in
         let outBytes = try Arguments.out(outBytes, "out_bytes")
         let outLength = try Arguments.out(outLength, "out_length")
-        let data = try reference(r).getData(maxSize: maxSize)
+        let data = try StorageReference.behind(r).getData(maxSize: maxSize)
         guard let copy = malloc(max(data.count, 1)) else {
             throw StorageError(code: .internalError, message: "Out of memory for \(data.count) bytes")
         }
@@ -138,13 +127,12 @@ public func fbs_reference_get_data(_ r: OpaquePointer?, _ maxSize: Int64, _ outB
 @_cdecl("fbs_reference_get_data_async")
 public func fbs_reference_get_data_async(_ r: OpaquePointer?, _ maxSize: Int64, _ cb: fbs_data_callback?,
                                          _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    let userData = UserData(pointer: userData)
-    return startAsync(unsafeBitCast(cb, to: UnsafeRawPointer?.self), { done throws(StorageError) in
-        try reference(r).getData(maxSize: maxSize, completion: done)
-    }) { result in
+    startAsync(cb, userData, { done throws(StorageError) in
+        try StorageReference.behind(r).getData(maxSize: maxSize, completion: done)
+    }) { cb, result, userData in
         switch result {
-        case .success(let data): data.withUnsafeBytes { cb?(0, $0.baseAddress, data.count, userData.pointer) }
-        case .failure(let error): cb?(error.code.rawValue, nil, 0, userData.pointer)
+        case .success(let data): data.withUnsafeBytes { cb(0, $0.baseAddress, data.count, userData) }
+        case .failure(let error): cb(error.code.rawValue, nil, 0, userData)
         }
     }
 }
@@ -158,19 +146,18 @@ public func fbs_reference_list(_ r: OpaquePointer?, _ max: Int64, _ token: Unsaf
                                _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     Errors.status { () throws(StorageError) in
         let out = try Arguments.out(out)
-        let page = try reference(r).list(maxResults: maxResults(max), pageToken: Arguments.optionalString(token, "page_token"))
-        out.pointee = Handles.make(.listResult, page)
+        let page = try StorageReference.behind(r).list(maxResults: maxResults(max), pageToken: Arguments.optionalString(token, "page_token"))
+        out.pointee = Handles.make(page)
     }
 }
 
 @_cdecl("fbs_reference_list_async")
 public func fbs_reference_list_async(_ r: OpaquePointer?, _ max: Int64, _ token: UnsafePointer<CChar>?,
                                      _ cb: fbs_list_callback?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    let userData = UserData(pointer: userData)
-    return startAsync(unsafeBitCast(cb, to: UnsafeRawPointer?.self), { done throws(StorageError) in
-        try reference(r).list(maxResults: maxResults(max), pageToken: Arguments.optionalString(token, "page_token"), completion: done)
-    }) { result in
-        lending(.listResult, try? result.get()) { cb?(code(result), $0, userData.pointer) }
+    startAsync(cb, userData, { done throws(StorageError) in
+        try StorageReference.behind(r).list(maxResults: maxResults(max), pageToken: Arguments.optionalString(token, "page_token"), completion: done)
+    }) { cb, result, userData in
+        Handles.lend(try? result.get()) { cb(code(result), $0, userData) }
     }
 }
 
@@ -178,14 +165,13 @@ public func fbs_reference_list_async(_ r: OpaquePointer?, _ max: Int64, _ token:
 public func fbs_reference_list_all(_ r: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     Errors.status { () throws(StorageError) in
         let out = try Arguments.out(out)
-        out.pointee = Handles.make(.listResult, try reference(r).listAll())
+        out.pointee = Handles.make(try StorageReference.behind(r).listAll())
     }
 }
 
 @_cdecl("fbs_reference_list_all_async")
 public func fbs_reference_list_all_async(_ r: OpaquePointer?, _ cb: fbs_list_callback?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    let userData = UserData(pointer: userData)
-    return startAsync(unsafeBitCast(cb, to: UnsafeRawPointer?.self), { done throws(StorageError) in try reference(r).listAll(completion: done) }) { result in
-        lending(.listResult, try? result.get()) { cb?(code(result), $0, userData.pointer) }
+    startAsync(cb, userData, { done throws(StorageError) in try StorageReference.behind(r).listAll(completion: done) }) { cb, result, userData in
+        Handles.lend(try? result.get()) { cb(code(result), $0, userData) }
     }
 }

@@ -7,8 +7,7 @@ private func derive(_ reference: OpaquePointer?, _ out: UnsafeMutablePointer<Opa
                     _ make: (StorageReference) throws(StorageError) -> StorageReference?) -> Int32 {
     Errors.status { () throws(StorageError) in
         let out = try Arguments.out(out)
-        let derived = try make(Handles.value(reference, .reference, as: StorageReference.self))
-        out.pointee = derived.map { Handles.make(.reference, $0) }
+        out.pointee = try make(StorageReference.behind(reference)).map { Handles.make($0) }
     }
 }
 
@@ -30,20 +29,18 @@ public func fbs_reference_root(_ reference: OpaquePointer?, _ out: UnsafeMutable
 
 @_cdecl("fbs_reference_name")
 public func fbs_reference_name(_ reference: OpaquePointer?) -> UnsafePointer<CChar>? {
-    Handles.string(reference, .reference, key: "name") { ($0 as? StorageReference)?.name }
+    StorageReference.lentString(reference, .name) { $0.name }
 }
 
 @_cdecl("fbs_reference_full_path")
 public func fbs_reference_full_path(_ reference: OpaquePointer?) -> UnsafePointer<CChar>? {
-    Handles.string(reference, .reference, key: "full_path") { ($0 as? StorageReference)?.fullPath }
+    StorageReference.lentString(reference, .fullPath) { $0.fullPath }
 }
 
 @_cdecl("fbs_reference_bucket")
 public func fbs_reference_bucket(_ reference: OpaquePointer?) -> UnsafePointer<CChar>? {
-    Handles.string(reference, .reference, key: "bucket") { ($0 as? StorageReference)?.bucket }
+    StorageReference.lentString(reference, .bucket) { $0.bucket }
 }
 
 @_cdecl("fbs_reference_free")
-public func fbs_reference_free(_ reference: OpaquePointer?) {
-    _ = Errors.status { () throws(StorageError) in try Handles.release(reference, .reference) }
-}
+public func fbs_reference_free(_ reference: OpaquePointer?) { StorageReference.free(reference) }

@@ -3,7 +3,7 @@ import FBStorage
 // fbs_snapshot_*: read-only views of a StorageTaskSnapshot.
 
 private func field<T>(_ snapshot: OpaquePointer?, _ fallback: T, _ get: (StorageTaskSnapshot) -> T) -> T {
-    Errors.returning(fallback) { () throws(StorageError) in get(try Handles.value(snapshot, .snapshot, as: StorageTaskSnapshot.self)) }
+    Errors.returning(fallback) { () throws(StorageError) in get(try StorageTaskSnapshot.behind(snapshot)) }
 }
 
 @_cdecl("fbs_snapshot_status")
@@ -22,7 +22,7 @@ public func fbs_snapshot_error_code(_ s: OpaquePointer?) -> Int32 {
 
 @_cdecl("fbs_snapshot_error_message")
 public func fbs_snapshot_error_message(_ s: OpaquePointer?) -> UnsafePointer<CChar>? {
-    Handles.string(s, .snapshot, key: "error_message") { ($0 as? StorageTaskSnapshot)?.error?.message }
+    StorageTaskSnapshot.lentString(s, .errorMessage) { $0.error?.message }
 }
 
 @_cdecl("fbs_snapshot_error_http_status")
@@ -32,20 +32,18 @@ public func fbs_snapshot_error_http_status(_ s: OpaquePointer?) -> Int32 {
 
 @_cdecl("fbs_snapshot_error_server_response")
 public func fbs_snapshot_error_server_response(_ s: OpaquePointer?) -> UnsafePointer<CChar>? {
-    Handles.string(s, .snapshot, key: "server_response") { ($0 as? StorageTaskSnapshot)?.error?.serverResponse }
+    StorageTaskSnapshot.lentString(s, .serverResponse) { $0.error?.serverResponse }
 }
 
 @_cdecl("fbs_snapshot_metadata")
 public func fbs_snapshot_metadata(_ s: OpaquePointer?) -> OpaquePointer? {
-    Handles.child(s, .snapshot, key: .metadata, childKind: .metadata) { ($0 as? StorageTaskSnapshot)?.metadata }
+    StorageTaskSnapshot.lentChild(s, .metadata) { $0.metadata }
 }
 
 @_cdecl("fbs_snapshot_reference")
 public func fbs_snapshot_reference(_ s: OpaquePointer?) -> OpaquePointer? {
-    Handles.child(s, .snapshot, key: .reference, childKind: .reference) { ($0 as? StorageTaskSnapshot)?.reference }
+    StorageTaskSnapshot.lentChild(s, .reference) { $0.reference }
 }
 
 @_cdecl("fbs_snapshot_free")
-public func fbs_snapshot_free(_ s: OpaquePointer?) {
-    _ = Errors.status { () throws(StorageError) in try Handles.release(s, .snapshot) }
-}
+public func fbs_snapshot_free(_ s: OpaquePointer?) { StorageTaskSnapshot.free(s) }

@@ -7,36 +7,34 @@ public func fbs_storage_new(_ bucket: UnsafePointer<CChar>?, _ out: UnsafeMutabl
     Errors.status { () throws(StorageError) in
         let out = try Arguments.out(out)
         let storage = try Storage(bucket: Arguments.string(bucket, "bucket", isPath: true))
-        out.pointee = Handles.make(.storage, storage)
+        out.pointee = Handles.make(storage)
     }
 }
 
 @_cdecl("fbs_storage_free")
 public func fbs_storage_free(_ storage: OpaquePointer?) {
-    guard let storage else { return }
     _ = Errors.status { () throws(StorageError) in
-        let value = try Handles.value(storage, .storage, as: Storage.self)
-        try Handles.release(storage, .storage)
-        value.close()
+        let released: Storage? = try Handles.release(storage)
+        released?.close()
     }
 }
 
 @_cdecl("fbs_storage_bucket")
 public func fbs_storage_bucket(_ storage: OpaquePointer?) -> UnsafePointer<CChar>? {
-    Handles.string(storage, .storage, key: "bucket") { ($0 as? Storage)?.bucket }
+    Storage.lentString(storage, .bucket) { $0.bucket }
 }
 
 @_cdecl("fbs_storage_use_emulator")
 public func fbs_storage_use_emulator(_ storage: OpaquePointer?, _ host: UnsafePointer<CChar>?, _ port: Int32) -> Int32 {
     Errors.status { () throws(StorageError) in
-        try Handles.value(storage, .storage, as: Storage.self).useEmulator(host: Arguments.string(host, "host"), port: Int(port))
+        try Storage.behind(storage).useEmulator(host: Arguments.string(host, "host"), port: Int(port))
     }
 }
 
 @_cdecl("fbs_storage_set_auth_token")
 public func fbs_storage_set_auth_token(_ storage: OpaquePointer?, _ token: UnsafePointer<CChar>?) -> Int32 {
     Errors.status { () throws(StorageError) in
-        try Handles.value(storage, .storage, as: Storage.self).setAuthToken(Arguments.optionalString(token, "token"))
+        try Storage.behind(storage).setAuthToken(Arguments.optionalString(token, "token"))
     }
 }
 
@@ -46,7 +44,7 @@ public typealias fbs_token_provider = @convention(c) (Int32, UnsafeMutableRawPoi
 public func fbs_storage_set_auth_token_provider(_ storage: OpaquePointer?, _ provider: fbs_token_provider?,
                                                _ userData: UnsafeMutableRawPointer?) -> Int32 {
     Errors.status { () throws(StorageError) in
-        let storage = try Handles.value(storage, .storage, as: Storage.self)
+        let storage = try Storage.behind(storage)
         let userData = UserData(pointer: userData)
         guard let provider else { return storage.setAuthTokenProvider(nil) }
         storage.setAuthTokenProvider { forceRefresh in
@@ -58,21 +56,21 @@ public func fbs_storage_set_auth_token_provider(_ storage: OpaquePointer?, _ pro
 @_cdecl("fbs_storage_set_app_check_token")
 public func fbs_storage_set_app_check_token(_ storage: OpaquePointer?, _ token: UnsafePointer<CChar>?) -> Int32 {
     Errors.status { () throws(StorageError) in
-        try Handles.value(storage, .storage, as: Storage.self).setAppCheckToken(Arguments.optionalString(token, "token"))
+        try Storage.behind(storage).setAppCheckToken(Arguments.optionalString(token, "token"))
     }
 }
 
 /// Reads or changes one setting of a storage handle.
 private func update(_ storage: OpaquePointer?, _ change: (inout StorageSettings) throws(StorageError) -> Void) -> Int32 {
     Errors.status { () throws(StorageError) in
-        try Handles.value(storage, .storage, as: Storage.self).updateSettings(change)
+        try Storage.behind(storage).updateSettings(change)
     }
 }
 
 private func read<T>(_ storage: OpaquePointer?, _ out: UnsafeMutablePointer<T>?, _ field: (StorageSettings) -> T) -> Int32 {
     Errors.status { () throws(StorageError) in
         let out = try Arguments.out(out)
-        out.pointee = field(try Handles.value(storage, .storage, as: Storage.self).settings)
+        out.pointee = field(try Storage.behind(storage).settings)
     }
 }
 
@@ -149,8 +147,8 @@ public func fbs_storage_reference(_ storage: OpaquePointer?, _ path: UnsafePoint
                                   _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     Errors.status { () throws(StorageError) in
         let out = try Arguments.out(out)
-        let storage = try Handles.value(storage, .storage, as: Storage.self)
-        out.pointee = Handles.make(.reference, try storage.reference(Arguments.optionalString(path, "path", isPath: true)))
+        let storage = try Storage.behind(storage)
+        out.pointee = Handles.make(try storage.reference(Arguments.optionalString(path, "path", isPath: true)))
     }
 }
 
@@ -159,7 +157,7 @@ public func fbs_storage_reference_for_url(_ storage: OpaquePointer?, _ url: Unsa
                                           _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     Errors.status { () throws(StorageError) in
         let out = try Arguments.out(out)
-        let storage = try Handles.value(storage, .storage, as: Storage.self)
-        out.pointee = Handles.make(.reference, try storage.reference(forURL: Arguments.string(url, "url", isPath: true)))
+        let storage = try Storage.behind(storage)
+        out.pointee = Handles.make(try storage.reference(forURL: Arguments.string(url, "url", isPath: true)))
     }
 }

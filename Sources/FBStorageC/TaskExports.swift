@@ -9,15 +9,14 @@ private func startTask(_ reference: OpaquePointer?, _ out: UnsafeMutablePointer<
                        _ start: (StorageReference) throws(StorageError) -> StorageTask) -> Int32 {
     Errors.status { () throws(StorageError) in
         let out = try Arguments.out(out)
-        let task = try start(Handles.value(reference, .reference, as: StorageReference.self))
-        out.pointee = Handles.make(.task, task)
+        out.pointee = Handles.make(try start(StorageReference.behind(reference)))
     }
 }
 
 /// The metadata argument of an upload: NULL, or a metadata handle.
 private func optionalMetadata(_ metadata: OpaquePointer?) throws(StorageError) -> StorageMetadata? {
     guard let metadata else { return nil }
-    return try Handles.value(metadata, .metadata, as: StorageMetadata.self)
+    return try StorageMetadata.behind(metadata)
 }
 
 @_cdecl("fbs_reference_put_data")
@@ -65,7 +64,7 @@ public func fbs_reference_write_to_file(_ reference: OpaquePointer?, _ path: Uns
 public func fbs_task_upload_session(_ task: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     Errors.status { () throws(StorageError) in
         let out = try Arguments.out(out)
-        let task = try Handles.value(task, .task, as: StorageTask.self)
+        let task = try StorageTask.behind(task)
         out.pointee = (task as? StorageUploadTask)?.uploadSession.flatMap { ownedCString($0.encode()) }
     }
 }
@@ -81,14 +80,12 @@ private func status(_ raw: Int32) throws(StorageError) -> StorageTaskStatus {
 public func fbs_task_observe(_ task: OpaquePointer?, _ rawStatus: Int32, _ callback: fbs_task_callback?,
                              _ userData: UnsafeMutableRawPointer?, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
     Errors.status { () throws(StorageError) in
-        let task = try Handles.value(task, .task, as: StorageTask.self)
+        let task = try StorageTask.behind(task)
         let status = try status(rawStatus)
         guard let callback else { throw StorageError(code: .invalidArgument, message: "The callback is NULL") }
         let userData = UserData(pointer: userData)
         let handle = try task.observe(status) { snapshot in
-            let lent = Handles.make(.snapshot, snapshot, owned: false)
-            callback(lent, userData.pointer)
-            Handles.releaseLent(lent)
+            Handles.lend(snapshot) { callback($0, userData.pointer) }
         }
         out?.pointee = handle
     }
@@ -96,42 +93,42 @@ public func fbs_task_observe(_ task: OpaquePointer?, _ rawStatus: Int32, _ callb
 
 @_cdecl("fbs_task_remove_observer")
 public func fbs_task_remove_observer(_ task: OpaquePointer?, _ handle: Int64) -> Int32 {
-    Errors.status { () throws(StorageError) in try Handles.value(task, .task, as: StorageTask.self).removeObserver(handle) }
+    Errors.status { () throws(StorageError) in try StorageTask.behind(task).removeObserver(handle) }
 }
 
 @_cdecl("fbs_task_remove_all_observers_for_status")
 public func fbs_task_remove_all_observers_for_status(_ task: OpaquePointer?, _ rawStatus: Int32) -> Int32 {
     Errors.status { () throws(StorageError) in
-        try Handles.value(task, .task, as: StorageTask.self).removeAllObservers(for: status(rawStatus))
+        try StorageTask.behind(task).removeAllObservers(for: status(rawStatus))
     }
 }
 
 @_cdecl("fbs_task_remove_all_observers")
 public func fbs_task_remove_all_observers(_ task: OpaquePointer?) -> Int32 {
-    Errors.status { () throws(StorageError) in try Handles.value(task, .task, as: StorageTask.self).removeAllObservers() }
+    Errors.status { () throws(StorageError) in try StorageTask.behind(task).removeAllObservers() }
 }
 
 @_cdecl("fbs_task_pause")
 public func fbs_task_pause(_ task: OpaquePointer?) -> Int32 {
-    Errors.status { () throws(StorageError) in try Handles.value(task, .task, as: StorageTask.self).pause() }
+    Errors.status { () throws(StorageError) in try StorageTask.behind(task).pause() }
 }
 
 @_cdecl("fbs_task_resume")
 public func fbs_task_resume(_ task: OpaquePointer?) -> Int32 {
-    Errors.status { () throws(StorageError) in try Handles.value(task, .task, as: StorageTask.self).resume() }
+    Errors.status { () throws(StorageError) in try StorageTask.behind(task).resume() }
 }
 
 @_cdecl("fbs_task_cancel")
 public func fbs_task_cancel(_ task: OpaquePointer?) -> Int32 {
-    Errors.status { () throws(StorageError) in try Handles.value(task, .task, as: StorageTask.self).cancel() }
+    Errors.status { () throws(StorageError) in try StorageTask.behind(task).cancel() }
 }
 
 @_cdecl("fbs_task_wait")
 public func fbs_task_wait(_ task: OpaquePointer?, _ timeoutMs: Int64) -> Int32 {
     Errors.status { () throws(StorageError) in
-        let task = try Handles.value(task, .task, as: StorageTask.self)
+        let task = try StorageTask.behind(task)
         guard let final = try task.wait(timeout: timeoutMs < 0 ? nil : Double(timeoutMs) / 1000) else {
-            throw StorageError(code: .invalidArgument, message: "Timed out after \(timeoutMs) ms; the task goes on")
+            throw StorageError(code: .timeout, message: "Timed out after \(timeoutMs) ms; the task goes on")
         }
         if let error = final.error { throw error }
     }
@@ -141,11 +138,9 @@ public func fbs_task_wait(_ task: OpaquePointer?, _ timeoutMs: Int64) -> Int32 {
 public func fbs_task_snapshot(_ task: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     Errors.status { () throws(StorageError) in
         let out = try Arguments.out(out)
-        out.pointee = Handles.make(.snapshot, try Handles.value(task, .task, as: StorageTask.self).snapshot)
+        out.pointee = Handles.make(try StorageTask.behind(task).snapshot)
     }
 }
 
 @_cdecl("fbs_task_free")
-public func fbs_task_free(_ task: OpaquePointer?) {
-    _ = Errors.status { () throws(StorageError) in try Handles.release(task, .task) }
-}
+public func fbs_task_free(_ task: OpaquePointer?) { StorageTask.free(task) }

@@ -22,6 +22,7 @@ import Testing
             (.bucketMismatch, -13051, "FBS_ERR_BUCKET_MISMATCH"),
             (.internalError, -13052, "FBS_ERR_INTERNAL"),
             (.pathError, -13053, "FBS_ERR_PATH"),
+            (.timeout, -13060, "FBS_ERR_TIMEOUT"),
         ]
         #expect(StorageErrorCode.allCases.count == expected.count)
         for (code, raw, name) in expected {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # check-header.sh INCLUDE_DIR LIB_DIR — the header compiles cleanly as C11 and C++11 (also
-# linked and run from C++: extern "C" works), and the library's version matches the header's.
+# linked and run from C++: extern "C" works), the library's version matches the header's, and
+# fbs_constant() lists every integer constant the header defines (bindings check theirs with it).
 set -euo pipefail
 inc=${1:?usage: check-header.sh include-dir lib-dir}
 lib=${2:?usage: check-header.sh include-dir lib-dir}
@@ -38,4 +39,20 @@ run "C program: fbs_version() == FBS_VERSION_STRING, fbs_abi_version() == FBS_AB
   bash -c "gcc -std=c11 -I'$inc' '$tmp/version.c' -L'$lib' -Wl,-rpath,'$lib' -lfbstorage -o '$tmp/vc' && '$tmp/vc'"
 run "C++ program links and runs (extern \"C\")" \
   bash -c "g++ -std=c++11 -I'$inc' '$tmp/version.cpp' -L'$lib' -Wl,-rpath,'$lib' -lfbstorage -o '$tmp/vcpp' && '$tmp/vcpp'"
+cat > "$tmp/constants.c" <<'C'
+#include <fbstorage.h>
+#include <stdio.h>
+int main(void) {
+    const char *name;
+    for (size_t i = 0; (name = fbs_constant(i, NULL)) != NULL; i++) puts(name);
+    return 0;
+}
+C
+# The header's integer constants: macros whose value is not a string, and enumerators.
+{ gcc -E -dM -x c "$inc/fbstorage.h" | sed -nE 's/^#define (FBS_[A-Z0-9_]+) [^"].*/\1/p'
+  gcc -E -P -x c "$inc/fbstorage.h" | grep -oE '\bFBS_[A-Z0-9_]+\s*=' | sed -E 's/\s*=$//'
+} | sort -u > "$tmp/declared"
+run "fbs_constant() lists the header's $(wc -l < "$tmp/declared") integer constants, no more" \
+  bash -c "gcc -std=c11 -I'$inc' '$tmp/constants.c' -L'$lib' -Wl,-rpath,'$lib' -lfbstorage -o '$tmp/constants' \
+           && '$tmp/constants' | sort | diff '$tmp/declared' -"
 exit $status

@@ -16,6 +16,14 @@ static int64_t snapshot_bytes(fbs_task *t, fbs_task_status *status) {
     return b;
 }
 
+/* Starts a small upload (one request) that the server holds for hold_ms before answering. */
+static fbs_task *start_held_upload(fbs_reference *r, const char *text, int hold_ms) {
+    emu_fault_delay(EMU, (fault_match){"POST", NULL, "/v0/b/", NULL, 1}, hold_ms);
+    fbs_task *t = NULL;
+    REQUIRE_OK(fbs_reference_put_data(r, text, strlen(text), NULL, &t));
+    return t;
+}
+
 TEST(pause_and_resume_upload) {
     fbs_storage *s = new_storage();
     REQUIRE_OK(fbs_storage_set_upload_chunk_size(s, 256 * KIB));
@@ -41,7 +49,7 @@ TEST(pause_and_resume_upload) {
     CHECK_EQ_INT(snapshot_bytes(t, NULL), at_pause);   /* nothing moves while paused */
     CHECK_EQ_INT(log.count, events_at_pause);
     CHECK_EQ_INT(event_log_count(&log, FBS_TASK_STATUS_PAUSE), 1);
-    CHECK_CODE(fbs_task_wait(t, 100), FBS_ERR_INVALID_ARGUMENT);   /* times out: still paused */
+    CHECK_CODE(fbs_task_wait(t, 100), FBS_ERR_TIMEOUT);   /* still paused */
 
     CHECK_CODE(fbs_task_resume(t), FBS_OK);
     CHECK_CODE(fbs_task_resume(t), FBS_OK);   /* resuming a running task does nothing */
@@ -76,6 +84,28 @@ TEST(pause_and_resume_upload) {
     fbs_task_free(t);
     fbs_reference_free(r);
     free(bytes);
+    fbs_storage_free(s);
+}
+
+/* A wait that times out says so with its own code and message; the task goes on to its end. */
+TEST(wait_timeout_leaves_task_running) {
+    fbs_storage *s = new_storage();
+    fbs_reference *r = new_ref(s, "control/held.txt");
+    fbs_task *t = start_held_upload(r, "held", 1500);   /* cannot end within 100 ms */
+    CHECK_CODE(fbs_task_wait(t, 100), FBS_ERR_TIMEOUT);
+    CHECK(strstr(fbs_last_error_message(), "Timed out after 100 ms") != NULL);
+    CHECK_CODE(fbs_task_wait(t, 0), FBS_ERR_TIMEOUT);   /* 0 only looks */
+    CHECK_STR(fbs_error_name(FBS_ERR_TIMEOUT), "FBS_ERR_TIMEOUT");
+    fbs_task_status st = FBS_TASK_STATUS_UNKNOWN;
+    snapshot_bytes(t, &st);
+    CHECK(st != FBS_TASK_STATUS_SUCCESS && st != FBS_TASK_STATUS_FAILURE);
+    CHECK_CODE(fbs_task_wait(t, 30000), FBS_OK);
+    size_t got_n = 0;
+    unsigned char *got = emu_fetch_object(EMU, "control/held.txt", &got_n);
+    CHECK(got && bytes_equal(got, got_n, "held", 4));
+    free(got);
+    fbs_task_free(t);
+    fbs_reference_free(r);
     fbs_storage_free(s);
 }
 
@@ -127,10 +157,8 @@ TEST(cancel_upload) {
 
 TEST(cancel_small_upload_immediately) {
     fbs_storage *s = new_storage();
-    emu_fault_delay(EMU, (fault_match){"POST", NULL, "/v0/b/", NULL, 1}, 500);
     fbs_reference *r = new_ref(s, "control/small-cancel.bin");
-    fbs_task *t = NULL;
-    REQUIRE_OK(fbs_reference_put_data(r, "abc", 3, NULL, &t));
+    fbs_task *t = start_held_upload(r, "abc", 500);
     CHECK_CODE(fbs_task_cancel(t), FBS_OK);
     CHECK_CODE(fbs_task_wait(t, 10000), FBS_ERR_CANCELLED);
     fbs_task_free(t);

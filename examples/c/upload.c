@@ -143,7 +143,7 @@ int main(int argc, char **argv) {
 
     /* The PROGRESS observer pauses at 50%; here the main thread resumes after a second. */
     int status;
-    while ((status = fbs_task_wait(p.task, 50)) == FBS_ERR_INVALID_ARGUMENT) {
+    while ((status = fbs_task_wait(p.task, 50)) == FBS_ERR_TIMEOUT) {
         long long since = p.pause_started;
         if (since > 0 && now_us() - since >= 1000000) fbs_task_resume(p.task);
     }

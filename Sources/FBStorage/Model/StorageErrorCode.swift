@@ -31,6 +31,8 @@ public enum StorageErrorCode: Int32, Sendable, CaseIterable {
     case internalError = -13052
     /// A bad URL or path.
     case pathError = -13053
+    /// A wait's timeout passed first (the C API's fbs_task_wait; no Firebase counterpart).
+    case timeout = -13060
 
     /// The name of the code's constant in `fbstorage.h`, e.g. `"FBS_ERR_OBJECT_NOT_FOUND"`.
     public var cName: String {
@@ -50,6 +52,7 @@ public enum StorageErrorCode: Int32, Sendable, CaseIterable {
         case .bucketMismatch: "FBS_ERR_BUCKET_MISMATCH"
         case .internalError: "FBS_ERR_INTERNAL"
         case .pathError: "FBS_ERR_PATH"
+        case .timeout: "FBS_ERR_TIMEOUT"
         }
     }
 }

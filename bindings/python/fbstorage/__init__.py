@@ -2,14 +2,15 @@
 
 The library is loaded on first use: importing this package needs no library. It is found at
 ``$FBSTORAGE_LIBRARY``, else inside this package (wheels), else in the project's build
-folder (``build/lib/libfbstorage.so``, made by ``make lib``).
+folder (``build/lib/libfbstorage.so``, made by ``make lib``). On loading it, the binding checks
+its copies of the header's constants against the library's and raises ImportError on a mismatch.
 """
 
 from __future__ import annotations
 
 from ._conversion import decode
 from ._native import library
-from .errors import StorageError, StorageErrorCode
+from .errors import StorageError, StorageErrorCode, StorageTimeoutError
 from .list_result import StorageListResult
 from .log import log_to_logging, set_log_handler
 from .metadata import StorageMetadata
@@ -17,7 +18,7 @@ from .reference import StorageReference
 from .storage import Storage
 from .task import DownloadTask, StorageTask, TaskSnapshot, TaskStatus, UploadTask
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "DownloadTask",
@@ -28,6 +29,7 @@ __all__ = [
     "StorageMetadata",
     "StorageReference",
     "StorageTask",
+    "StorageTimeoutError",
     "TaskSnapshot",
     "TaskStatus",
     "UploadTask",
@@ -38,5 +40,5 @@ __all__ = [
 
 
 def version() -> str:
-    """The version of the loaded libfbstorage.so, e.g. "0.1.0" (loads the library)."""
+    """The version of the loaded libfbstorage.so, e.g. "0.2.0" (loads the library)."""
     return decode(library().fbs_version()) or ""

@@ -7,6 +7,9 @@ Every function declared in ``include/fbstorage.h`` has one entry in :data:`SIGNA
 function whose return type is :data:`STATUS` returns an ``fbs_error_code``; it gets an
 ``errcheck`` that raises :class:`fbstorage.StorageError` built from the calling thread's last
 error, read right after the call, on the same thread.
+
+On loading, :func:`check_constants` compares this binding's copies of the header's constants
+(codes, task statuses, log levels) with the library's own, listed by ``fbs_constant``.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from typing import Any, Callable
 from .errors import FBS_OK, StorageError
 
 #: The ABI version of ``include/fbstorage.h`` this binding is written against.
-ABI_VERSION = 1
+ABI_VERSION = 2
 
 #: ``FBS_TIME_ABSENT``: a metadata time the server did not send.
 TIME_ABSENT = -(2**63)
@@ -108,6 +111,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_last_error_http_status": (c_int, []),
     "fbs_last_error_server_response": (c_char_p, []),
     "fbs_error_name": (c_char_p, [c_int]),
+    "fbs_constant": (c_char_p, [c_size_t, POINTER(c_int64)]),
     "fbs_string_free": (None, [c_void_p]),
     "fbs_data_free": (None, [c_void_p]),
     "fbs_library_set_log_handler": (STATUS, [LOG_HANDLER, c_void_p]),
@@ -183,8 +187,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_task_pause": (STATUS, [_T]),
     "fbs_task_resume": (STATUS, [_T]),
     "fbs_task_cancel": (STATUS, [_T]),
-    # Not STATUS: a timeout is reported as FBS_ERR_INVALID_ARGUMENT, see StorageTask.wait().
-    "fbs_task_wait": (c_int, [_T, c_int64]),
+    "fbs_task_wait": (STATUS, [_T, c_int64]),
     "fbs_task_snapshot": (STATUS, [_T, POINTER(_SN)]),
     "fbs_task_free": (None, [_T]),
     # Snapshots
@@ -267,7 +270,8 @@ def library() -> Any:
     """The loaded library, its functions typed. Loads it on the first call.
 
     Raises :class:`OSError` naming every place tried when it cannot be found or loaded, or
-    when its ABI version differs from the one this binding was written for.
+    when its ABI version differs from the one this binding was written for; ImportError when a
+    constant of this binding differs from the library's (:func:`check_constants`).
     """
     global _loaded, _loaded_path
     if _loaded is not None:
@@ -290,14 +294,65 @@ def library() -> Any:
                 raise OSError(
                     f"{path} has ABI version {abi}, this fbstorage binding needs {ABI_VERSION}"
                 )
+            bound = _bind(cdll)
+            check_constants(bound, path)
             _loaded_path = path
-            _loaded = _bind(cdll)
+            _loaded = bound
             return _loaded
         raise OSError(
             "libfbstorage.so could not be loaded; tried:\n  "
             + "\n  ".join(failures)
             + f"\nBuild it with `make lib`, or set {LIBRARY_ENV_VAR} to its path."
         )
+
+
+def library_constants(cdll: Any) -> dict[str, int]:
+    """The header's integer constants as the library was built with them (``fbs_constant``)."""
+    constants: dict[str, int] = {}
+    value = c_int64()
+    index = 0
+    while (name := cdll.fbs_constant(index, ctypes.byref(value))) is not None:
+        constants[name.decode()] = value.value
+        index += 1
+    return constants
+
+
+def binding_constants() -> dict[str, int]:
+    """This binding's copies of the header's constants, by their names in the header."""
+    from .errors import StorageErrorCode
+    from .log import DEBUG, ERROR, INFO, WARNING
+    from .task import TaskStatus
+
+    c_names = {StorageErrorCode.PATH_ERROR: "FBS_ERR_PATH"}
+    return {
+        "FBS_ABI_VERSION": ABI_VERSION,
+        "FBS_TIME_ABSENT": TIME_ABSENT,
+        "FBS_OK": FBS_OK,
+        **{c_names.get(code, f"FBS_ERR_{code.name}"): code.value for code in StorageErrorCode},
+        **{f"FBS_TASK_STATUS_{status.name}": status.value for status in TaskStatus},
+        "FBS_LOG_ERROR": ERROR,
+        "FBS_LOG_WARNING": WARNING,
+        "FBS_LOG_INFO": INFO,
+        "FBS_LOG_DEBUG": DEBUG,
+    }
+
+
+#: Families of constants this binding copies whole: the library may have none this binding lacks.
+_COPIED_FAMILIES = ("FBS_ERR_", "FBS_TASK_STATUS_", "FBS_LOG_")
+
+
+def check_constants(cdll: Any, path: Path) -> None:
+    """Raises ImportError naming the first constant this binding has a copy of that differs
+    from the library's, or that one side lacks."""
+    ours, theirs = binding_constants(), library_constants(cdll)
+    for name, value in ours.items():
+        if name not in theirs:
+            raise ImportError(f"{name} is {value} in this fbstorage binding but missing from {path}")
+        if theirs[name] != value:
+            raise ImportError(f"{name} is {value} in this fbstorage binding but {theirs[name]} in {path}")
+    for name, value in theirs.items():
+        if name.startswith(_COPIED_FAMILIES) and name not in ours:
+            raise ImportError(f"{name} ({value}) of {path} is unknown to this fbstorage binding")
 
 
 def library_path() -> Path:

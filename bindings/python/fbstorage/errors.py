@@ -29,10 +29,14 @@ class StorageErrorCode(enum.IntEnum):
     BUCKET_MISMATCH = -13051
     INTERNAL = -13052
     PATH_ERROR = -13053
+    TIMEOUT = -13060
 
 
 class StorageError(Exception):
     """A failure reported by libfbstorage.
+
+    ``StorageError(code, ...)`` builds the subclass of the code when it has one (as pygit2 does):
+    a TIMEOUT error is a :class:`StorageTimeoutError`, also a builtin :class:`TimeoutError`.
 
     Attributes:
         code: what went wrong, a :class:`StorageErrorCode`.
@@ -40,6 +44,11 @@ class StorageError(Exception):
         http_status: the HTTP status of the server response behind the failure, or None.
         server_response: the body of that response, or None.
     """
+
+    def __new__(cls, code: StorageErrorCode | int, *arguments: Any, **keywords: Any) -> StorageError:
+        if cls is StorageError:
+            cls = _CODE_CLASSES.get(code, cls)
+        return super().__new__(cls, code, *arguments, **keywords)
 
     def __init__(
         self,
@@ -93,3 +102,11 @@ class StorageError(Exception):
             decode(library.fbs_snapshot_error_server_response(snapshot)),
         )
 
+
+
+class StorageTimeoutError(StorageError, TimeoutError):
+    """TIMEOUT: a wait ended before the task did (the task goes on). Catchable as
+    :class:`StorageError` and as the builtin :class:`TimeoutError`."""
+
+
+_CODE_CLASSES: dict[int, type[StorageError]] = {StorageErrorCode.TIMEOUT: StorageTimeoutError}

@@ -12,11 +12,11 @@ import time
 import weakref
 from typing import TYPE_CHECKING, Any, Callable
 
-from ._callbacks import in_callback, report_callback_exception, running_callback
+from ._callbacks import report_callback_exception, running_callback
 from ._conversion import C_INT, check_integer, check_number
 from ._handle import OwnedHandle
 from ._native import TASK_CALLBACK, SnapshotHandle, call_for_out, library, take_string
-from .errors import FBS_OK, StorageError, StorageErrorCode
+from .errors import StorageError, StorageErrorCode, StorageTimeoutError
 from .metadata import StorageMetadata
 
 if TYPE_CHECKING:
@@ -225,8 +225,9 @@ class StorageTask(OwnedHandle):
         """Waits until the task has finished and its SUCCESS or FAILURE observers returned.
 
         Returns the object's metadata (always set for uploads), raises :class:`StorageError`
-        when the task failed, or :class:`TimeoutError` after ``timeout`` seconds (the task
-        goes on). Waits in short slices, so Ctrl-C interrupts it.
+        when the task failed, or :class:`StorageTimeoutError` (TIMEOUT, a builtin
+        :class:`TimeoutError` too) after ``timeout`` seconds: the task goes on. Waits in short
+        slices, so Ctrl-C interrupts it.
         """
         if timeout is not None and math.isnan(check_number(timeout, "timeout")):
             raise ValueError("timeout must be a number of seconds, not NaN")
@@ -235,18 +236,20 @@ class StorageTask(OwnedHandle):
         while True:
             remaining = _WAIT_SLICE_SECONDS if deadline is None else deadline - time.monotonic()
             slice_ms = max(0, int(min(_WAIT_SLICE_SECONDS, remaining) * 1000))
-            code = lib.fbs_task_wait(self._handle, slice_ms)
-            if code == FBS_OK:
-                self._keeper.task_finished(self)
-                return self.snapshot.metadata
-            error = StorageError.from_last_error(lib, code)
-            if code != StorageErrorCode.INVALID_ARGUMENT or self._failed_with(error.code):
-                self._keeper.task_finished(self)
-                raise error
-            if in_callback():  # C refuses to wait for its own callback thread
-                raise error
-            if deadline is not None and time.monotonic() >= deadline:
-                raise TimeoutError(f"{self!r} has not finished after {timeout} s")
+            try:
+                lib.fbs_task_wait(self._handle, slice_ms)
+            except StorageTimeoutError:
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise StorageError(StorageErrorCode.TIMEOUT,
+                                       f"{self!r} has not finished after {timeout} s; the task goes on") from None
+                continue
+            except StorageError as error:
+                # INVALID_ARGUMENT is also C refusing to wait on the task's own callback thread.
+                if error.code != StorageErrorCode.INVALID_ARGUMENT or self._failed_with(error.code):
+                    self._keeper.task_finished(self)
+                raise
+            self._keeper.task_finished(self)
+            return self.snapshot.metadata
 
     def _failed_with(self, code: StorageErrorCode) -> bool:
         """True if the task ended with a FAILURE of ``code`` (raises for a released handle)."""

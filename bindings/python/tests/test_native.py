@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import fbstorage
 from fbstorage import _native
 
@@ -60,21 +62,6 @@ def test_versions_match_the_header() -> None:
     assert _native.ABI_VERSION == abi == _native.library().fbs_abi_version()
 
 
-def test_error_codes_match_the_header() -> None:
-    header = HEADER.read_text()
-    names = {"PATH": "PATH_ERROR"}
-    for name, value in re.findall(r"FBS_ERR_(\w+)\s*=\s*(-\d+)", header):
-        assert fbstorage.StorageErrorCode[names.get(name, name)] == int(value)
-        assert _native.library().fbs_error_name(int(value)).decode() == f"FBS_ERR_{name}"
-    assert len(fbstorage.StorageErrorCode) == len(re.findall(r"FBS_ERR_\w+\s*=", header))
-
-
-def test_task_status_values_match_the_header() -> None:
-    header = HEADER.read_text()
-    for name, value in re.findall(r"FBS_TASK_STATUS_(\w+)\s*=\s*(\d+)", header):
-        assert fbstorage.TaskStatus[name] == int(value)
-
-
 def test_library_search_order(monkeypatch) -> None:
     monkeypatch.delenv(_native.LIBRARY_ENV_VAR, raising=False)
     package_dir = Path(_native.__file__).resolve().parent
@@ -122,3 +109,38 @@ def test_library_is_loaded_from_the_chosen_place() -> None:
         assert _native.library_path() == Path(expected)
     else:
         assert _native.library_path() in _native.candidate_paths()
+
+
+def test_loading_a_library_whose_constants_differ_raises_import_error() -> None:
+    result = run_python(
+        "import fbstorage, fbstorage.log\n"
+        "fbstorage.log.DEBUG = 5  # this binding's copy of FBS_LOG_DEBUG, changed before the load\n"
+        "try:\n    fbstorage.Storage('b')\n"
+        "except ImportError as error:\n    print('ImportError:', error)\n",
+    )
+    assert result.returncode == 0, result.stderr
+    assert f"ImportError: FBS_LOG_DEBUG is 5 in this fbstorage binding but 4 in {_native.library_path()}" in (
+        result.stdout
+    )
+
+
+def test_the_constants_check_names_what_differs(monkeypatch) -> None:
+    lib, path = _native.library(), _native.library_path()
+    ours = _native.binding_constants()
+    _native.check_constants(lib, path)  # the real copies agree
+    theirs = _native.library_constants(lib)
+    assert theirs["FBS_ERR_TIMEOUT"] == fbstorage.StorageErrorCode.TIMEOUT == -13060
+    for name, value in theirs.items():
+        if name == "FBS_OK" or name.startswith("FBS_ERR_"):
+            assert lib.fbs_error_name(value).decode() == name
+
+    def check_with(copies: dict[str, int]) -> str:
+        monkeypatch.setattr(_native, "binding_constants", lambda: copies)
+        with pytest.raises(ImportError) as raised:
+            _native.check_constants(lib, path)
+        return str(raised.value)
+
+    assert check_with({**ours, "FBS_ERR_TIMEOUT": -1}) == f"FBS_ERR_TIMEOUT is -1 in this fbstorage binding but -13060 in {path}"
+    assert check_with({**ours, "FBS_ERR_NEWER": -13999}) == f"FBS_ERR_NEWER is -13999 in this fbstorage binding but missing from {path}"
+    fewer = {name: value for name, value in ours.items() if name != "FBS_TASK_STATUS_FAILURE"}
+    assert check_with(fewer) == f"FBS_TASK_STATUS_FAILURE (5) of {path} is unknown to this fbstorage binding"

@@ -198,9 +198,15 @@ def test_wait_times_out_while_paused(storage: fbstorage.Storage, emulator) -> No
     task = storage.reference("timeout.bin").put_data(payload(SMALL_CHUNK * 4))
     task.pause()
     started = time.monotonic()
-    with pytest.raises(TimeoutError):
+    with pytest.raises(TimeoutError) as raised:  # the builtin
         task.wait(timeout=0.5)
     assert 0.4 < time.monotonic() - started < 5
+    assert type(raised.value) is fbstorage.StorageTimeoutError
+    assert raised.value.code == StorageErrorCode.TIMEOUT
+    assert "has not finished after 0.5 s" in str(raised.value)
+    with pytest.raises(StorageError) as as_storage_error:  # one except clause for every failure
+        task.wait(timeout=0)
+    assert as_storage_error.value.code == StorageErrorCode.TIMEOUT
     task.resume()
     assert task.wait(timeout=60) is not None
 

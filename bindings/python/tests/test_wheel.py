@@ -19,9 +19,11 @@ import pytest
 from elftools.elf.dynamic import DynamicSection
 from elftools.elf.elffile import ELFFile
 
+import fbstorage
+
 PROJECT = Path(__file__).resolve().parents[1]
 SWIFT_LIBRARY_HINTS = ("libswift", "/swift/")
-WHEEL_NAME = re.compile(r"fbstorage-0\.1\.0-py3-none-manylinux_2_\d+_x86_64\.whl")
+WHEEL_NAME = re.compile(rf"fbstorage-{re.escape(fbstorage.__version__)}-py3-none-manylinux_2_\d+_x86_64\.whl")
 VENDORED = "fbstorage.libs/"
 
 CLIENT = textwrap.dedent(
@@ -89,7 +91,7 @@ def test_wheel_contents(wheel: Path) -> None:
     assert WHEEL_NAME.fullmatch(wheel.name), wheel.name
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
-        entry_points = archive.read("fbstorage-0.1.0.dist-info/entry_points.txt").decode()
+        entry_points = archive.read(f"fbstorage-{fbstorage.__version__}.dist-info/entry_points.txt").decode()
     for required in ("fbstorage/libfbstorage.so", "fbstorage/py.typed", "fbstorage/testing.py",
                      "fbstorage/fsspec.py", "fbstorage/emulator/__main__.py", "fbstorage/emulator/server.py"):
         assert required in names

@@ -1,0 +1,46 @@
+/* The header's constants, compiled into the library from include/fbstorage.h itself: the
+ * library reports the versions and codes of the header it was built with, by construction.
+ * (C, because Swift cannot read a macro's value or stringify a name.) */
+#include "CHeaderConstants.h"
+
+#include <string.h>
+
+const char *fbs_version(void) { return FBS_VERSION_STRING; }
+
+int fbs_abi_version(void) { return FBS_ABI_VERSION; }
+
+/* Every named integer constant of the header; each name is spelled once, by the preprocessor.
+ * Tests/c/check-header.sh checks that the list holds every constant the header defines. */
+#define NAMED(constant) {#constant, (int64_t)(constant)}
+static const struct named_constant {
+    const char *name;
+    int64_t value;
+} constants[] = {
+    NAMED(FBS_VERSION_MAJOR), NAMED(FBS_VERSION_MINOR), NAMED(FBS_VERSION_PATCH),
+    NAMED(FBS_ABI_VERSION), NAMED(FBS_TIME_ABSENT),
+    NAMED(FBS_OK),
+    NAMED(FBS_ERR_UNKNOWN), NAMED(FBS_ERR_OBJECT_NOT_FOUND), NAMED(FBS_ERR_BUCKET_NOT_FOUND),
+    NAMED(FBS_ERR_PROJECT_NOT_FOUND), NAMED(FBS_ERR_QUOTA_EXCEEDED), NAMED(FBS_ERR_UNAUTHENTICATED),
+    NAMED(FBS_ERR_UNAUTHORIZED), NAMED(FBS_ERR_RETRY_LIMIT_EXCEEDED),
+    NAMED(FBS_ERR_NON_MATCHING_CHECKSUM), NAMED(FBS_ERR_DOWNLOAD_SIZE_EXCEEDED),
+    NAMED(FBS_ERR_CANCELLED), NAMED(FBS_ERR_INVALID_ARGUMENT), NAMED(FBS_ERR_BUCKET_MISMATCH),
+    NAMED(FBS_ERR_INTERNAL), NAMED(FBS_ERR_PATH), NAMED(FBS_ERR_TIMEOUT),
+    NAMED(FBS_LOG_ERROR), NAMED(FBS_LOG_WARNING), NAMED(FBS_LOG_INFO), NAMED(FBS_LOG_DEBUG),
+    NAMED(FBS_TASK_STATUS_UNKNOWN), NAMED(FBS_TASK_STATUS_RESUME), NAMED(FBS_TASK_STATUS_PROGRESS),
+    NAMED(FBS_TASK_STATUS_PAUSE), NAMED(FBS_TASK_STATUS_SUCCESS), NAMED(FBS_TASK_STATUS_FAILURE),
+};
+
+const char *fbs_constant(size_t index, int64_t *out_value) {
+    if (index >= sizeof constants / sizeof constants[0]) return NULL;
+    if (out_value) *out_value = constants[index].value;
+    return constants[index].name;
+}
+
+const char *fbs_error_name(int code) {
+    for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++) {
+        const struct named_constant *c = &constants[i];
+        int is_code = strcmp(c->name, "FBS_OK") == 0 || strncmp(c->name, "FBS_ERR_", 8) == 0;
+        if (is_code && c->value == code) return c->name;
+    }
+    return "FBS_ERR_?";
+}
