@@ -19,7 +19,7 @@ let package = Package(
         .target(name: "CChecksums"),
         // fbs_version, fbs_abi_version, fbs_constant, fbs_error_name: compiled from include/fbstorage.h.
         .target(name: "CHeaderConstants"),
-        .target(name: "FBStorage", dependencies: ["CCurl", "CChecksums"]),
+        .target(name: "FBStorage", dependencies: ["CCurl", "CChecksums", "CHeaderConstants"]),
         .target(name: "FBStorageC", dependencies: ["FBStorage", "CHeaderConstants"]),
         // Swift 5 mode, as the Apple SDK: its callbacks are plain (non-Sendable) closures.
         .target(name: "FirebaseCore", swiftSettings: [.swiftLanguageMode(.v5)]),

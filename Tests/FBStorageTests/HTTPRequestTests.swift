@@ -1,6 +1,7 @@
 // Requests as the server sees them: methods, bodies, request headers.
 import Testing
 
+import CHeaderConstants
 @testable import FBStorage
 
 @Suite("HTTP requests", .serialized)
@@ -26,7 +27,7 @@ struct HTTPRequestTests {
         #expect(e.header("Content-Type") == nil)
         #expect(e.header("Expect") == nil)
         #expect(e.header("Transfer-Encoding") == nil)
-        #expect(e.header("User-Agent")?.hasPrefix("fbstorage/0.1.0 libcurl/") == true)
+        #expect(e.header("User-Agent")?.hasPrefix("fbstorage/\(FBS_VERSION_STRING) libcurl/") == true)
     }
 
     @Test("every method with a BytesBody", arguments: ["POST", "PUT", "PATCH", "DELETE", "GET"])

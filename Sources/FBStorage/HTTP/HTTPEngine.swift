@@ -1,4 +1,5 @@
 import CCurl
+import CHeaderConstants
 import Glibc
 import Synchronization
 
@@ -9,8 +10,8 @@ import Synchronization
 /// After `shutdown()` new transfers complete at once with `.cancelled` on the calling thread, and
 /// posted work and timers are dropped.
 final class HTTPEngine: TransferEngine, @unchecked Sendable {
-    /// The library version sent in the User-Agent.
-    static let libraryVersion = "0.1.0"
+    /// The library version sent in the User-Agent: the header's, as `fbs_version()` reports.
+    static let libraryVersion = FBS_VERSION_STRING
 
     let name: String
     private let loop: TransferLoop        // confined to `thread`
