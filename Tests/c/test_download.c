@@ -169,6 +169,7 @@ TEST(write_to_file_failure_leaves_nothing) {
     REQUIRE(event_log_wait(&log, FBS_TASK_STATUS_PAUSE, 10000));
     CHECK_EQ_INT(event_log_count(&log, FBS_TASK_STATUS_SUCCESS), 0);
     CHECK(access(dest, F_OK) != 0);
+    emu_clear(EMU, "faults");   /* the pause may have stopped the request before it was sent */
     emu_fault_status(EMU, (fault_match){"GET", NULL, NULL, "alt=media", FOREVER}, 503, 0);
     REQUIRE_OK(fbs_task_resume(t));
     CHECK_CODE(fbs_task_wait(t, 30000), FBS_ERR_RETRY_LIMIT_EXCEEDED);
