@@ -254,6 +254,29 @@ async def test_tasks_beyond_max_running_tasks_wait_their_turn(
     assert await storage.reference("waiting").get_data() == b"waiting"
 
 
+async def test_resume_observers_see_the_start_of_a_task_over_before_they_were_attached(
+        storage: fbstorage.aio.Storage, emulator: EmulatorServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A small upload can end between the library starting it and its waiting observers being
+    # attached: hold each attachment until the native task is over to make that happen every time.
+    attach = fbstorage.aio.StorageTask._observe_natively
+
+    def attach_after_the_end(task: fbstorage.aio.StorageTask, key: int, status: TaskStatus) -> None:
+        assert task.sync is not None
+        task.sync.wait()
+        attach(task, key, status)
+
+    monkeypatch.setattr(fbstorage.aio.StorageTask, "_observe_natively", attach_after_the_end)
+    storage.max_running_tasks = 1
+    running = await resumable_upload(storage, emulator)
+    waiting = storage.reference("waiting").put_data(b"waiting")
+    events: list[tuple[TaskStatus, int]] = []
+    waiting.observe(TaskStatus.RESUME, lambda s: events.append((s.status, s.bytes_transferred)))
+    waiting.observe(TaskStatus.SUCCESS, lambda s: events.append((s.status, s.bytes_transferred)))
+    await running
+    await waiting
+    assert events == [(TaskStatus.RESUME, 0), (TaskStatus.SUCCESS, 7)]
+
+
 async def test_cancelling_a_waiting_task_fails_it(storage: fbstorage.aio.Storage,
                                                   emulator: EmulatorServer) -> None:
     storage.max_running_tasks = 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import itertools
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Generator
 
@@ -52,6 +53,7 @@ class StorageTask:
         self._outcome.add_done_callback(_consume_outcome)
         self._observers: dict[int, tuple[TaskStatus, Observer]] = {}
         self._native_observers: dict[int, int] = {}  # key in _observers -> handle of the sync task
+        self._resumed: set[int] = set()  # RESUME observers that ran
         self._keys = itertools.count(1)
         self._paused = False  # pause() before the start
         reference.storage._schedule(self)
@@ -75,7 +77,18 @@ class StorageTask:
 
     def _finish(self, snapshot: TaskSnapshot) -> None:
         """Runs on the loop at the task's end: its SUCCESS or FAILURE observers, then the
-        outcome (so that ``await task`` returns after them, as the sync wait() does)."""
+        outcome (so that ``await task`` returns after them, as the sync wait() does).
+
+        Every task that started resumed once. A task that ended before its RESUME observers
+        were attached to it (they are attached just after the library starts it, and a small
+        upload can be over by then) never showed them its start; they see it here, first.
+        (The library delivers a RESUME owed at once ahead of the task's end, and this loop keeps
+        that order, so an observer that has not run yet never will.)"""
+        if self._task is not None:
+            started = dataclasses.replace(snapshot, status=TaskStatus.RESUME, bytes_transferred=0, error=None)
+            for key, (status, _) in list(self._observers.items()):
+                if status == TaskStatus.RESUME and key not in self._resumed:
+                    self._dispatch(key, started)
         for key, (status, _) in list(self._observers.items()):
             if status == snapshot.status:
                 self._dispatch(key, snapshot)
@@ -175,6 +188,8 @@ class StorageTask:
         entry = self._observers.get(key)
         if entry is None:
             return
+        if snapshot.status == TaskStatus.RESUME:
+            self._resumed.add(key)
         try:
             entry[1](snapshot)
         except Exception as error:
