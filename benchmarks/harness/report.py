@@ -85,10 +85,15 @@ def markdown(results: dict) -> str:
     against_curl = [("MiB/s × curl", "curl", "mibps", False), ("CPU/GiB ÷ curl", "curl", "cpu_s_per_gib", False)]
     upload_columns = [("mibps", "MiB/s", 0), ("cpu_s_per_gib", "CPU s/GiB", 2),
                       ("peak_rss_mib", "peak RSS MiB", 1), ("emulator_busy", "emulator busy", 2)]
+
+    def transfer(name: str, title: str) -> list[str]:
+        """One large object's table: fbstorage and its peers against curl."""
+        section = results[name]
+        return (["", f"## {title} ({section['bytes'] >> 20} MiB, {section['repeats']} repeats)", ""]
+                + table(name, section["stats"], upload_columns, against_curl))
+
     if "large_upload" in results:
-        section = results["large_upload"]
-        out += ["", f"## Large upload ({section['bytes'] >> 20} MiB, {section['repeats']} repeats)", ""]
-        out += table("large_upload", section["stats"], upload_columns, against_curl)
+        out += transfer("large_upload", "Large upload")
     if "small_objects" in results:
         section = results["small_objects"]
         out += ["", f"## Small objects ({section['objects']} × {section['object_bytes']} B)", ""]
@@ -102,9 +107,7 @@ def markdown(results: dict) -> str:
                       ("upload CPU ÷ raw libcurl", "raw_libcurl", "work_cpu_ms", False)])
         out += ["", emulator_ceiling(section)]
     if "download" in results:
-        section = results["download"]
-        out += ["", f"## Download ({section['bytes'] >> 20} MiB, {section['repeats']} repeats)", ""]
-        out += table("download", section["stats"], upload_columns, against_curl)
+        out += transfer("download", "Download")
     if "scale" in results:
         section = results["scale"]
         out += ["", "## Scale", "",

@@ -23,6 +23,15 @@ def reading(section: str, key: str):
     return lambda results: results[section][key]
 
 
+def download_targets():
+    """MiB/s and client CPU against curl -o, for each way fbstorage downloads."""
+    for peer, how in [("fbstorage_c", "C write_to_file"), ("fbstorage_c_get_data", "C get_data"),
+                      ("fbstorage_py", "Python write_to_file"), ("fbstorage_py_get_data", "Python get_data")]:
+        yield f"download MiB/s vs curl -o ({how})", faster("download", f"{peer}_mibps", "curl_mibps"), 0.90, "min"
+        yield (f"download client CPU/GiB vs curl -o ({how})",
+               relative("download", f"{peer}_cpu_s_per_gib", "curl_cpu_s_per_gib"), 1.25, "max")
+
+
 # "The emulator's RSS flat" over the big upload: what a few pieces in flight and the allocator's
 # slack take, far below the upload's size.
 EMULATOR_RSS_GROWTH_MIB = 64
@@ -49,19 +58,7 @@ TARGETS = [
     ("small objects vs requests.Session (C)",
      faster("small_objects", "fbstorage_c_concurrent_ops", "requests_session_ops"), 2, "min"),
     ("Swift API putData time vs C (1000 small, sequential)", relative("swift_api", "swift_seq_s", "c_seq_s"), 1.1, "max"),
-    ("download MiB/s vs curl -o (C write_to_file)", faster("download", "fbstorage_c_mibps", "curl_mibps"), 0.90, "min"),
-    ("download client CPU/GiB vs curl -o (C write_to_file)",
-     relative("download", "fbstorage_c_cpu_s_per_gib", "curl_cpu_s_per_gib"), 1.25, "max"),
-    ("download MiB/s vs curl -o (C get_data)", faster("download", "fbstorage_c_get_data_mibps", "curl_mibps"), 0.90, "min"),
-    ("download client CPU/GiB vs curl -o (C get_data)",
-     relative("download", "fbstorage_c_get_data_cpu_s_per_gib", "curl_cpu_s_per_gib"), 1.25, "max"),
-    ("download MiB/s vs curl -o (Python write_to_file)", faster("download", "fbstorage_py_mibps", "curl_mibps"), 0.90, "min"),
-    ("download client CPU/GiB vs curl -o (Python write_to_file)",
-     relative("download", "fbstorage_py_cpu_s_per_gib", "curl_cpu_s_per_gib"), 1.25, "max"),
-    ("download MiB/s vs curl -o (Python get_data)",
-     faster("download", "fbstorage_py_get_data_mibps", "curl_mibps"), 0.90, "min"),
-    ("download client CPU/GiB vs curl -o (Python get_data)",
-     relative("download", "fbstorage_py_get_data_cpu_s_per_gib", "curl_cpu_s_per_gib"), 1.25, "max"),
+    *download_targets(),
     ("download write_to_file peak RSS (MiB, C)", reading("download", "write_to_file_peak_rss_mib"), 32, "max"),
     ("big put_file peak RSS (MiB, C; 10 GiB, quick 1 GiB)", reading("scale", "put_10gib_peak_rss_mib"), 32, "max"),
     ("big put_file: emulator RSS growth (MiB)",

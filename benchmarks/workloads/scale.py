@@ -1,6 +1,6 @@
 """Workload "scale": one very large put_file (10 GiB; 1 GiB in quick mode) from a sparse file,
 with the client's peak RSS and the emulator's RSS over the upload; and 8 parallel uploads on
-one storage (1 GiB each; 128 MiB in quick mode) against 8 parallel `curl -T` processes.
+one storage (1 GiB each; 64 MiB in quick mode) against 8 parallel `curl -T` processes.
 
 Keys (section "scale"): put_10gib_peak_rss_mib (the client's, whatever quick mode's size:
 put_bytes says which), put_10gib_mibps, emulator_idle_rss_mib and emulator_peak_rss_mib
