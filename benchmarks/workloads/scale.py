@@ -9,6 +9,8 @@ put_bytes says which), put_10gib_mibps, emulator_idle_rss_mib and emulator_peak_
 
 from __future__ import annotations
 
+import shutil
+
 from harness.context import BUCKET, CLIENTS, Context, Measurement
 from harness.stats import alternate, medians, summarize
 
@@ -20,6 +22,12 @@ PARALLEL = 8
 
 def big_put(ctx: Context) -> dict:
     size = ctx.mode.big_put_bytes
+    # The emulator stores the object beside the scratch files (tmpfs, so memory): say so at once
+    # rather than fail with ENOSPC minutes into the upload.
+    free = shutil.disk_usage(ctx.scratch).free
+    if free < size + (1 << 30):
+        raise RuntimeError(f"scale: {size >> 20} MiB upload needs that much free space in {ctx.scratch} "
+                           f"(plus 1 GiB), which has {free >> 20} MiB")
     path = sparse_file(ctx.scratch / f"sparse-{size}.bin", size)
     ctx.emulator.reset()
     idle = ctx.emulator.rss_mib()
