@@ -17,6 +17,7 @@ from harness.emulator import Emulator
 from workloads import (aio_uploads, call_overhead, chunk_sweep, gcs_upload, large_upload, list_all,
                        progress_overhead, rules, small_objects)
 from workloads import swift_api
+from workloads import downloads, scale
 
 WORKLOADS = {
     "large_upload": large_upload.run,
@@ -29,6 +30,8 @@ WORKLOADS = {
     "rules": rules.run,
     "gcs": gcs_upload.run,
     "aio": aio_uploads.run,
+    "download": downloads.run,
+    "scale": scale.run,
 }
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -58,7 +61,9 @@ def main() -> None:
                       args.library.resolve(), Path(scratch))
         for name in chosen:
             print(f"bench: {name} ...", flush=True)
+            workload_started = time.monotonic()
             section = WORKLOADS[name](ctx)
+            results.setdefault("workload_seconds", {})[name] = round(time.monotonic() - workload_started, 1)
             # The progress figure lives at the top level, as the key list has it.
             if "python_progress_overhead_pct" in section:
                 results["python_progress_overhead_pct"] = section.pop("python_progress_overhead_pct")

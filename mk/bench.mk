@@ -7,7 +7,8 @@
 BENCH_VENV   := $(BUILD)/bench-venv
 BENCH_BUILD  := $(BUILD)/bench
 BENCH_PC     := PKG_CONFIG_PATH=$(abspath $(LIBDIR))/pkgconfig
-BENCH_CLIENTS := $(addprefix $(BENCH_BUILD)/,measure put_file put_many list_all call_overhead)
+BENCH_CLIENTS := $(addprefix $(BENCH_BUILD)/,measure put_file put_many list_all call_overhead download \
+                 put_parallel curl_put_many)
 
 .PHONY: bench bench-build
 bench: lib venv bench-build
@@ -32,6 +33,11 @@ $(BENCH_BUILD)/%: benchmarks/clients/%.c benchmarks/clients/fbs_client.h include
 $(BENCH_BUILD)/measure: benchmarks/clients/measure.c
 	@mkdir -p $(BENCH_BUILD)
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $<
+
+# The raw libcurl floor of the small-objects workload links libcurl alone.
+$(BENCH_BUILD)/curl_put_many: benchmarks/clients/curl_put_many.c | deps
+	@mkdir -p $(BENCH_BUILD)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $< $$(pkg-config --cflags --libs libcurl)
 
 # The stripped copy callgrind runs on (see VALGRIND_LIB in mk/c.mk).
 $(BENCH_BUILD)/valgrind-lib/libfbstorage.so: $(SO)

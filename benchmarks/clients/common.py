@@ -1,7 +1,8 @@
 """Command lines, payloads and the result line shared by the Python benchmark clients.
 
 Every command takes the emulator's HOST:PORT and the bucket first, and prints one JSON line
-{"seconds": S, ...} timing the work alone (not the interpreter's start-up).
+{"seconds": S, ...} timing the work alone (not the interpreter's start-up); the small-object
+loops add "work_cpu_seconds", the CPU time of that work.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import time
 from typing import Callable
 
 Configure = Callable[[argparse.ArgumentParser], None]
@@ -51,3 +53,15 @@ def small_objects(prefix: str, count: int, size: int) -> list[tuple[str, bytes]]
 
 def report(seconds: float, **extra: object) -> None:
     print(json.dumps({"seconds": seconds, **extra}), flush=True)
+
+
+class Stopwatch:
+    """Wall time and the process's CPU time (all threads) from its creation: the work alone,
+    without the interpreter's start-up and imports."""
+
+    def __init__(self) -> None:
+        self.wall = time.perf_counter()
+        self.cpu = time.process_time()
+
+    def report(self, **extra: object) -> None:
+        report(time.perf_counter() - self.wall, work_cpu_seconds=time.process_time() - self.cpu, **extra)

@@ -9,11 +9,16 @@
 #include <string.h>
 #include <time.h>
 
-static double now_s(void) {
+static double clock_s(clockid_t clock) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
+
+static double now_s(void) { return clock_s(CLOCK_MONOTONIC); }
+
+/* CPU time of the whole process (every thread): with now_s, the work alone, without start-up. */
+static inline double cpu_s(void) { return clock_s(CLOCK_PROCESS_CPUTIME_ID); }
 
 static int fail(const char *what, int code) {
     fprintf(stderr, "%s: %s (%s)\n", what, fbs_last_error_message(), fbs_error_name(code));

@@ -3,6 +3,8 @@
   put-file HOST:PORT BUCKET FILE OBJECT [--progress]   one put_file, optionally observed
   put-many HOST:PORT BUCKET PREFIX COUNT SIZE [--in-flight N]
   list-all HOST:PORT BUCKET PREFIX
+  get-data HOST:PORT BUCKET OBJECT                  download into memory
+  write-to-file HOST:PORT BUCKET OBJECT FILE        download to FILE
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import collections
 import time
 
 import fbstorage
-from common import file_arguments, main, many_arguments, prefix_argument, report, small_objects
+from common import Stopwatch, file_arguments, main, many_arguments, prefix_argument, report, small_objects
 
 
 def storage_for(args) -> fbstorage.Storage:
@@ -42,14 +44,14 @@ def put_many(args) -> None:
     with storage_for(args) as storage:
         root = storage.reference()
         in_flight: collections.deque = collections.deque()
-        started = time.perf_counter()
+        stopwatch = Stopwatch()
         for name, data in objects:
             if len(in_flight) == args.in_flight:
                 in_flight.popleft().wait()
             in_flight.append(root.child(name).put_data(data))
         for task in in_flight:
             task.wait()
-        report(time.perf_counter() - started)
+        stopwatch.report()
 
 
 def list_all(args) -> None:
@@ -58,6 +60,25 @@ def list_all(args) -> None:
         # Every item's path read, as the raw loop collects every name.
         names = [ref.full_path for ref in storage.reference(args.prefix).list_all().items]
         report(time.perf_counter() - started, items=len(names))
+
+
+def get_data(args) -> None:
+    with storage_for(args) as storage:
+        started = time.perf_counter()
+        data = storage.reference(args.object).get_data()
+        report(time.perf_counter() - started, bytes=len(data))
+
+
+def write_to_file(args) -> None:
+    with storage_for(args) as storage:
+        started = time.perf_counter()
+        task = storage.reference(args.object).write_to_file(args.file)
+        task.wait()
+        report(time.perf_counter() - started, bytes=task.snapshot.bytes_transferred)
+
+
+def object_argument(command) -> None:
+    command.add_argument("object")
 
 
 def put_file_arguments(command) -> None:
@@ -73,4 +94,7 @@ def put_many_arguments(command) -> None:
 if __name__ == "__main__":
     main(__doc__, {"put-file": (put_file, put_file_arguments),
                    "put-many": (put_many, put_many_arguments),
-                   "list-all": (list_all, prefix_argument)})
+                   "list-all": (list_all, prefix_argument),
+                   "get-data": (get_data, object_argument),
+                   "write-to-file": (write_to_file, lambda command: (object_argument(command),
+                                                                     command.add_argument("file")))})

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 
 import pyrebase
-from common import file_arguments, main, many_arguments, report, small_objects
+from common import Stopwatch, file_arguments, main, many_arguments, report, small_objects
 
 
 def storage_for(args):
@@ -35,10 +35,10 @@ def put_file(args) -> None:
 def put_many(args) -> None:
     objects = small_objects(args.prefix, args.count, args.size)
     storage = storage_for(args)
-    started = time.perf_counter()
+    stopwatch = Stopwatch()
     for name, data in objects:
         storage.child(name).put(data)
-    report(time.perf_counter() - started)
+    stopwatch.report()
 
 
 if __name__ == "__main__":

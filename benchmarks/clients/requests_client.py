@@ -10,7 +10,7 @@ import time
 from urllib.parse import quote
 
 import requests
-from common import main, many_arguments, prefix_argument, report, small_objects
+from common import Stopwatch, main, many_arguments, prefix_argument, report, small_objects
 
 
 def put_many(args) -> None:
@@ -18,10 +18,10 @@ def put_many(args) -> None:
     base = f"http://{args.address}/v0/b/{args.bucket}/o?name="
     headers = {"Content-Type": "application/octet-stream"}
     with requests.Session() as session:
-        started = time.perf_counter()
+        stopwatch = Stopwatch()
         for name, data in objects:
             session.post(base + quote(name, safe=""), data=data, headers=headers).raise_for_status()
-        report(time.perf_counter() - started)
+        stopwatch.report()
 
 
 def list_pages(args) -> None:

@@ -9,6 +9,7 @@ from .report import label
 CHARTS = [  # (section, metric, title, file)
     ("large_upload", "mibps", "Large upload, MiB/s", "large_upload.png"),
     ("small_objects", "ops", "Small objects, objects/s", "small_objects.png"),
+    ("download", "mibps", "Download, MiB/s", "download.png"),
     ("list_all", "s", "list_all, seconds", "list_all.png"),
     ("chunk_sweep", "mibps", "C put_file by chunk size, MiB/s", "chunk_sweep.png"),
 ]

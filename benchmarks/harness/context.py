@@ -27,7 +27,8 @@ class Measurement:
 
 @dataclasses.dataclass(frozen=True)
 class Mode:
-    """Repeats and sizes. Quick keeps the 1 GiB file but repeats less."""
+    """Repeats and sizes. Quick keeps the 1 GiB upload but repeats less, and shrinks the
+    downloads (256 MiB), the big put_file (1 GiB) and the parallel uploads (8 × 64 MiB)."""
     name: str
     large_bytes: int
     large_repeats: int
@@ -39,18 +40,26 @@ class Mode:
     call_iterations: int          # native timing loop
     callgrind_iterations: int
     chunk_sweep_mib: tuple[int, ...]   # empty: no sweep
+    download_bytes: int
+    big_put_bytes: int            # one put_file from a sparse file
+    parallel_bytes: int           # each of the parallel uploads
+    parallel_repeats: int
 
     @classmethod
     def quick(cls) -> Mode:
         return cls("quick", large_bytes=1 << 30, large_repeats=3, small_count=1000, small_size=4096,
                    small_repeats=3, list_count=10_000, list_repeats=7, call_iterations=200_000,
-                   callgrind_iterations=2_000, chunk_sweep_mib=())
+                   callgrind_iterations=2_000, chunk_sweep_mib=(),
+                   download_bytes=256 << 20, big_put_bytes=1 << 30, parallel_bytes=64 << 20,
+                   parallel_repeats=2)
 
     @classmethod
     def full(cls) -> Mode:
         return cls("full", large_bytes=1 << 30, large_repeats=7, small_count=1000, small_size=4096,
                    small_repeats=7, list_count=10_000, list_repeats=15, call_iterations=1_000_000,
-                   callgrind_iterations=10_000, chunk_sweep_mib=(1, 2, 8, 32, 128))
+                   callgrind_iterations=10_000, chunk_sweep_mib=(1, 2, 8, 32, 128),
+                   download_bytes=1 << 30, big_put_bytes=10 << 30, parallel_bytes=1 << 30,
+                   parallel_repeats=3)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -15,7 +15,12 @@ LABELS = {  # section: {peer: label}; peers without one show their key
                       "fbstorage_concurrent": "fbstorage put_data (Python), 16 in flight",
                       "fbstorage_c_seq": "fbstorage put_data (C), sequential",
                       "fbstorage_c_concurrent": "fbstorage put_data (C), 16 in flight",
+                      "raw_libcurl": "raw libcurl (C, curl multi), 16 in flight",
                       "requests_session": "requests.Session loop"},
+    "download": {"fbstorage_c": "fbstorage write_to_file (C)", "fbstorage_c_get_data": "fbstorage get_data (C)",
+                 "fbstorage_py": "fbstorage write_to_file (Python)",
+                 "fbstorage_py_get_data": "fbstorage get_data (Python)", "curl": "curl -o"},
+    "scale": {"fbstorage_c": "fbstorage put_file × 8, one storage (C)", "curl": "8 × curl -T"},
     "list_all": {"fbstorage": "fbstorage list_all (Python)",
                  "fbstorage_c": "fbstorage list_all (C), a handle per item",
                  "fbstorage_c_paths": "fbstorage list_all (C), one string of paths",
@@ -60,13 +65,10 @@ def table(section: str, stats: dict, columns: list[tuple[str, str, int]],
 
 def emulator_ceiling(small_objects: dict) -> str:
     """The most objects/s the single-threaded emulator could serve at its cheapest measured cost
-    per object, against what 10× pyrebase4 would need."""
-    stats = small_objects["stats"]
-    cheapest = min(peer["emulator_cpu_ms"]["median"] for peer in stats.values())
-    needed = 10 * stats["pyrebase4"]["ops"]["median"]
+    per object."""
+    cheapest = min(peer["emulator_cpu_ms"]["median"] for peer in small_objects["stats"].values())
     return (f"Emulator ceiling: at {cheapest:.3f} ms of emulator CPU per object (its cheapest, "
-            f"under concurrent uploads), one full core serves at most {1000 / cheapest:.0f} "
-            f"objects/s; 10× pyrebase4 would need {needed:.0f}.")
+            f"under concurrent uploads), one full core serves at most {1000 / cheapest:.0f} objects/s.")
 
 
 def markdown(results: dict) -> str:
@@ -83,20 +85,40 @@ def markdown(results: dict) -> str:
     against_curl = [("MiB/s × curl", "curl", "mibps", False), ("CPU/GiB ÷ curl", "curl", "cpu_s_per_gib", False)]
     upload_columns = [("mibps", "MiB/s", 0), ("cpu_s_per_gib", "CPU s/GiB", 2),
                       ("peak_rss_mib", "peak RSS MiB", 1), ("emulator_busy", "emulator busy", 2)]
+
+    def transfer(name: str, title: str) -> list[str]:
+        """One large object's table: fbstorage and its peers against curl."""
+        section = results[name]
+        return (["", f"## {title} ({section['bytes'] >> 20} MiB, {section['repeats']} repeats)", ""]
+                + table(name, section["stats"], upload_columns, against_curl))
+
     if "large_upload" in results:
-        section = results["large_upload"]
-        out += ["", f"## Large upload ({section['bytes'] >> 20} MiB, {section['repeats']} repeats)", ""]
-        out += table("large_upload", section["stats"], upload_columns, against_curl)
+        out += transfer("large_upload", "Large upload")
     if "small_objects" in results:
         section = results["small_objects"]
         out += ["", f"## Small objects ({section['objects']} × {section['object_bytes']} B)", ""]
         out += table("small_objects", section["stats"],
-                     [("ops", "objects/s", 0), ("client_cpu_ms", "client CPU ms/object", 3),
+                     [("ops", "objects/s", 0), ("work_cpu_ms", "upload CPU ms/object", 3),
+                      ("client_cpu_ms", "process CPU ms/object", 3),
                       ("emulator_cpu_ms", "emulator CPU ms/object", 3),
                       ("emulator_busy", "emulator busy", 2)],
                      [("× pyrebase4", "pyrebase4", "ops", False),
-                      ("× requests.Session", "requests_session", "ops", False)])
+                      ("× requests.Session", "requests_session", "ops", False),
+                      ("upload CPU ÷ raw libcurl", "raw_libcurl", "work_cpu_ms", False)])
         out += ["", emulator_ceiling(section)]
+    if "download" in results:
+        out += transfer("download", "Download")
+    if "scale" in results:
+        section = results["scale"]
+        out += ["", "## Scale", "",
+                f"put_file of {section['put_bytes'] >> 20} MiB from a sparse file (C, once): "
+                f"{section['put_10gib_mibps']} MiB/s, {section['put_10gib_cpu_s_per_gib']} CPU s/GiB, "
+                f"client peak RSS {section['put_10gib_peak_rss_mib']} MiB; emulator RSS "
+                f"{section['emulator_idle_rss_mib']} MiB before, {section['emulator_peak_rss_mib']} MiB at most "
+                "during the upload.", "",
+                f"8 uploads at once ({section['parallel_bytes_each'] >> 20} MiB each, "
+                f"{section['parallel_repeats']} repeats; MiB/s is the aggregate):", ""]
+        out += table("scale", section["parallel_stats"], upload_columns, against_curl)
     if "list_all" in results:
         section = results["list_all"]
         out += ["", f"## list_all ({section['objects']} objects)", ""]

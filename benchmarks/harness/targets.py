@@ -23,23 +23,51 @@ def reading(section: str, key: str):
     return lambda results: results[section][key]
 
 
+def small_object_targets():
+    """Upload CPU per object against the raw libcurl loop (at most `bound` times) and pyrebase4's
+    over fbstorage's (at least 8)."""
+    for language, ours, bound in [("C", "fbstorage_c", 1.3), ("Python", "fbstorage_python", 3)]:
+        yield (f"small objects upload CPU/object vs raw libcurl ({language})",
+               relative("small_objects", f"{ours}_cpu_ms_per_object", "raw_libcurl_cpu_ms_per_object"), bound, "max")
+        yield (f"small objects upload CPU/object, pyrebase4 over fbstorage ({language})",
+               relative("small_objects", "pyrebase4_cpu_ms_per_object", f"{ours}_cpu_ms_per_object"), 8, "min")
+
+
+def download_targets():
+    """MiB/s and client CPU against curl -o, for each way fbstorage downloads."""
+    for peer, how in [("fbstorage_c", "C write_to_file"), ("fbstorage_c_get_data", "C get_data"),
+                      ("fbstorage_py", "Python write_to_file"), ("fbstorage_py_get_data", "Python get_data")]:
+        yield f"download MiB/s vs curl -o ({how})", faster("download", f"{peer}_mibps", "curl_mibps"), 0.90, "min"
+        yield (f"download client CPU/GiB vs curl -o ({how})",
+               relative("download", f"{peer}_cpu_s_per_gib", "curl_cpu_s_per_gib"), 1.25, "max")
+
+
+# "The emulator's RSS flat" over the big upload: what a few pieces in flight and the allocator's
+# slack take, far below the upload's size.
+EMULATOR_RSS_GROWTH_MIB = 64
+
 # (what, figure, bound, "min" or "max"). Small objects count fbstorage with 16 in flight, as
-# the issue's target does (connection reuse, one request per object, concurrency); fbstorage
-# is shown from Python (the peers' language) and from C (the library alone).
+# the issue's target does (connection reuse, one request per object, concurrency), by client
+# CPU per object; fbstorage is shown from Python (the peers' language) and from C (the library
+# alone).
 TARGETS = [
     ("large upload MiB/s vs curl", faster("large_upload", "fbstorage_c_mibps", "curl_mibps"), 0.90, "min"),
     ("large upload client CPU/GiB vs curl",
      relative("large_upload", "fbstorage_c_cpu_s_per_gib", "curl_cpu_s_per_gib"), 1.25, "max"),
     ("large upload peak RSS (MiB)", reading("large_upload", "fbstorage_c_peak_rss_mib"), 32, "max"),
-    ("small objects vs pyrebase4 (Python)",
-     faster("small_objects", "fbstorage_concurrent_ops", "pyrebase4_ops"), 10, "min"),
-    ("small objects vs pyrebase4 (C)",
-     faster("small_objects", "fbstorage_c_concurrent_ops", "pyrebase4_ops"), 10, "min"),
+    *small_object_targets(),
     ("small objects vs requests.Session (Python)",
      faster("small_objects", "fbstorage_concurrent_ops", "requests_session_ops"), 2, "min"),
     ("small objects vs requests.Session (C)",
      faster("small_objects", "fbstorage_c_concurrent_ops", "requests_session_ops"), 2, "min"),
     ("Swift API putData time vs C (1000 small, sequential)", relative("swift_api", "swift_seq_s", "c_seq_s"), 1.1, "max"),
+    *download_targets(),
+    ("download write_to_file peak RSS (MiB, C)", reading("download", "write_to_file_peak_rss_mib"), 32, "max"),
+    ("big put_file peak RSS (MiB, C; 10 GiB, quick 1 GiB)", reading("scale", "put_10gib_peak_rss_mib"), 32, "max"),
+    ("big put_file: emulator RSS growth (MiB)",
+     lambda r: r["scale"]["emulator_peak_rss_mib"] - r["scale"]["emulator_idle_rss_mib"], EMULATOR_RSS_GROWTH_MIB, "max"),
+    ("8 parallel uploads on one storage, MiB/s vs 8 × curl -T",
+     relative("scale", "parallel8_mibps", "curl_parallel8_mibps"), 0.90, "min"),
     ("list_all vs raw page loop (Python)", faster("list_all", "fbstorage_s", "requests_session_s"), 1.0, "min"),
     ("list_all vs raw page loop (C, a handle per item)",
      faster("list_all", "fbstorage_c_s", "requests_session_s"), 1.0, "min"),

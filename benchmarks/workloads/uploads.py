@@ -1,4 +1,4 @@
-"""The test file and metrics shared by the 1 GiB upload workloads."""
+"""The test files, metrics and curl peer shared by the large-transfer workloads."""
 
 from __future__ import annotations
 
@@ -30,8 +30,20 @@ def upload_metrics(size: int) -> dict:
     }
 
 
+def sparse_file(path: Path, size: int) -> Path:
+    """A file of `size` zero bytes that takes no space: the source of the biggest upload."""
+    with open(path, "wb") as out:
+        out.truncate(size)
+    return path
+
+
+def escaped(name: str) -> str:
+    """An object name as one segment of a v0 URL."""
+    return name.replace("/", "%2F")
+
+
 def curl_upload(ctx: Context, path: Path, name: str) -> ClientRun:
     """curl -T: one PUT of the whole file, the practical limit of this box. -w prints curl's
     own transfer time in the clients' result format."""
     return ctx.run(["curl", "-sS", "--fail", "-o", "/dev/null", "-w", '{"seconds": %{time_total}}\\n',
-                       "-T", path, f"{ctx.emulator.url}/v0/b/{BUCKET}/o/{name.replace('/', '%2F')}"])
+                       "-T", path, f"{ctx.emulator.url}/v0/b/{BUCKET}/o/{escaped(name)}"])
