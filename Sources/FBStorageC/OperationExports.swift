@@ -115,12 +115,11 @@ public func fbs_reference_get_data(_ r: OpaquePointer?, _ maxSize: Int64, _ outB
         let outBytes = try Arguments.out(outBytes, "out_bytes")
         let outLength = try Arguments.out(outLength, "out_length")
         let data = try StorageReference.behind(r).getData(maxSize: maxSize)
-        guard let copy = malloc(max(data.count, 1)) else {
+        guard let (bytes, count) = data.take() else {
             throw StorageError(code: .internalError, message: "Out of memory for \(data.count) bytes")
         }
-        data.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(copy), byteCount: data.count) }
-        outBytes.pointee = copy
-        outLength.pointee = data.count
+        outBytes.pointee = bytes
+        outLength.pointee = count
     }
 }
 
@@ -131,7 +130,7 @@ public func fbs_reference_get_data_async(_ r: OpaquePointer?, _ maxSize: Int64, 
         try StorageReference.behind(r).getData(maxSize: maxSize, completion: done)
     }) { cb, result, userData in
         switch result {
-        case .success(let data): data.withUnsafeBytes { cb(0, $0.baseAddress, data.count, userData) }
+        case .success(let data): data.withUnsafeBytes { cb(0, $0.baseAddress, $0.count, userData) }
         case .failure(let error): cb(error.code.rawValue, nil, 0, userData)
         }
     }

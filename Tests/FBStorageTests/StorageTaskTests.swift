@@ -26,7 +26,7 @@ struct StorageTaskTests {
             #expect(final.status == .success, "\(String(describing: final.error))")
             #expect(final.metadata?.size == Int64(size))
             #expect(final.metadata?.contentType.string == "application/octet-stream")
-            #expect(try ref.getData(maxSize: Int64(size)) == bytes)
+            #expect(try ref.getData(maxSize: Int64(size)).bytes == bytes)
         }
     }
 
@@ -48,7 +48,7 @@ struct StorageTaskTests {
         #expect(progress == progress.sorted())
         #expect(progress.last == Int64(bytes.count))
         #expect(final.metadata?.size == Int64(bytes.count))
-        #expect(try ref.getData(maxSize: 1 << 30) == bytes)
+        #expect(try ref.getData(maxSize: 1 << 30).bytes == bytes)
     }
 
     @Test("put_file infers the content type and sends custom metadata", arguments: Flavor.allCases)
@@ -84,7 +84,7 @@ struct StorageTaskTests {
         task.resume()
         let final = try #require(try task.wait(timeout: 60))
         #expect(final.status == .success, "\(String(describing: final.error))")
-        #expect(try ref.getData(maxSize: 1 << 30) == bytes)
+        #expect(try ref.getData(maxSize: 1 << 30).bytes == bytes)
     }
 
     @Test("cancel ends the task with FAILURE / cancelled", arguments: Flavor.allCases)

@@ -15,9 +15,6 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
     struct Options {
         /// Whether to send the storage's auth headers (a resumable session's URL is its own credential).
         var authenticated = true
-        /// The largest response body to buffer; `bodyLimitError` reports a larger one.
-        var maxBody = 64 << 20
-        var bodyLimitError: StorageError?
         /// Streams (chunks, downloads) have no total timeout: a large one on a slow link may take
         /// long, and a stalled one is caught by the stall timeout.
         var streaming = false
@@ -137,7 +134,6 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
 
     private func callbacks() -> TransferCallbacks {
         var callbacks = TransferCallbacks(onComplete: { [self] result in handle(result) })
-        callbacks.maxBufferedBody = options.maxBody
         if let progress = hooks.onUploadProgress {
             callbacks.onUploadProgress = { [self] sent in if !finished { progress(sent) } }
         }
@@ -170,7 +166,6 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
         guard !finished else { return }
         transfer = nil
         if let hookError { return finish(.failure(hookError)) }
-        if case .failure(.bodyTooLarge) = result, let bodyLimitError = options.bodyLimitError { return finish(.failure(bodyLimitError)) }
         let mayRefresh = options.authenticated && !refreshedToken && storage.auth.canRefresh
         var outcome = AttemptOutcome(result, path: path, settings: settings, mayRefreshToken: mayRefresh,
                                      errorBody: hooks.onBodyData != nil ? errorBody : nil)

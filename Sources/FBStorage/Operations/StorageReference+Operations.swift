@@ -87,34 +87,39 @@ extension StorageReference {
 
     /// The object's bytes; fails with `.downloadSizeExceeded` as soon as the object is known to be
     /// larger than `maxSize`, before its body is read.
-    public func getData(maxSize: Int64) throws(StorageError) -> [UInt8] {
+    public func getData(maxSize: Int64) throws(StorageError) -> ByteBuffer {
         try storage.runBlocking { done throws(StorageError) in try startGetData(maxSize: maxSize, done) }
     }
 
-    public func getData(maxSize: Int64, completion: @escaping StorageCompletion<[UInt8]>) throws(StorageError) {
+    public func getData(maxSize: Int64, completion: @escaping StorageCompletion<ByteBuffer>) throws(StorageError) {
         try storage.runAsync({ done throws(StorageError) in try startGetData(maxSize: maxSize, done) }, completion: completion)
     }
 
-    func startGetData(maxSize: Int64, _ done: @escaping StorageCompletion<[UInt8]>) throws(StorageError) {
+    /// Streams the body into one buffer, sized from `Content-Length` when the server sends it.
+    func startGetData(maxSize: Int64, _ done: @escaping StorageCompletion<ByteBuffer>) throws(StorageError) {
         guard maxSize >= 0 else { throw StorageError(code: .invalidArgument, message: "max_size must be >= 0") }
         let tooLarge = StorageError(code: .downloadSizeExceeded,
                                     message: "\(path.gsURL) is larger than the maximum size of \(maxSize) bytes")
+        let outOfMemory = StorageError(code: .internalError, message: "Out of memory for the bytes of \(path.gsURL)")
         let settings = storage.settings
         let url = settings.endpoint.mediaURL(path)
+        let buffer = ByteBuffer()
         try requireObject()
         try RetryingRequest(
             storage: storage, path: path, settings: settings, retryTime: settings.maxDownloadRetryTime,
-            options: .init(maxBody: Int(clamping: max(maxSize, 64 << 10)), bodyLimitError: tooLarge),
-            hooks: .init(onResponseHead: { _, headers in
-                guard let length = headers.value("Content-Length").flatMap({ Int64($0) }), length > maxSize else { return nil }
-                return tooLarge
-            }),
+            hooks: .init(
+                onResponseHead: { _, headers in
+                    buffer.removeAll()   // a retry receives the whole body again
+                    guard let length = headers.value("Content-Length").flatMap({ Int64($0) }) else { return nil }
+                    if length > maxSize { return tooLarge }
+                    return buffer.reserve(Int(length)) ? nil : outOfMemory
+                },
+                onBodyData: { bytes in
+                    if Int64(buffer.count + bytes.count) > maxSize { return tooLarge }
+                    return buffer.append(bytes) ? nil : outOfMemory
+                }),
             build: { _, auth in HTTPRequest(method: "GET", url: url, headers: auth) },
-            completion: { result in
-                done(result.flatMap { response in
-                    response.body.count > maxSize ? .failure(tooLarge) : .success(response.body)
-                })
-            }).start()
+            completion: { result in done(result.map { _ in buffer }) }).start()
     }
 
     // MARK: List
