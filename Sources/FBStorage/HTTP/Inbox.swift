@@ -30,15 +30,22 @@ final class Inbox: Sendable {
         self.multi = multi
     }
 
-    /// Appends `command`; false if the inbox is closed (the engine is shutting down).
-    func post(_ command: EngineCommand) -> Bool {
+    /// Appends `command`; false if the inbox is closed (the engine is shutting down). The transfer
+    /// thread itself posts with `wake` false: it looks at the inbox before it polls again, and
+    /// a wakeup costs it two system calls (a small upload's start is posted from there).
+    func post(_ command: EngineCommand, wake: Bool = true) -> Bool {
         state.withLock { s in
             guard !s.closed else { return false }
             s.commands.append(command)
             // One wakeup per batch: the thread takes everything that is queued when it wakes.
-            if s.commands.count == 1 { curl_multi_wakeup(multi.raw) }
+            if s.commands.count == 1 && wake { curl_multi_wakeup(multi.raw) }
             return true
         }
+    }
+
+    /// True when nothing is queued.
+    var isEmpty: Bool {
+        state.withLock { $0.commands.isEmpty }
     }
 
     /// Appends `.stop` and refuses every later post. False if it was already closed.

@@ -45,7 +45,8 @@ final class TransferLoop {
                 collectCompletions()
             }
             if stopping { break }
-            curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
+            // Work the transfer thread posted to itself (without a wakeup) goes first.
+            if inbox.isEmpty { curl_multi_poll(multi, nil, 0, pollTimeout(), nil) }
         }
         tearDown()
     }
