@@ -7,6 +7,10 @@ public struct Endpoint: Sendable, Equatable {
     public let host: String
     /// The TCP port (always written in URLs, as the Apple SDK does).
     public let port: Int
+    /// `scheme://host:port`, with an IPv6 host in brackets.
+    let origin: String
+    /// True for `localhost`, an IPv4 address in 127.0.0.0/8 and `::1`.
+    let isLoopback: Bool
 
     /// `https://firebasestorage.googleapis.com:443`.
     public static let production = Endpoint(scheme: "https", host: "firebasestorage.googleapis.com", port: 443)
@@ -23,6 +27,10 @@ public struct Endpoint: Sendable, Equatable {
             self.host = host
         }
         self.port = port
+        // Computed once: every request's URL starts with the origin and asks whether its
+        // credentials may go there.
+        origin = "\(scheme)://\(self.host.contains(":") ? "[\(self.host)]" : self.host):\(port)"
+        isLoopback = Self.isLoopback(host: self.host)
     }
 
     /// An emulator at `http://host:port` (host a name or an IPv4/IPv6 address, IPv6 with or
@@ -73,12 +81,6 @@ public struct Endpoint: Sendable, Equatable {
         return try? emulator(host: String(host), port: port)
     }
 
-    /// `scheme://host:port`, with an IPv6 host in brackets.
-    var origin: String {
-        let h = host.contains(":") ? "[\(host)]" : host
-        return "\(scheme)://\(h):\(port)"
-    }
-
     /// `origin/v0/b/<escaped bucket>/o`.
     func bucketURL(_ bucket: String) -> String {
         "\(origin)/v0/b/\(PercentEscaping.objectName(bucket))/o"
@@ -122,8 +124,7 @@ public struct Endpoint: Sendable, Equatable {
         scheme.lowercased() == "https" || isLoopback
     }
 
-    /// True for `localhost`, an IPv4 address in 127.0.0.0/8 and `::1`.
-    var isLoopback: Bool {
+    private static func isLoopback(host: String) -> Bool {
         let h = host.lowercased()
         if h == "localhost" || h == "::1" || h == "0:0:0:0:0:0:0:1" { return true }
         let parts = h.split(separator: ".", omittingEmptySubsequences: false)

@@ -134,7 +134,7 @@ public struct StorageMetadata: Sendable, Equatable {
         m.bucket = string("bucket")
         if let path = string("name") {
             m.fullPath = path
-            m.name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+            m.name = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[path.utf8.index(after: $0)...]) } ?? path
         }
         m.size = object["size"]?.int64Value
         m.generation = object["generation"]?.int64Value
