@@ -396,9 +396,11 @@ int fbs_reference_write_to_file(const fbs_reference *r, const char *local_path, 
 /* Adds an observer for status (RESUME .. FAILURE). If the task is already in that status the
  * callback also fires once at once (on the callback thread). A RESUME observer fires at once
  * whenever the task is running or its end is still on the way to the callback thread (every
- * task starts by resuming), so observers added right after starting a task never miss its
- * start, however fast it is; that call comes before the task's events still waiting for the
- * callback thread.
+ * task starts by resuming), so observers added right after starting a task see its start;
+ * that call comes before the task's events still waiting for the callback thread. The one
+ * exception: a task that ended before anything observed it (a small upload can, between the
+ * start call's return and the next line) has delivered its end, so only its final status's
+ * observers fire (see below).
  * Once the task's SUCCESS or FAILURE was delivered, no observer of the task runs again (all are
  * removed, as in the Apple SDK), except that a new observer of exactly the status the task
  * ended in fires once at once, so observing SUCCESS after the end still learns the result.
