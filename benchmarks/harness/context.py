@@ -27,8 +27,8 @@ class Measurement:
 
 @dataclasses.dataclass(frozen=True)
 class Mode:
-    """Repeats and sizes. Quick keeps the 1 GiB upload but repeats less, and shrinks the
-    downloads (256 MiB), the big put_file (1 GiB) and the parallel uploads (8 × 64 MiB)."""
+    """Repeats and sizes. Quick repeats less and shrinks the large uploads and downloads
+    (256 MiB), the big put_file (1 GiB) and the parallel uploads (8 × 64 MiB)."""
     name: str
     large_bytes: int
     large_repeats: int
@@ -47,7 +47,7 @@ class Mode:
 
     @classmethod
     def quick(cls) -> Mode:
-        return cls("quick", large_bytes=1 << 30, large_repeats=3, small_count=1000, small_size=4096,
+        return cls("quick", large_bytes=256 << 20, large_repeats=3, small_count=1000, small_size=4096,
                    small_repeats=3, list_count=10_000, list_repeats=7, call_iterations=200_000,
                    callgrind_iterations=2_000, chunk_sweep_mib=(),
                    download_bytes=256 << 20, big_put_bytes=1 << 30, parallel_bytes=64 << 20,
