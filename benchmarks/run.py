@@ -17,6 +17,7 @@ from harness.emulator import Emulator
 from workloads import (aio_uploads, call_overhead, chunk_sweep, gcs_upload, large_upload, list_all,
                        progress_overhead, rules, small_objects)
 from workloads import swift_api
+from workloads import emulator_cost
 
 WORKLOADS = {
     "large_upload": large_upload.run,
@@ -29,6 +30,7 @@ WORKLOADS = {
     "rules": rules.run,
     "gcs": gcs_upload.run,
     "aio": aio_uploads.run,
+    "emulator": emulator_cost.run,
 }
 RESULTS = Path(__file__).resolve().parent / "results"
 
