@@ -64,6 +64,7 @@ async def serve(args: argparse.Namespace) -> None:
             await site.start()
             stop = asyncio.Event()
             loop = asyncio.get_running_loop()
+            log.info("event loop: %s.%s", type(loop).__module__, type(loop).__qualname__)
             for signum in (signal.SIGINT, signal.SIGTERM):
                 loop.add_signal_handler(signum, stop.set)
             if args.stop_on_stdin_eof:
@@ -89,17 +90,17 @@ def _rules_sources(args: argparse.Namespace) -> list[loading.RulesSource]:
     return []
 
 
-def event_loop(choice: str) -> tuple[str, Callable[[], asyncio.AbstractEventLoop] | None]:
-    """The event loop's name and factory (None: asyncio's default) for --loop `choice`."""
+def event_loop_factory(choice: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """--loop `choice` as asyncio.Runner's loop factory (None: asyncio's own loop)."""
     if choice == "asyncio":
-        return "asyncio", None
+        return None
     try:
         import uvloop
     except ImportError:
         if choice == "uvloop":
             raise ValueError("--loop uvloop: uvloop is not installed (pip install uvloop)") from None
-        return "asyncio", None
-    return "uvloop", uvloop.new_event_loop
+        return None
+    return uvloop.new_event_loop
 
 
 def _stop_on_stdin_eof(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
@@ -127,9 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     # A parent may spawn us from a thread that blocks signals; the mask is inherited.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
-        loop_name, loop_factory = event_loop(args.loop)
-        log.info("event loop: %s", loop_name)
-        with asyncio.Runner(loop_factory=loop_factory) as runner:
+        with asyncio.Runner(loop_factory=event_loop_factory(args.loop)) as runner:
             runner.run(serve(args))
     except (OSError, ValueError) as error:  # no uvloop, port in use, unreadable rules or data dir
         print(f"fbstorage.emulator: {error}", file=sys.stderr)

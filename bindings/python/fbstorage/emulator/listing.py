@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import binascii
 import bisect
+import json
 from typing import Any, Callable
 
 from .errors import ApiError, bad_request
@@ -17,8 +18,8 @@ _MEMO_LISTINGS = 64
 
 
 def list_objects(sorted_names: list[str], bucket: str, params: dict[str, str], flavor: Flavor,
-                 memo: dict[Any, Any]) -> dict[str, Any]:
-    """The list response for `sorted_names` (ordered by UTF-8 bytes) and the request's query.
+                 memo: dict[Any, Any]) -> str:
+    """The list response's JSON text for `sorted_names` (ordered by UTF-8 bytes) and the request's query.
 
     `memo` keeps what every page of one listing shares (the names under the prefix, grouped and
     ordered) until the bucket changes, so a page costs its own size, not the bucket's.
@@ -30,11 +31,12 @@ def list_objects(sorted_names: list[str], bucket: str, params: dict[str, str], f
     max_results = _max_results(params.get("maxResults"), flavor)
     def build() -> _OpaqueListing | _NameTokenListing:
         items, prefixes = group_names(names_under_prefix(sorted_names, prefix), prefix, delimiter)
-        return (_OpaqueListing(items, prefixes) if flavor.paginates_prefixes
-                else _NameTokenListing(items, prefixes))
-    # The flavor is fixed for the emulator's lifetime, so it is not part of the key.
+        return (_OpaqueListing(bucket, items, prefixes) if flavor.paginates_prefixes
+                else _NameTokenListing(bucket, items, prefixes))
+    # The flavor is fixed for the emulator's lifetime, and the memo is the bucket's: neither is
+    # part of the key.
     listing = memoized(memo, (prefix, delimiter), build)
-    return listing.page(bucket, params.get("pageToken"), max_results)
+    return listing.page(params.get("pageToken"), max_results)
 
 
 def memoized(memo: dict[Any, Any], key: Any, build: Callable[[], Any]) -> Any:
@@ -97,24 +99,47 @@ def group_names(names: list[str], prefix: str, delimiter: str) -> tuple[list[str
     return items, prefixes
 
 
-def _page(items: list[str], prefixes: list[str], bucket: str, token: str | None) -> dict[str, Any]:
-    page: dict[str, Any] = {"prefixes": prefixes, "items": [{"name": name, "bucket": bucket} for name in items]}
-    if token is not None:
-        page["nextPageToken"] = token
-    return page
+ITEM, PREFIX, HIDDEN = 0, 1, 2  # kinds of listing entries; a hidden item takes a place on its page
+
+
+class _EncodedPages:
+    """A listing's entries, in page order, encoded as JSON once, so that a page is a join of
+    slices and costs no Python work per entry. A page's text is what `json.dumps` makes of
+    `{"prefixes": [...], "items": [{"name": ..., "bucket": ...}, ...][, "nextPageToken": ...]}`."""
+
+    def __init__(self, bucket: str, entries: list[tuple[int, str]]) -> None:
+        bucket_json = json.dumps(bucket)
+        self._encoded: tuple[list[str], list[str]] = ([], [])
+        # _before[kind][i]: how many of the first i entries are of that kind.
+        self._before: tuple[list[int], list[int]] = ([0], [0])
+        for kind, name in entries:
+            if kind == ITEM:
+                self._encoded[ITEM].append(f'{{"name": {json.dumps(name)}, "bucket": {bucket_json}}}')
+            elif kind == PREFIX:
+                self._encoded[PREFIX].append(json.dumps(name))
+            for counted in (ITEM, PREFIX):
+                self._before[counted].append(len(self._encoded[counted]))
+
+    def page(self, start: int, end: int, token: str | None, every_prefix: bool = False) -> str:
+        """The page of entries [start, end); with `every_prefix`, all prefixes, wherever they are."""
+        def chosen(kind: int) -> list[str]:
+            return self._encoded[kind][self._before[kind][start]:self._before[kind][end]]
+        prefixes = self._encoded[PREFIX] if every_prefix else chosen(PREFIX)
+        tail = "" if token is None else f', "nextPageToken": {json.dumps(token)}'
+        return f'{{"prefixes": [{", ".join(prefixes)}], "items": [{", ".join(chosen(ITEM))}]{tail}}}'
 
 
 class _OpaqueListing:
     """Production: hidden names removed first, then items and prefixes paged together in name
     order; the token is the base64 of the last entry returned."""
 
-    def __init__(self, items: list[str], prefixes: list[str]) -> None:
+    def __init__(self, bucket: str, items: list[str], prefixes: list[str]) -> None:
         entries = sorted([(utf8_order(name), False, name) for name in items if not is_hidden_item(name)]
                          + [(utf8_order(p), True, p) for p in prefixes if not is_hidden_prefix(p)])
         self._keys = [entry[0] for entry in entries]
-        self._entries = entries
+        self._pages = _EncodedPages(bucket, [(PREFIX if is_prefix else ITEM, name) for _, is_prefix, name in entries])
 
-    def page(self, bucket: str, page_token: str | None, max_results: int) -> dict[str, Any]:
+    def page(self, page_token: str | None, max_results: int) -> str:
         start = 0
         if page_token:
             try:
@@ -122,11 +147,11 @@ class _OpaqueListing:
             except (binascii.Error, ValueError, UnicodeEncodeError):
                 raise bad_request("Invalid pageToken.") from None
             start = bisect.bisect_right(self._keys, after)
-        chosen = self._entries[start:start + max_results]
+        end = min(start + max_results, len(self._keys))
         token = None
-        if start + max_results < len(self._entries):
-            token = base64.urlsafe_b64encode(chosen[-1][0]).decode("ascii")
-        return _page([e[2] for e in chosen if not e[1]], [e[2] for e in chosen if e[1]], bucket, token)
+        if start + max_results < len(self._keys):
+            token = base64.urlsafe_b64encode(self._keys[end - 1]).decode("ascii")
+        return self._pages.page(start, end, token)
 
 
 class _NameTokenListing:
@@ -134,15 +159,15 @@ class _NameTokenListing:
     token restarts from the beginning), every page repeats all prefixes, hidden names are removed
     after paging."""
 
-    def __init__(self, items: list[str], prefixes: list[str]) -> None:
+    def __init__(self, bucket: str, items: list[str], prefixes: list[str]) -> None:
         self._items = items
         self._positions = {name: index for index, name in enumerate(items)}
-        self._prefixes = [p for p in prefixes if not is_hidden_prefix(p)]
+        self._pages = _EncodedPages(bucket, [(HIDDEN if is_hidden_item(name) else ITEM, name) for name in items]
+                                    + [(PREFIX, p) for p in prefixes if not is_hidden_prefix(p)])
 
-    def page(self, bucket: str, page_token: str | None, max_results: int | None) -> dict[str, Any]:
+    def page(self, page_token: str | None, max_results: int | None) -> str:
         items = self._items
         start = self._positions.get(page_token, 0) if page_token is not None else 0
-        end = len(items) if max_results is None else start + max_results
+        end = len(items) if max_results is None else min(start + max_results, len(items))
         token = items[end] if end < len(items) else None
-        return _page([name for name in items[start:end] if not is_hidden_item(name)],
-                     self._prefixes, bucket, token)
+        return self._pages.page(start, end, token, every_prefix=True)
