@@ -6,7 +6,8 @@ import base64
 import binascii
 import bisect
 import json
-from typing import Any, Callable
+import json.encoder
+from typing import Any, Callable, Sequence
 
 from .errors import ApiError, bad_request
 from .flavor import Flavor
@@ -99,34 +100,41 @@ def group_names(names: list[str], prefix: str, delimiter: str) -> tuple[list[str
     return items, prefixes
 
 
-ITEM, PREFIX, HIDDEN = 0, 1, 2  # kinds of listing entries; a hidden item takes a place on its page
+_encode = json.encoder.encode_basestring_ascii  # json.dumps of a str, without its overhead
 
 
-class _EncodedPages:
-    """A listing's entries, in page order, encoded as JSON once, so that a page is a join of
-    slices and costs no Python work per entry. A page's text is what `json.dumps` makes of
-    `{"prefixes": [...], "items": [{"name": ..., "bucket": ...}, ...][, "nextPageToken": ...]}`."""
+class _EncodedNames:
+    """Names, each encoded as JSON the first time a page shows it, so that a page shown again is
+    a join of slices and costs no Python work per name. Items are `{"name": ..., "bucket": ...}`;
+    a hidden one (only in the firebase-tools flavor, which hides them after paging) encodes as ""."""
 
-    def __init__(self, bucket: str, entries: list[tuple[int, str]]) -> None:
-        bucket_json = json.dumps(bucket)
-        self._encoded: tuple[list[str], list[str]] = ([], [])
-        # _before[kind][i]: how many of the first i entries are of that kind.
-        self._before: tuple[list[int], list[int]] = ([0], [0])
-        for kind, name in entries:
-            if kind == ITEM:
-                self._encoded[ITEM].append(f'{{"name": {json.dumps(name)}, "bucket": {bucket_json}}}')
-            elif kind == PREFIX:
-                self._encoded[PREFIX].append(json.dumps(name))
-            for counted in (ITEM, PREFIX):
-                self._before[counted].append(len(self._encoded[counted]))
+    def __init__(self, names: list[str], bucket: str | None = None, hides: bool = False) -> None:
+        self._names = names
+        self._encoded: list[str | None] = [None] * len(names)
+        self._bucket_json = None if bucket is None else _encode(bucket)
+        self._hides = hides
 
-    def page(self, start: int, end: int, token: str | None, every_prefix: bool = False) -> str:
-        """The page of entries [start, end); with `every_prefix`, all prefixes, wherever they are."""
-        def chosen(kind: int) -> list[str]:
-            return self._encoded[kind][self._before[kind][start]:self._before[kind][end]]
-        prefixes = self._encoded[PREFIX] if every_prefix else chosen(PREFIX)
-        tail = "" if token is None else f', "nextPageToken": {json.dumps(token)}'
-        return f'{{"prefixes": [{", ".join(prefixes)}], "items": [{", ".join(chosen(ITEM))}]{tail}}}'
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def slice(self, first: int, last: int) -> list[str]:
+        chosen = self._encoded[first:last]
+        if None in chosen:
+            chosen = self._encoded[first:last] = [self._encode(name) for name in self._names[first:last]]
+        return chosen
+
+    def _encode(self, name: str) -> str:
+        if self._bucket_json is None:
+            return _encode(name)
+        if self._hides and is_hidden_item(name):
+            return ""
+        return f'{{"name": {_encode(name)}, "bucket": {self._bucket_json}}}'
+
+
+def _page_json(prefixes: list[str], items: list[str], token: str | None) -> str:
+    """What json.dumps makes of `{"prefixes": [...], "items": [...][, "nextPageToken": ...]}`."""
+    tail = "" if token is None else f', "nextPageToken": {_encode(token)}'
+    return f'{{"prefixes": [{", ".join(prefixes)}], "items": [{", ".join(filter(None, items))}]{tail}}}'
 
 
 class _OpaqueListing:
@@ -137,7 +145,12 @@ class _OpaqueListing:
         entries = sorted([(utf8_order(name), False, name) for name in items if not is_hidden_item(name)]
                          + [(utf8_order(p), True, p) for p in prefixes if not is_hidden_prefix(p)])
         self._keys = [entry[0] for entry in entries]
-        self._pages = _EncodedPages(bucket, [(PREFIX if is_prefix else ITEM, name) for _, is_prefix, name in entries])
+        self._items = _EncodedNames([name for _, is_prefix, name in entries if not is_prefix], bucket)
+        self._prefixes = _EncodedNames([name for _, is_prefix, name in entries if is_prefix])
+        # Where each kind sits among the entries (bisected to cut a page into items and prefixes).
+        self._item_positions: Sequence[int] = \
+            [index for index, entry in enumerate(entries) if not entry[1]] if len(self._prefixes) else range(len(entries))
+        self._prefix_positions = [index for index, entry in enumerate(entries) if entry[1]]
 
     def page(self, page_token: str | None, max_results: int) -> str:
         start = 0
@@ -151,7 +164,11 @@ class _OpaqueListing:
         token = None
         if start + max_results < len(self._keys):
             token = base64.urlsafe_b64encode(self._keys[end - 1]).decode("ascii")
-        return self._pages.page(start, end, token)
+
+        def chosen(names: _EncodedNames, positions: Sequence[int]) -> list[str]:
+            return names.slice(bisect.bisect_left(positions, start), bisect.bisect_left(positions, end))
+        return _page_json(chosen(self._prefixes, self._prefix_positions),
+                          chosen(self._items, self._item_positions), token)
 
 
 class _NameTokenListing:
@@ -160,14 +177,14 @@ class _NameTokenListing:
     after paging."""
 
     def __init__(self, bucket: str, items: list[str], prefixes: list[str]) -> None:
-        self._items = items
+        self._names = items
         self._positions = {name: index for index, name in enumerate(items)}
-        self._pages = _EncodedPages(bucket, [(HIDDEN if is_hidden_item(name) else ITEM, name) for name in items]
-                                    + [(PREFIX, p) for p in prefixes if not is_hidden_prefix(p)])
+        self._items = _EncodedNames(items, bucket, hides=True)
+        self._prefixes = _EncodedNames([p for p in prefixes if not is_hidden_prefix(p)])
 
     def page(self, page_token: str | None, max_results: int | None) -> str:
-        items = self._items
+        items = self._names
         start = self._positions.get(page_token, 0) if page_token is not None else 0
-        end = len(items) if max_results is None else min(start + max_results, len(items))
+        end = len(items) if max_results is None else start + max_results
         token = items[end] if end < len(items) else None
-        return self._pages.page(start, end, token, every_prefix=True)
+        return _page_json(self._prefixes.slice(0, len(self._prefixes)), self._items.slice(start, end), token)
