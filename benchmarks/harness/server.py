@@ -6,10 +6,8 @@ closes, so it cannot outlive us.
 
 from __future__ import annotations
 
-import os
 import subprocess
-
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+from pathlib import Path
 
 
 class ServerProcess:
@@ -26,10 +24,16 @@ class ServerProcess:
         return f"http://{self.address}"
 
     def cpu_seconds(self) -> float:
-        """User + sys time the server has used so far."""
-        with open(f"/proc/{self._proc.pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+        """CPU time (user + sys) the server's running threads have used so far, to the
+        nanosecond (/proc/PID/task/*/schedstat; /proc/PID/stat counts 10 ms ticks, ±3% over a
+        0.3 s run)."""
+        total = 0
+        for task in Path(f"/proc/{self._proc.pid}/task").iterdir():
+            try:
+                total += int((task / "schedstat").read_text().split()[0])
+            except FileNotFoundError:  # a thread that just ended
+                continue
+        return total / 1e9
 
     def rss_mib(self) -> float:
         """The server's resident memory now."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import binascii
 import bisect
+import itertools
 import json
 import json.encoder
 from typing import Any, Callable, Sequence
@@ -19,8 +20,8 @@ _MEMO_LISTINGS = 64
 
 
 def list_objects(sorted_names: list[str], bucket: str, params: dict[str, str], flavor: Flavor,
-                 memo: dict[Any, Any]) -> str:
-    """The list response's JSON text for `sorted_names` (ordered by UTF-8 bytes) and the request's query.
+                 memo: dict[Any, Any]) -> bytes:
+    """The list response's JSON (UTF-8) for `sorted_names` (ordered by UTF-8 bytes) and the request's query.
 
     `memo` keeps what every page of one listing shares (the names under the prefix, grouped and
     ordered) until the bucket changes, so a page costs its own size, not the bucket's.
@@ -100,41 +101,54 @@ def group_names(names: list[str], prefix: str, delimiter: str) -> tuple[list[str
     return items, prefixes
 
 
-_encode = json.encoder.encode_basestring_ascii  # json.dumps of a str, without its overhead
+_BLOCK = 256  # names encoded together the first time a page shows one of them
+
+
+def _encode(text: str) -> bytes:
+    """json.dumps of a str, without its overhead."""
+    return json.encoder.encode_basestring_ascii(text).encode("ascii")
 
 
 class _EncodedNames:
-    """Names, each encoded as JSON the first time a page shows it, so that a page shown again is
-    a join of slices and costs no Python work per name. Items are `{"name": ..., "bucket": ...}`;
-    a hidden one (only in the firebase-tools flavor, which hides them after paging) encodes as ""."""
+    """Names encoded as JSON, a block at a time when a page first shows one of its names, so
+    that a page shown again is a join of slices: no Python work per name. Items are
+    `{"name": ..., "bucket": ...}`; a hidden one (only in the firebase-tools flavor, which hides
+    them after paging) encodes as b""."""
 
     def __init__(self, names: list[str], bucket: str | None = None, hides: bool = False) -> None:
         self._names = names
-        self._encoded: list[str | None] = [None] * len(names)
-        self._bucket_json = None if bucket is None else _encode(bucket)
+        self._blocks: list[list[bytes] | None] = [None] * -(-len(names) // _BLOCK)
+        self._item_head = None if bucket is None else b'{"name": '
+        self._item_tail = None if bucket is None else b', "bucket": ' + _encode(bucket) + b"}"
         self._hides = hides
 
     def __len__(self) -> int:
         return len(self._names)
 
-    def slice(self, first: int, last: int) -> list[str]:
-        chosen = self._encoded[first:last]
-        if None in chosen:
-            chosen = self._encoded[first:last] = [self._encode(name) for name in self._names[first:last]]
-        return chosen
+    def slice(self, first: int, last: int) -> list[bytes]:
+        last = min(last, len(self._names))
+        if first >= last:
+            return []
+        blocks = range(first // _BLOCK, (last - 1) // _BLOCK + 1)
+        for block in blocks:
+            if self._blocks[block] is None:
+                self._blocks[block] = [self._encode(name) for name in self._names[block * _BLOCK:(block + 1) * _BLOCK]]
+        offset = blocks.start * _BLOCK
+        return list(itertools.chain.from_iterable(self._blocks[b] for b in blocks))[first - offset:last - offset]
 
-    def _encode(self, name: str) -> str:
-        if self._bucket_json is None:
+    def _encode(self, name: str) -> bytes:
+        if self._item_head is None:
             return _encode(name)
         if self._hides and is_hidden_item(name):
-            return ""
-        return f'{{"name": {_encode(name)}, "bucket": {self._bucket_json}}}'
+            return b""
+        return self._item_head + _encode(name) + self._item_tail
 
 
-def _page_json(prefixes: list[str], items: list[str], token: str | None) -> str:
+def _page_json(prefixes: list[bytes], items: list[bytes], token: str | None) -> bytes:
     """What json.dumps makes of `{"prefixes": [...], "items": [...][, "nextPageToken": ...]}`."""
-    tail = "" if token is None else f', "nextPageToken": {_encode(token)}'
-    return f'{{"prefixes": [{", ".join(prefixes)}], "items": [{", ".join(filter(None, items))}]{tail}}}'
+    tail = b"]}" if token is None else b'], "nextPageToken": ' + _encode(token) + b"}"
+    return b"".join((b'{"prefixes": [', b", ".join(prefixes), b'], "items": [',
+                     b", ".join(filter(None, items)), tail))
 
 
 class _OpaqueListing:
@@ -152,7 +166,7 @@ class _OpaqueListing:
             [index for index, entry in enumerate(entries) if not entry[1]] if len(self._prefixes) else range(len(entries))
         self._prefix_positions = [index for index, entry in enumerate(entries) if entry[1]]
 
-    def page(self, page_token: str | None, max_results: int) -> str:
+    def page(self, page_token: str | None, max_results: int) -> bytes:
         start = 0
         if page_token:
             try:
@@ -165,7 +179,7 @@ class _OpaqueListing:
         if start + max_results < len(self._keys):
             token = base64.urlsafe_b64encode(self._keys[end - 1]).decode("ascii")
 
-        def chosen(names: _EncodedNames, positions: Sequence[int]) -> list[str]:
+        def chosen(names: _EncodedNames, positions: Sequence[int]) -> list[bytes]:
             return names.slice(bisect.bisect_left(positions, start), bisect.bisect_left(positions, end))
         return _page_json(chosen(self._prefixes, self._prefix_positions),
                           chosen(self._items, self._item_positions), token)
@@ -182,7 +196,7 @@ class _NameTokenListing:
         self._items = _EncodedNames(items, bucket, hides=True)
         self._prefixes = _EncodedNames([p for p in prefixes if not is_hidden_prefix(p)])
 
-    def page(self, page_token: str | None, max_results: int | None) -> str:
+    def page(self, page_token: str | None, max_results: int | None) -> bytes:
         items = self._names
         start = self._positions.get(page_token, 0) if page_token is not None else 0
         end = len(items) if max_results is None else start + max_results
