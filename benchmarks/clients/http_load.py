@@ -29,8 +29,8 @@ BOUNDARY = "0123456789abcdef0123456789abcdef"
 
 
 def multipart_body(name: str, data: bytes) -> bytes:
-    return (f'--{BOUNDARY}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n'
-            f'{{"name":"{name}","contentType":"application/octet-stream"}}\r\n--{BOUNDARY}\r\n'
+    metadata = json.dumps({"name": name, "contentType": "application/octet-stream"})
+    return (f'--{BOUNDARY}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n{metadata}\r\n--{BOUNDARY}\r\n'
             f'Content-Type: application/octet-stream\r\n\r\n').encode() + data + f"\r\n--{BOUNDARY}--".encode()
 
 
@@ -39,12 +39,12 @@ async def spread(count: int, connections: int, one_request) -> float:
     `state` is a dict per connection."""
     next_index = iter(range(count))
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=connections)) as session:
-        async def worker(worker_id: int) -> None:
+        async def worker() -> None:
             state: dict = {}
             for index in next_index:
                 await one_request(session, index, state)
         started = time.perf_counter()
-        await asyncio.gather(*(worker(n) for n in range(connections)))
+        await asyncio.gather(*(worker() for _ in range(connections)))
         return time.perf_counter() - started
 
 
