@@ -44,8 +44,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="warning",
                         help="the least severe log lines shown on stderr (default warning)")
     parser.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto",
-                        help="event loop: uvloop (the default when installed: it costs less CPU per "
-                             "request) or asyncio's own")
+                        help="event loop: uvloop (auto: when installed) or asyncio's own (default auto)")
     parser.add_argument("--stop-on-stdin-eof", action="store_true",
                         help="also stop when stdin reaches end of file (for test harnesses)")
     return parser.parse_args(argv)

@@ -1,7 +1,10 @@
 """Streaming parser for `multipart/related` uploads: a JSON metadata part, then the data part.
 
-The data part goes straight to a BlobWriter piece by piece, so a large multipart upload never
-sits in memory. Errors carry the official emulator's plain-text messages.
+The head (everything before the data) is parsed by plain functions over the bytes received so
+far, again from its start whenever a piece ends inside it (`_NeedMore`): it is small, and it
+usually comes whole in the first piece. The data part then goes straight to a BlobWriter piece
+by piece, so a large multipart upload never sits in memory. Errors carry the official
+emulator's plain-text messages.
 """
 
 from __future__ import annotations

@@ -101,7 +101,7 @@ def test_large_upload_and_download_stream_without_growing_memory(start_emulator)
 @pytest.mark.parametrize("flags, loop", [((), "uvloop.Loop"), (("--loop", "uvloop"), "uvloop.Loop"),
                                          (("--loop", "asyncio"), "asyncio.unix_events.")])
 def test_event_loop(start_emulator, flags, loop):
-    """uvloop (it costs less CPU per request) when installed, asyncio's own loop when asked for."""
+    """uvloop when installed, asyncio's own loop when asked for."""
     pytest.importorskip("uvloop")
     emu = start_emulator("--log-level", "info", *flags)
     assert f"event loop: {loop}" in emu.stderr()
