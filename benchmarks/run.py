@@ -17,7 +17,7 @@ from harness.emulator import Emulator
 from workloads import (aio_uploads, call_overhead, chunk_sweep, gcs_upload, large_upload, list_all,
                        progress_overhead, rules, small_objects)
 from workloads import swift_api
-from workloads import downloads, scale
+from workloads import downloads, emulator_cost, scale
 
 WORKLOADS = {
     "large_upload": large_upload.run,
@@ -32,6 +32,7 @@ WORKLOADS = {
     "aio": aio_uploads.run,
     "download": downloads.run,
     "scale": scale.run,
+    "emulator": emulator_cost.run,
 }
 RESULTS = Path(__file__).resolve().parent / "results"
 

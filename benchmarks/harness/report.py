@@ -30,6 +30,8 @@ LABELS = {  # section: {peer: label}; peers without one show their key
             "v0_1gib": "requests loop (v0 resumable)"},
     "aio": {"aio": "fbstorage.aio, one loop, 1000 at once",
             "sync_threads": "fbstorage, 16 threads", "sync_in_flight": "fbstorage, 16 in flight"},
+    "emulator": {"emulator": "the emulator (uvloop)", "emulator_asyncio": "the emulator, --loop asyncio",
+                 "floor": "bare aiohttp app (asyncio's loop)"},
 }
 
 
@@ -137,6 +139,14 @@ def markdown(results: dict) -> str:
         out += table("aio", section["stats"], [("small_uploads_per_s", "objects/s", 0),
                                                ("client_cpu_ms", "client CPU ms/object", 3)],
                      [("× sync threads", "sync_threads", "small_uploads_per_s", False)])
+    if "emulator" in results:
+        section = results["emulator"]
+        out += ["", f"## Emulator CPU per request ({section['uploads']} uploads of {section['object_bytes']} B, "
+                    f"{section['list_pages']} list pages of 1000; {section['connections']} connections)", ""]
+        out += table("emulator", section["stats"], [("cpu_ms_per_small_upload", "server CPU ms/upload", 3),
+                                                    ("cpu_ms_per_list_page", "server CPU ms/list page", 3)],
+                     [("upload ÷ floor", "floor", "cpu_ms_per_small_upload", False),
+                      ("list page ÷ floor", "floor", "cpu_ms_per_list_page", False)])
     if "chunk_sweep" in results:
         out += ["", "## Upload chunk size sweep (C put_file)", ""]
         out += table("chunk_sweep", results["chunk_sweep"]["stats"], upload_columns, against_curl)

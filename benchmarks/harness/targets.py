@@ -79,6 +79,10 @@ TARGETS = [
     ("asyncio: 1000 uploads at once vs the sync API with 16 threads",
      # A rate, though its name ends in "_s" (per second): ours over theirs.
      relative("aio", "small_uploads_per_s", "sync_threads_small_uploads_per_s"), 1.0, "min"),
+    ("emulator CPU per small upload vs a bare aiohttp app",
+     relative("emulator", "cpu_ms_per_small_upload", "floor_cpu_ms_per_small_upload"), 1.0, "max"),
+    ("emulator CPU per list page vs a bare aiohttp app",
+     relative("emulator", "cpu_ms_per_list_page", "floor_cpu_ms_per_list_page"), 1.0, "max"),
 ]
 
 

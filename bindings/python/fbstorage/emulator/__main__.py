@@ -14,6 +14,7 @@ import signal
 import sys
 import threading
 from pathlib import Path
+from typing import Callable
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
@@ -25,6 +26,8 @@ from .server import create_app
 from .state import EmulatorState
 from .store import ObjectStore
 from .tuning import keep_large_buffers_in_heap
+
+log = logging.getLogger("fbstorage.emulator")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -40,6 +43,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     rules.add_argument("--config", help='firebase.json: the rules named by its "storage" key')
     parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="warning",
                         help="the least severe log lines shown on stderr (default warning)")
+    parser.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto",
+                        help="event loop: uvloop (auto: when installed) or asyncio's own (default auto)")
     parser.add_argument("--stop-on-stdin-eof", action="store_true",
                         help="also stop when stdin reaches end of file (for test harnesses)")
     return parser.parse_args(argv)
@@ -58,6 +63,7 @@ async def serve(args: argparse.Namespace) -> None:
             await site.start()
             stop = asyncio.Event()
             loop = asyncio.get_running_loop()
+            log.info("event loop: %s.%s", type(loop).__module__, type(loop).__qualname__)
             for signum in (signal.SIGINT, signal.SIGTERM):
                 loop.add_signal_handler(signum, stop.set)
             if args.stop_on_stdin_eof:
@@ -81,6 +87,19 @@ def _rules_sources(args: argparse.Namespace) -> list[loading.RulesSource]:
     if args.config:
         return loading.sources_from_config(Path(args.config))
     return []
+
+
+def event_loop_factory(choice: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """--loop `choice` as asyncio.Runner's loop factory (None: asyncio's own loop)."""
+    if choice == "asyncio":
+        return None
+    try:
+        import uvloop
+    except ImportError:
+        if choice == "uvloop":
+            raise ValueError("--loop uvloop: uvloop is not installed (pip install uvloop)") from None
+        return None
+    return uvloop.new_event_loop
 
 
 def _stop_on_stdin_eof(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
@@ -108,8 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     # A parent may spawn us from a thread that blocks signals; the mask is inherited.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
-        asyncio.run(serve(args))
-    except (OSError, ValueError) as error:  # port in use, unreadable rules or data dir
+        with asyncio.Runner(loop_factory=event_loop_factory(args.loop)) as runner:
+            runner.run(serve(args))
+    except (OSError, ValueError) as error:  # no uvloop, port in use, unreadable rules or data dir
         print(f"fbstorage.emulator: {error}", file=sys.stderr)
         return 1
     return 0

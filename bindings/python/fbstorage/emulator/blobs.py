@@ -13,6 +13,7 @@ import base64
 import collections
 import hashlib
 import os
+import uuid
 from abc import ABC, abstractmethod
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -41,12 +42,13 @@ class BlobWriter:
 
     With `keep_in_memory`, up to that many bytes stay in `data` and the file is created only
     when they are exceeded: a small one-shot upload then never touches the disk (creating,
-    writing, reading back and deleting a temp file was about a third of its cost). Such a
-    writer is for one-shot uploads only: `mark` and `truncate` need the file.
+    writing, reading back and deleting a temp file was about a third of its cost), nor is its
+    file named. Such a writer is for one-shot uploads only: `mark` and `truncate` need the file.
     """
 
-    def __init__(self, path: str, *, durable: bool, keep_in_memory: int = 0):
-        self.path = path
+    def __init__(self, directory: str, *, durable: bool, keep_in_memory: int = 0):
+        self._directory = directory
+        self.path: str | None = None  # the file in `directory`, once created
         self.durable = durable
         self.size = 0
         self.data: bytearray | None = bytearray() if keep_in_memory else None
@@ -112,6 +114,8 @@ class BlobWriter:
         except OSError:
             pass
         self._close()
+        if self.path is None:
+            return
         try:
             os.unlink(self.path)
         except FileNotFoundError:
@@ -131,6 +135,7 @@ class BlobWriter:
             self._hash(os.pread(self._fd, min(READ_PIECE, end - offset), offset))
 
     def _create(self) -> int:
+        self.path = os.path.join(self._directory, uuid.uuid4().hex)
         return os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
 
     def _spill(self) -> None:

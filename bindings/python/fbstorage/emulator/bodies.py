@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from contextlib import contextmanager
 import json
-from typing import Any, AsyncIterator, Iterator
+from typing import Any, AsyncIterator
 
 from aiohttp import ClientPayloadError, StreamReader, web
 from aiohttp.http_exceptions import HttpProcessingError
@@ -22,15 +21,6 @@ class BodyDropped(Exception):
 
 
 _DISCONNECTS = (ConnectionError, ClientPayloadError, HttpProcessingError, asyncio.IncompleteReadError)
-
-
-@contextmanager
-def translating_disconnects() -> Iterator[None]:
-    """Turn aiohttp's ways of reporting a lost or garbled request body into BodyDropped."""
-    try:
-        yield
-    except _DISCONNECTS as error:
-        raise BodyDropped(str(error) or type(error).__name__) from error
 
 
 def _salvage_buffered(content: StreamReader) -> bytes:
@@ -57,10 +47,10 @@ async def iter_body(request: web.Request) -> AsyncIterator[bytes]:
     dropped: BodyDropped | None = None
     while dropped is None:
         try:
-            with translating_disconnects():
-                data = await request.content.readany()
-        except BodyDropped as error:
-            data, dropped = _salvage_buffered(request.content), error
+            data = await request.content.readany()
+        except _DISCONNECTS as error:  # aiohttp's ways of reporting a lost or garbled body
+            data, dropped = _salvage_buffered(request.content), BodyDropped(str(error) or type(error).__name__)
+            dropped.__cause__ = error
         if limit is not None and received + len(data) >= limit:
             data = data[:max(0, limit - received)]
             dropped = BodyDropped(f"fault injection dropped the connection after {limit} body bytes")

@@ -5,7 +5,10 @@ from __future__ import annotations
 import base64
 import binascii
 import bisect
-from typing import Any, Callable
+import itertools
+import json
+import json.encoder
+from typing import Any, Callable, Sequence
 
 from .errors import ApiError, bad_request
 from .flavor import Flavor
@@ -17,8 +20,8 @@ _MEMO_LISTINGS = 64
 
 
 def list_objects(sorted_names: list[str], bucket: str, params: dict[str, str], flavor: Flavor,
-                 memo: dict[Any, Any]) -> dict[str, Any]:
-    """The list response for `sorted_names` (ordered by UTF-8 bytes) and the request's query.
+                 memo: dict[Any, Any]) -> bytes:
+    """The list response's JSON (UTF-8) for `sorted_names` (ordered by UTF-8 bytes) and the request's query.
 
     `memo` keeps what every page of one listing shares (the names under the prefix, grouped and
     ordered) until the bucket changes, so a page costs its own size, not the bucket's.
@@ -30,11 +33,12 @@ def list_objects(sorted_names: list[str], bucket: str, params: dict[str, str], f
     max_results = _max_results(params.get("maxResults"), flavor)
     def build() -> _OpaqueListing | _NameTokenListing:
         items, prefixes = group_names(names_under_prefix(sorted_names, prefix), prefix, delimiter)
-        return (_OpaqueListing(items, prefixes) if flavor.paginates_prefixes
-                else _NameTokenListing(items, prefixes))
-    # The flavor is fixed for the emulator's lifetime, so it is not part of the key.
+        return (_OpaqueListing(bucket, items, prefixes) if flavor.paginates_prefixes
+                else _NameTokenListing(bucket, items, prefixes))
+    # The flavor is fixed for the emulator's lifetime, and the memo is the bucket's: neither is
+    # part of the key.
     listing = memoized(memo, (prefix, delimiter), build)
-    return listing.page(bucket, params.get("pageToken"), max_results)
+    return listing.page(params.get("pageToken"), max_results)
 
 
 def memoized(memo: dict[Any, Any], key: Any, build: Callable[[], Any]) -> Any:
@@ -97,24 +101,72 @@ def group_names(names: list[str], prefix: str, delimiter: str) -> tuple[list[str
     return items, prefixes
 
 
-def _page(items: list[str], prefixes: list[str], bucket: str, token: str | None) -> dict[str, Any]:
-    page: dict[str, Any] = {"prefixes": prefixes, "items": [{"name": name, "bucket": bucket} for name in items]}
-    if token is not None:
-        page["nextPageToken"] = token
-    return page
+_BLOCK = 256  # names encoded together the first time a page shows one of them
+
+
+def _encode(text: str) -> bytes:
+    """json.dumps of a str, without its overhead."""
+    return json.encoder.encode_basestring_ascii(text).encode("ascii")
+
+
+class _EncodedNames:
+    """Names encoded as JSON, a block at a time when a page first shows one of its names, so
+    that a page shown again is a join of slices: no Python work per name. Items are
+    `{"name": ..., "bucket": ...}`; a hidden one (only in the firebase-tools flavor, which hides
+    them after paging) encodes as b""."""
+
+    def __init__(self, names: list[str], bucket: str | None = None, hides: bool = False) -> None:
+        self._names = names
+        self._blocks: list[list[bytes] | None] = [None] * -(-len(names) // _BLOCK)
+        self._item_head = None if bucket is None else b'{"name": '
+        self._item_tail = None if bucket is None else b', "bucket": ' + _encode(bucket) + b"}"
+        self._hides = hides
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def slice(self, first: int, last: int) -> list[bytes]:
+        last = min(last, len(self._names))
+        if first >= last:
+            return []
+        blocks = range(first // _BLOCK, (last - 1) // _BLOCK + 1)
+        for block in blocks:
+            if self._blocks[block] is None:
+                self._blocks[block] = [self._encode(name) for name in self._names[block * _BLOCK:(block + 1) * _BLOCK]]
+        offset = blocks.start * _BLOCK
+        return list(itertools.chain.from_iterable(self._blocks[b] for b in blocks))[first - offset:last - offset]
+
+    def _encode(self, name: str) -> bytes:
+        if self._item_head is None:
+            return _encode(name)
+        if self._hides and is_hidden_item(name):
+            return b""
+        return self._item_head + _encode(name) + self._item_tail
+
+
+def _page_json(prefixes: list[bytes], items: list[bytes], token: str | None) -> bytes:
+    """What json.dumps makes of `{"prefixes": [...], "items": [...][, "nextPageToken": ...]}`."""
+    tail = b"]}" if token is None else b'], "nextPageToken": ' + _encode(token) + b"}"
+    return b"".join((b'{"prefixes": [', b", ".join(prefixes), b'], "items": [',
+                     b", ".join(filter(None, items)), tail))
 
 
 class _OpaqueListing:
     """Production: hidden names removed first, then items and prefixes paged together in name
     order; the token is the base64 of the last entry returned."""
 
-    def __init__(self, items: list[str], prefixes: list[str]) -> None:
+    def __init__(self, bucket: str, items: list[str], prefixes: list[str]) -> None:
         entries = sorted([(utf8_order(name), False, name) for name in items if not is_hidden_item(name)]
                          + [(utf8_order(p), True, p) for p in prefixes if not is_hidden_prefix(p)])
         self._keys = [entry[0] for entry in entries]
-        self._entries = entries
+        self._items = _EncodedNames([name for _, is_prefix, name in entries if not is_prefix], bucket)
+        self._prefixes = _EncodedNames([name for _, is_prefix, name in entries if is_prefix])
+        # Where each kind sits among the entries (bisected to cut a page into items and prefixes).
+        self._item_positions: Sequence[int] = \
+            [index for index, entry in enumerate(entries) if not entry[1]] if len(self._prefixes) else range(len(entries))
+        self._prefix_positions = [index for index, entry in enumerate(entries) if entry[1]]
 
-    def page(self, bucket: str, page_token: str | None, max_results: int) -> dict[str, Any]:
+    def page(self, page_token: str | None, max_results: int) -> bytes:
         start = 0
         if page_token:
             try:
@@ -122,11 +174,15 @@ class _OpaqueListing:
             except (binascii.Error, ValueError, UnicodeEncodeError):
                 raise bad_request("Invalid pageToken.") from None
             start = bisect.bisect_right(self._keys, after)
-        chosen = self._entries[start:start + max_results]
+        end = min(start + max_results, len(self._keys))
         token = None
-        if start + max_results < len(self._entries):
-            token = base64.urlsafe_b64encode(chosen[-1][0]).decode("ascii")
-        return _page([e[2] for e in chosen if not e[1]], [e[2] for e in chosen if e[1]], bucket, token)
+        if start + max_results < len(self._keys):
+            token = base64.urlsafe_b64encode(self._keys[end - 1]).decode("ascii")
+
+        def chosen(names: _EncodedNames, positions: Sequence[int]) -> list[bytes]:
+            return names.slice(bisect.bisect_left(positions, start), bisect.bisect_left(positions, end))
+        return _page_json(chosen(self._prefixes, self._prefix_positions),
+                          chosen(self._items, self._item_positions), token)
 
 
 class _NameTokenListing:
@@ -134,15 +190,15 @@ class _NameTokenListing:
     token restarts from the beginning), every page repeats all prefixes, hidden names are removed
     after paging."""
 
-    def __init__(self, items: list[str], prefixes: list[str]) -> None:
-        self._items = items
+    def __init__(self, bucket: str, items: list[str], prefixes: list[str]) -> None:
+        self._names = items
         self._positions = {name: index for index, name in enumerate(items)}
-        self._prefixes = [p for p in prefixes if not is_hidden_prefix(p)]
+        self._items = _EncodedNames(items, bucket, hides=True)
+        self._prefixes = _EncodedNames([p for p in prefixes if not is_hidden_prefix(p)])
 
-    def page(self, bucket: str, page_token: str | None, max_results: int | None) -> dict[str, Any]:
-        items = self._items
+    def page(self, page_token: str | None, max_results: int | None) -> bytes:
+        items = self._names
         start = self._positions.get(page_token, 0) if page_token is not None else 0
         end = len(items) if max_results is None else start + max_results
         token = items[end] if end < len(items) else None
-        return _page([name for name in items[start:end] if not is_hidden_item(name)],
-                     self._prefixes, bucket, token)
+        return _page_json(self._prefixes.slice(0, len(self._prefixes)), self._items.slice(start, end), token)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
+import re
 import time
 import uuid
 from dataclasses import asdict, dataclass, field
@@ -28,6 +30,7 @@ WRITABLE_FIELDS = {
 }
 
 _last_generation = 0
+_CONTROL_CHARACTER = re.compile("[\x00-\x1f\x7f]")
 
 
 def now_us() -> int:
@@ -46,8 +49,13 @@ def new_token() -> str:
 
 
 def rfc3339(timestamp_us: int) -> str:
-    moment = datetime.fromtimestamp(timestamp_us // 1000 / 1000, tz=timezone.utc)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{timestamp_us // 1000 % 1000:03d}Z"
+    return f"{_utc_second(timestamp_us // 1_000_000)}.{timestamp_us // 1000 % 1000:03d}Z"
+
+
+@functools.lru_cache(maxsize=16)
+def _utc_second(seconds: int) -> str:
+    """`YYYY-MM-DDTHH:MM:SS`: formatted once per second, not per reply."""
+    return datetime.fromtimestamp(seconds, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
 
 
 @dataclass(frozen=True)
@@ -186,9 +194,9 @@ def _writable_values(resource: dict[str, Any]) -> dict[str, str | None]:
 
 def check_header_value(what: str, value: str) -> None:
     """400 for a value that cannot be sent as an HTTP header: a C0 control character or DEL."""
-    bad = next((c for c in value if ord(c) < 0x20 or ord(c) == 0x7F), None)
+    bad = _CONTROL_CHARACTER.search(value)
     if bad is not None:
-        raise bad_request(f"Metadata field {what!r} contains the control character {ord(bad):#04x}; "
+        raise bad_request(f"Metadata field {what!r} contains the control character {ord(bad.group()):#04x}; "
                           "it is served as an HTTP header.")
 
 

@@ -1,14 +1,17 @@
 """Streaming parser for `multipart/related` uploads: a JSON metadata part, then the data part.
 
-The data part goes straight to a BlobWriter piece by piece, so a large multipart upload never
-sits in memory. Errors carry the official emulator's plain-text messages.
+The head (everything before the data) is parsed by plain functions over the bytes received so
+far, again from its start whenever a piece ends inside it (`_NeedMore`): it is small, and it
+usually comes whole in the first piece. The data part then goes straight to a BlobWriter piece
+by piece, so a large multipart upload never sits in memory. Errors carry the official
+emulator's plain-text messages.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Any, AsyncIterator, Awaitable, Callable
+from typing import Any, AsyncIterator, Awaitable, Callable, TypeVar
 
 from aiohttp import web
 
@@ -18,6 +21,7 @@ from .errors import ApiError
 
 MAX_HEADER_BYTES = 64 * 1024
 MAX_METADATA_BYTES = 1 << 20
+T = TypeVar("T")
 _BOUNDARY = re.compile(r';\s*boundary=(?:"([^"]+)"|([^;\s]+))', re.IGNORECASE)
 
 
@@ -32,52 +36,76 @@ def _boundary(content_type: str | None) -> str:
     return match.group(1) or match.group(2)
 
 
+class _NeedMore(Exception):
+    """The bytes so far end before the part being parsed does."""
+
+
+class _Cursor:
+    """A position in the body bytes received so far (all of them when `complete`)."""
+
+    def __init__(self, data: bytes | bytearray, complete: bool):
+        self.data, self.position, self.complete = data, 0, complete
+
+    def read_until(self, marker: bytes, limit: int) -> bytes:
+        """The bytes before `marker` (at most `limit` of them), consuming the marker too."""
+        found = self.data.find(marker, self.position, self.position + limit + len(marker))
+        if found < 0:
+            if len(self.data) - self.position > limit + len(marker):
+                raise multipart_error("Malformed multipart body: a part header or metadata is too large.")
+            if self.complete:
+                raise multipart_error("Malformed multipart body: it ends inside a part.")
+            raise _NeedMore
+        value = bytes(self.data[self.position:found])
+        self.position = found + len(marker)
+        return value
+
+    def peek(self, size: int) -> bytes:
+        """Up to `size` next bytes (fewer only at the end of the body), not consumed."""
+        if len(self.data) - self.position < size and not self.complete:
+            raise _NeedMore
+        return bytes(self.data[self.position:self.position + size])
+
+
 class _Buffer:
-    """Just enough buffering over the body pieces to find delimiters."""
+    """The body pieces received and not yet consumed."""
 
     def __init__(self, pieces: AsyncIterator[bytes]):
         self._pieces = pieces
-        self._data = bytearray(b"\r\n")  # so the first delimiter looks like all the others
-        self._eof = False
+        self.data = bytearray(b"\r\n")  # so the first delimiter looks like all the others
+        self.eof = False
 
-    async def _fill(self) -> None:
-        if self._eof:
+    async def fill(self) -> None:
+        if self.eof:
             raise multipart_error("Malformed multipart body: it ends inside a part.")
         piece = await anext(self._pieces, None)
         if piece is None:
-            self._eof = True
+            self.eof = True
         else:
-            self._data += piece
+            self.data += piece
 
-    async def read_until(self, marker: bytes, limit: int) -> bytes:
-        """The bytes before `marker`, consuming the marker too."""
-        start = 0
-        while (found := self._data.find(marker, start, limit + len(marker))) < 0:
-            if len(self._data) > limit + len(marker):
-                raise multipart_error("Malformed multipart body: a part header or metadata is too large.")
-            start = max(0, len(self._data) - len(marker) + 1)
-            await self._fill()
-        value = bytes(self._data[:found])
-        del self._data[:found + len(marker)]
-        return value
+    async def parse(self, parser: Callable[[_Cursor], T]) -> T:
+        """`parser`'s result on the bytes from here, once enough of them arrived; what it read is consumed."""
+        while True:
+            cursor = _Cursor(self.data, self.eof)
+            try:
+                result = parser(cursor)
+            except _NeedMore:
+                await self.fill()
+                continue
+            del self.data[:cursor.position]
+            return result
 
     async def stream_until(self, marker: bytes, sink: Callable[[bytes], Awaitable[None]]) -> None:
         """Pass everything before `marker` to `sink` as it arrives, consuming the marker too."""
-        while (found := self._data.find(marker)) < 0:
-            safe = len(self._data) - len(marker) + 1  # a marker may straddle the next piece
+        while (found := self.data.find(marker)) < 0:
+            safe = len(self.data) - len(marker) + 1  # a marker may straddle the next piece
             if safe > 0:
-                await sink(bytes(self._data[:safe]))
-                del self._data[:safe]
-            await self._fill()
+                await sink(bytes(self.data[:safe]))
+                del self.data[:safe]
+            await self.fill()
         if found:
-            await sink(bytes(self._data[:found]))
-        del self._data[:found + len(marker)]
-
-    async def peek(self, size: int) -> bytes:
-        """Up to `size` next bytes (fewer only at the end of the body), not consumed."""
-        while len(self._data) < size and not self._eof:
-            await self._fill()
-        return bytes(self._data[:size])
+            await sink(bytes(self.data[:found]))
+        del self.data[:found + len(marker)]
 
     async def drain(self) -> None:
         async for _ in self._pieces:
@@ -86,37 +114,54 @@ class _Buffer:
 
 async def receive_multipart(request: web.Request, writer: BlobWriter) -> tuple[dict[str, Any], str]:
     """Parse the body into (metadata resource, data part content type); the data goes to `writer`."""
-    delimiter = b"\r\n--" + _boundary(request.headers.get("Content-Type")).encode("latin-1")
-    body = _Buffer(iter_body(request))
-    await body.read_until(delimiter, MAX_HEADER_BYTES)  # the preamble, if any, is ignored
-    await _open_part(body)
-    await _part_content_type(body)
-    try:
-        resource = json.loads(await body.read_until(delimiter, MAX_METADATA_BYTES))
-    except (ValueError, UnicodeDecodeError):
-        raise multipart_error("Failed to parse multipart request body part. Invalid JSON metadata.") from None
-    if not isinstance(resource, dict):
-        raise multipart_error("Failed to parse multipart request body part. Metadata is not a JSON object.")
-    await _open_part(body)
-    data_content_type = await _part_content_type(body)
+    return await parse_multipart(request.headers.get("Content-Type"), iter_body(request), writer)
+
+
+async def parse_multipart(content_type: str | None, pieces: AsyncIterator[bytes],
+                          writer: BlobWriter) -> tuple[dict[str, Any], str]:
+    """receive_multipart on the body's pieces.
+
+    Everything before the data (the metadata part and the data part's header) is parsed in one
+    go once it has arrived, usually with the first piece of the body: a small upload's whole
+    body is one piece, so it costs no more than a few awaits.
+    """
+    delimiter = b"\r\n--" + _boundary(content_type).encode("latin-1")
+    body = _Buffer(pieces)
+    await body.fill()  # a small body arrives in one piece: its head then parses at the first try
+    resource, data_content_type = await body.parse(lambda cursor: _head(cursor, delimiter))
     await body.stream_until(delimiter, writer.write)
-    if await body.peek(2) != b"--":
+    if await body.parse(lambda cursor: cursor.peek(2)) != b"--":
         raise multipart_error("Unexpected number of parts in request body")
     await body.drain()
     return resource, data_content_type
 
 
-async def _open_part(body: _Buffer) -> None:
+def _head(body: _Cursor, delimiter: bytes) -> tuple[dict[str, Any], str]:
+    """The metadata resource and the data part's content type; `body` is left at the data."""
+    body.read_until(delimiter, MAX_HEADER_BYTES)  # the preamble, if any, is ignored
+    _open_part(body)
+    _part_content_type(body)
+    try:
+        resource = json.loads(body.read_until(delimiter, MAX_METADATA_BYTES))
+    except (ValueError, UnicodeDecodeError):
+        raise multipart_error("Failed to parse multipart request body part. Invalid JSON metadata.") from None
+    if not isinstance(resource, dict):
+        raise multipart_error("Failed to parse multipart request body part. Metadata is not a JSON object.")
+    _open_part(body)
+    return resource, _part_content_type(body)
+
+
+def _open_part(body: _Cursor) -> None:
     """After a delimiter: `--` closes the body (too early here), else the rest of the line is padding."""
-    if await body.peek(2) == b"--":
+    if body.peek(2) == b"--":
         raise multipart_error("Unexpected number of parts in request body")
-    await body.read_until(b"\n", MAX_HEADER_BYTES)
+    body.read_until(b"\n", MAX_HEADER_BYTES)
 
 
-async def _part_content_type(body: _Buffer) -> str:
+def _part_content_type(body: _Cursor) -> str:
     """Read a part's header lines up to the blank line; its Content-Type is required."""
     content_type = None
-    while line := (await body.read_until(b"\n", MAX_HEADER_BYTES)).rstrip(b"\r"):
+    while line := body.read_until(b"\n", MAX_HEADER_BYTES).rstrip(b"\r"):
         name, _, value = line.decode("latin-1").partition(":")
         if name.strip().lower() == "content-type":
             content_type = value.strip()

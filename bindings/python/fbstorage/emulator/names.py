@@ -18,6 +18,8 @@ _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 def decode_component(raw: str, *, plus_is_space: bool = False) -> str:
     """Percent-decode one URL component into text; malformed escapes or UTF-8 are a 400."""
+    if raw.isascii() and "%" not in raw:  # most components: nothing to decode
+        return raw.replace("+", " ") if plus_is_space else raw
     if _BAD_ESCAPE.search(raw):
         raise bad_request(f"Invalid percent-encoding in {raw!r}.")
     if plus_is_space:

@@ -34,8 +34,9 @@ async def handle_v0(request: web.Request) -> web.StreamResponse:
         if method == "GET":
             authorize(state.rules, state.flavor, "list", target.bucket, query.get("prefix", ""), principal)
             names = state.store.sorted_names(target.bucket)
-            return web.json_response(list_objects(names, target.bucket, query, state.flavor,
-                                                  state.store.memo(target.bucket)))
+            return web.Response(body=list_objects(names, target.bucket, query, state.flavor,
+                                                  state.store.memo(target.bucket)),
+                                content_type="application/json", charset="utf-8")
     elif method in ("GET", "HEAD"):
         stored = _readable_object(state, target.bucket, name, query.get("token"), principal)
         if query.get("alt") == "media":

@@ -55,6 +55,7 @@ class ObjectStore:
         self.persistent = data_dir is not None
         self.root = Path(data_dir) if data_dir else Path(tempfile.mkdtemp(prefix="fbstorage-emulator-"))
         self._tmp, self._blobs, self._records = self.root / "tmp", self.root / "blobs", self.root / "objects"
+        self._tmp_dir = str(self._tmp)
         for directory in (self._tmp, self._blobs, self._records):
             directory.mkdir(parents=True, exist_ok=True)
         self._buckets: dict[str, dict[str, StoredObject]] = {}
@@ -86,7 +87,7 @@ class ObjectStore:
         """A writer for incoming bytes, staged in tmp/ until `put` commits them. A one-shot
         upload's small object is staged in memory when the store is."""
         keep = SMALL_OBJECT_BYTES if one_shot and not self.persistent else 0
-        return BlobWriter(str(self._tmp / uuid.uuid4().hex), durable=self.persistent, keep_in_memory=keep)
+        return BlobWriter(self._tmp_dir, durable=self.persistent, keep_in_memory=keep)
 
     async def put(self, writer: BlobWriter, metadata: ObjectMetadata,
                   precondition: Precondition | None = None) -> StoredObject:

@@ -1,5 +1,7 @@
 """Listing: prefixes and delimiter, hidden names, UTF-8 order, page tokens and maxResults."""
 
+import json
+
 import pytest
 
 from conftest import assert_error, assert_json_error
@@ -139,3 +141,40 @@ def test_listings_follow_changes(emu):
     for i in range(80):  # more distinct listings than the emulator keeps
         assert emu.list(prefix=f"q{i}/").json() == {"prefixes": [], "items": []}
     assert names() == ["p/0", "p/1", "p/3"]
+
+
+def test_pages_are_the_json_of_their_content(emu):
+    """Pages are assembled from JSON encoded once per listing: byte for byte what json.dumps makes
+    of the page, whatever the names hold (quotes, backslashes, non-ASCII, hidden names)."""
+    names = ['q"uote', "back\\slash", "ü/日本", "tab\there", "a//hidden", "dir/", "dir/x", "e\u2028", "z"]
+    for name in names:
+        emu.upload_ok(name)
+    emu.upload_ok("x", bucket='odd"bucket')
+    pages = [emu.list(maxResults="3", **params) for params in ({}, {"delimiter": "/"})]
+    pages.append(emu.list(maxResults="2", pageToken=pages[0].json()["nextPageToken"]))
+    pages.append(emu.http.get(emu.bucket_url('odd"bucket')))
+    for page in pages:
+        assert page.status_code == 200 and page.headers["Content-Type"] == "application/json; charset=utf-8"
+        assert page.text == json.dumps(page.json())
+    assert pages[-1].json()["items"] == [{"name": "x", "bucket": 'odd"bucket'}]
+    listed = [item["name"] for page in list_all_pages(emu, maxResults="2") for item in page["items"]]
+    assert listed == sorted((n for n in names if n not in ("a//hidden", "dir/")), key=lambda n: n.encode())
+
+
+@pytest.mark.parametrize("page_size", [7, 300])
+def test_many_pages_over_items_and_prefixes(emu, page_size):
+    """Pages cut anywhere in a listing of 600 entries, items and prefixes interleaved (names are
+    encoded in blocks of 256; pages straddle them), each name exactly once and in order."""
+    items = [f"m/{index:03d}a" for index in range(300)]
+    prefixes = [f"m/{index:03d}b/" for index in range(300)]
+    for name in items + [prefix + "x" for prefix in prefixes]:
+        assert emu.http.post(emu.bucket_url(), params={"name": name}, data=b"x").status_code == 200
+    pages = list_all_pages(emu, prefix="m/", delimiter="/", maxResults=str(page_size))
+    assert [item["name"] for page in pages for item in page["items"]] == items
+    if emu.production:  # items and prefixes share the pages, in name order
+        assert [prefix for page in pages for prefix in page["prefixes"]] == prefixes
+        assert all(len(page["items"]) + len(page["prefixes"]) <= page_size for page in pages)
+        entries = [sorted(page["prefixes"] + [item["name"] for item in page["items"]]) for page in pages]
+        assert sum(entries, []) == sorted(items + prefixes)
+    else:  # only items are paged; every page repeats every prefix
+        assert all(page["prefixes"] == prefixes and len(page["items"]) <= page_size for page in pages)

@@ -96,3 +96,25 @@ def test_large_upload_and_download_stream_without_growing_memory(start_emulator)
     assert received == size
     growth_mib = (memory_kib(emu, "VmHWM") - baseline) / 1024
     assert growth_mib < 64, f"peak RSS grew by {growth_mib:.1f} MiB"
+
+
+@pytest.mark.parametrize("flags, loop", [((), "uvloop.Loop"), (("--loop", "uvloop"), "uvloop.Loop"),
+                                         (("--loop", "asyncio"), "asyncio.unix_events.")])
+def test_event_loop(start_emulator, flags, loop):
+    """uvloop when installed, asyncio's own loop when asked for."""
+    pytest.importorskip("uvloop")
+    emu = start_emulator("--log-level", "info", *flags)
+    assert f"event loop: {loop}" in emu.stderr()
+    assert emu.upload_ok("x", b"data")["size"] == "4"
+
+
+def test_event_loop_without_uvloop(start_emulator, tmp_path):
+    """Without uvloop the emulator runs on asyncio's loop, unless uvloop was asked for."""
+    (tmp_path / "uvloop").mkdir()
+    (tmp_path / "uvloop" / "__init__.py").write_text("raise ImportError('uvloop hidden by the test')\n")
+    hidden = {"PYTHONPATH": f"{tmp_path}:{Path(__file__).resolve().parents[2]}"}
+    emu = start_emulator("--log-level", "info", env=hidden)
+    assert "event loop: asyncio.unix_events." in emu.stderr()
+    assert emu.upload_ok("x", b"data")["size"] == "4"
+    with pytest.raises(RuntimeError, match="--loop uvloop: uvloop is not installed"):
+        start_emulator("--loop", "uvloop", env=hidden)
