@@ -5,9 +5,11 @@ import Glibc
 /// A growable buffer in malloc'd memory whose bytes can be handed over without a copy: `getData`
 /// streams a body into one, and the C API returns that memory for `fbs_data_free` (free(3)).
 ///
-/// Large buffers ask for transparent huge pages. Filling memory costs a page fault per 4 KiB
-/// page, and in a VM those faults were most of a large `getData`'s CPU: 1.8 s of system time per
-/// 256 MiB when the body was an array copied into malloc'd memory (benchmarks/README.md).
+/// Filling new memory costs a page fault per page, and in a VM those faults were most of a large
+/// `getData`'s CPU: 1.8 s of system time per 256 MiB when the body was an array copied into
+/// malloc'd memory. One buffer halves that. (Transparent huge pages were measured too: 0.07 s
+/// when free huge pages were at hand but 0.6 s when the kernel had to compact memory for them,
+/// against a steady 0.25 s with 4 KiB pages, as `curl -o` takes; see benchmarks/README.md.)
 /// Touched by one thread at a time.
 public final class ByteBuffer: @unchecked Sendable {
     public private(set) var count = 0
@@ -41,7 +43,6 @@ public final class ByteBuffer: @unchecked Sendable {
         guard total > capacity else { return true }
         guard let grown = realloc(base, total) else { return false }
         (base, capacity) = (grown, total)
-        if total >= Self.hugePage { adviseHugePages() }
         return true
     }
 
@@ -57,17 +58,5 @@ public final class ByteBuffer: @unchecked Sendable {
     /// Forgets the bytes, keeping the memory.
     func removeAll() {
         count = 0
-    }
-
-    private static let hugePage = 2 << 20
-
-    /// The whole pages of the buffer may be backed by huge pages (a hint; ignored where
-    /// transparent huge pages are off).
-    private func adviseHugePages() {
-        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let start = (Int(bitPattern: base) + pageSize - 1) & ~(pageSize - 1)
-        let end = (Int(bitPattern: base) + capacity) & ~(pageSize - 1)
-        guard end > start else { return }
-        _ = madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_HUGEPAGE)
     }
 }
