@@ -101,7 +101,6 @@ extension EasyTransfer {
     private static func headerList(
         _ headers: [(name: String, value: String)], sendsBody: Bool
     ) throws(TransportError) -> UnsafeMutablePointer<curl_slist>? {
-        var lines: [String] = []
         var hasExpect = false, hasContentType = false
         for (name, value) in headers {
             guard !name.isEmpty, !name.utf8.contains(where: { $0 <= 0x20 || $0 == UInt8(ascii: ":") || $0 == 0x7F }),
@@ -113,19 +112,34 @@ extension EasyTransfer {
             }
             hasExpect = hasExpect || HTTPHeaders.namesEqual(name, "Expect")
             hasContentType = hasContentType || HTTPHeaders.namesEqual(name, "Content-Type")
-            // "Name;" is curl's syntax for a header with an empty value ("Name:" would remove it).
-            lines.append(value.isEmpty ? name + ";" : name + ": " + value)
         }
-        if !hasExpect { lines.append("Expect:") }
-        if sendsBody && !hasContentType { lines.append("Content-Type:") }
+        // One reused line buffer, not a string per header: this ran for every request.
         var list: UnsafeMutablePointer<curl_slist>?
-        for line in lines {
-            guard let appended = curl_slist_append(list, line) else {
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        func append(_ name: String, _ value: String?) throws(TransportError) {
+            line.removeAll(keepingCapacity: true)
+            line.append(contentsOf: name.utf8)
+            switch value {
+            case nil: line.append(UInt8(ascii: ":"))          // "Name:" removes curl's own header
+            case ""?: line.append(UInt8(ascii: ";"))          // "Name;" sends an empty value
+            case let value?:
+                line.append(contentsOf: ": ".utf8)
+                line.append(contentsOf: value.utf8)
+            }
+            line.append(0)
+            let appended = line.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { curl_slist_append(list, $0.baseAddress) }
+            }
+            guard let appended else {
                 if let list { curl_slist_free_all(list) }
                 throw .failed(code: Int32(CURLE_OUT_OF_MEMORY.rawValue), message: "out of memory building request headers")
             }
             list = appended
         }
+        for (name, value) in headers { try append(name, value) }
+        if !hasExpect { try append("Expect", nil) }
+        if sendsBody && !hasContentType { try append("Content-Type", nil) }
         return list
     }
 

@@ -75,6 +75,17 @@ enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// Parses a complete JSON text that must be one object, handing its members to `member` in
+    /// document order without building a dictionary (metadata decoding: the dictionary cost as
+    /// much as the parse). A repeated key comes again, so assigning each member in turn keeps the
+    /// last, as `parse` does. False for anything `parse` refuses, or a value that is no object.
+    static func forEachMember(ofObject bytes: [UInt8], _ member: (String, JSONValue) -> Void) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(buffer)
+            return parser.parseObjectDocument(member)
+        }
+    }
+
     // MARK: Serialising
 
     /// Compact JSON text of this value (keys sorted by UTF-8 bytes).
@@ -197,10 +208,23 @@ private struct JSONParser {
     }
 
     mutating func parseDocument() -> JSONValue? {
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        skipByteOrderMark()
         guard let value = parseValue() else { return nil }
         skipWhitespace()
         return index == bytes.count ? value : nil
+    }
+
+    /// A document that is one object, its members handed to `member`.
+    mutating func parseObjectDocument(_ member: (String, JSONValue) -> Void) -> Bool {
+        skipByteOrderMark()
+        skipWhitespace()
+        guard current == UInt8(ascii: "{"), parseMembers(member) else { return false }
+        skipWhitespace()
+        return index == bytes.count
+    }
+
+    private mutating func skipByteOrderMark() {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
     }
 
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -235,29 +259,35 @@ private struct JSONParser {
     }
 
     private mutating func parseObject() -> JSONValue? {
+        var members = [String: JSONValue](minimumCapacity: 16)  // an object's metadata has ~15 fields: no regrowth
+        // The last duplicate wins, as in JavaScript.
+        return parseMembers { key, value in members[key] = value } ? .object(members) : nil
+    }
+
+    /// The object at `index` (its `{`), each member handed to `member`; false on invalid input.
+    private mutating func parseMembers(_ member: (String, JSONValue) -> Void) -> Bool {
         depth += 1
         defer { depth -= 1 }
-        guard depth <= JSONValue.maxDepth else { return nil }
+        guard depth <= JSONValue.maxDepth else { return false }
         index += 1 // {
-        var members = [String: JSONValue](minimumCapacity: 4)  // no regrowth for small objects
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index += 1
-            return .object(members)
+            return true
         }
         while true {
             skipWhitespace()
-            guard current == UInt8(ascii: "\""), let key = parseString() else { return nil }
+            guard current == UInt8(ascii: "\""), let key = parseString() else { return false }
             skipWhitespace()
-            guard current == UInt8(ascii: ":") else { return nil }
+            guard current == UInt8(ascii: ":") else { return false }
             index += 1
-            guard let value = parseValue() else { return nil }
-            members[key] = value // the last duplicate wins, as in JavaScript
+            guard let value = parseValue() else { return false }
+            member(key, value)
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return .object(members)
-            default: return nil
+            case UInt8(ascii: "}"): index += 1; return true
+            default: return false
             }
         }
     }
