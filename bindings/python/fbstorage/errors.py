@@ -103,7 +103,6 @@ class StorageError(Exception):
         )
 
 
-
 class StorageTimeoutError(StorageError, TimeoutError):
     """TIMEOUT: a wait ended before the task did (the task goes on). Catchable as
     :class:`StorageError` and as the builtin :class:`TimeoutError`."""
