@@ -59,6 +59,7 @@ __all__ = ["FirebaseStorageFile", "FirebaseStorageFileSystem"]
 PROTOCOL = "firebase"
 _DEFAULT_MAX_IN_MEMORY_DOWNLOAD = 16 * 1024 * 1024
 _DEFAULT_MAX_CONCURRENCY = 16
+_APPEND_COPY_PIECE = 8 * 1024 * 1024  # existing bytes copied into an append's upload at a time
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -521,8 +522,6 @@ class FirebaseStorageFileSystem(AbstractFileSystem):
     # -- files ---------------------------------------------------------------------------------
     def _open(self, path: str, mode: str = "rb", block_size: Any = None, autocommit: bool = True,
               cache_options: Any = None, **kwargs: Any) -> FirebaseStorageFile:
-        if mode == "ab":  # an upload replaces the whole object
-            raise NotImplementedError("firebase:// objects cannot be appended to; rewrite them")
         if mode == "xb":
             self._check_create(path, "create")
         return FirebaseStorageFile(self, path, mode, block_size, autocommit,
@@ -615,7 +614,10 @@ class FirebaseStorageFile(AbstractBufferedFile):
     fsspec's block cache (``cache_type``, ``block_size``) sits on top. Writing: blocks go to a
     temporary file, uploaded at ``close()`` through the library's resumable upload (or in one
     request when everything fit in one block); ``metadata``, ``content_type`` and any
-    writable StorageMetadata field may be given to ``open()``.
+    writable StorageMetadata field may be given to ``open()``. Appending (``"ab"``): an object
+    cannot grow in place, so the existing bytes are downloaded into that temporary file first
+    and the whole object is uploaded again at ``close()``, keeping its metadata unless
+    ``open()`` was given some.
     """
 
     fs: FirebaseStorageFileSystem
@@ -623,7 +625,22 @@ class FirebaseStorageFile(AbstractBufferedFile):
     def __init__(self, *arguments: Any, **kwargs: Any) -> None:
         self._copy: _ObjectCopy | None = None
         self._spool: Any = None
+        self._appended_to: StorageMetadata | None = None  # the existing object's, when appending
         super().__init__(*arguments, **kwargs)
+        if self.mode == "ab":
+            self._start_from_the_existing_object()
+
+    def _start_from_the_existing_object(self) -> None:
+        try:
+            with _as_os_errors(self.path):
+                self._appended_to = self.fs._reference(self.path).get_metadata()
+        except FileNotFoundError:
+            return  # appending to nothing creates the object
+        self._spool = tempfile.NamedTemporaryFile(prefix="fbstorage-upload-", delete=False)
+        with self.fs._download(self.path, self._appended_to.size) as existing:
+            for start in range(0, existing.size, _APPEND_COPY_PIECE):
+                self._spool.write(existing.read(start, start + _APPEND_COPY_PIECE))
+            self.loc = existing.size
 
     def _fetch_range(self, start: int, end: int) -> bytes:
         if self._copy is None:
@@ -644,8 +661,11 @@ class FirebaseStorageFile(AbstractBufferedFile):
         return True
 
     def _upload(self, start: Callable[[StorageReference, StorageMetadata], StorageTask]) -> None:
+        given = any(name in self.kwargs for name in (*WRITABLE_FIELDS, "metadata"))
+        metadata = self._appended_to if self._appended_to is not None and not given \
+            else self.fs._upload_metadata(self.path, self.kwargs)
         with _as_os_errors(self.path):
-            start(self.fs._reference(self.path), self.fs._upload_metadata(self.path, self.kwargs)).wait()
+            start(self.fs._reference(self.path), metadata).wait()
         self.fs.invalidate_cache(self.path)
 
     def commit(self) -> None:

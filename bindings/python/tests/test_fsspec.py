@@ -237,11 +237,31 @@ def test_transaction_uploads_at_its_end(firebase_fs: FirebaseStorageFileSystem) 
     assert firebase_fs.cat_file(path) == b"later"
 
 
-def test_append_is_refused(firebase_fs: FirebaseStorageFileSystem) -> None:
-    firebase_fs.pipe_file(f"{BUCKET}/ap/log", b"kept")
-    with pytest.raises(NotImplementedError):
-        firebase_fs.open(f"{BUCKET}/ap/log", "ab")
-    assert firebase_fs.cat_file(f"{BUCKET}/ap/log") == b"kept"
+def test_append_uploads_the_object_again_with_what_was_added(firebase_fs: FirebaseStorageFileSystem) -> None:
+    path = f"{BUCKET}/ap/log"
+    firebase_fs.pipe_file(path, b"kept", content_type="text/x-log", metadata={"owner": "ops"})
+    with firebase_fs.open(path, "ab") as appended:
+        assert appended.tell() == 4
+        appended.write(b" and added")
+        assert firebase_fs.cat_file(path) == b"kept"  # nothing changes before close
+    assert firebase_fs.cat_file(path) == b"kept and added"
+    info = firebase_fs.info(path)
+    assert info["contentType"] == "text/x-log"  # the object's metadata stays
+    assert firebase_fs._reference(path).get_metadata().custom_metadata == {"owner": "ops"}
+
+
+def test_append_to_a_large_object_and_to_none(firebase_fs: FirebaseStorageFileSystem,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    large = os.urandom(3 * 1024 * 1024 + 5)
+    monkeypatch.setattr(firebase_fs, "max_in_memory_download", 1024 * 1024)  # the existing bytes come through a file
+    firebase_fs.pipe_file(f"{BUCKET}/ap/large", large)
+    with firebase_fs.open(f"{BUCKET}/ap/large", "ab", block_size=5 * 1024 * 1024) as appended:
+        appended.write(b"tail")
+    assert firebase_fs.cat_file(f"{BUCKET}/ap/large") == large + b"tail"
+    with firebase_fs.open(f"{BUCKET}/ap/new", "ab") as created:
+        assert created.tell() == 0
+        created.write(b"new")
+    assert firebase_fs.cat_file(f"{BUCKET}/ap/new") == b"new"
 
 
 def test_mkdir_creates_nothing(firebase_fs: FirebaseStorageFileSystem) -> None:
