@@ -14,7 +14,7 @@ final class FakeEngine: TransferEngine, @unchecked Sendable {
         let callbacks: TransferCallbacks
 
         func header(_ name: String) -> String? {
-            request.headers.first { HTTPHeaders.namesEqual($0.name, name) }?.value
+            HTTPHeaders(request.headers).value(name)
         }
     }
 

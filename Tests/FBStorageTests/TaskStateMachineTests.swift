@@ -29,6 +29,27 @@ struct TaskStateMachineTests {
         try engine.respond(200, [("X-Goog-Upload-Status", "active"), ("X-Goog-Upload-URL", "https://upload.test/session-1")])
     }
 
+    /// A resumable upload of `bytes` in 256 KiB chunks, its session started and its first chunk
+    /// on the wire.
+    private func resumableUpload(_ bytes: [UInt8]) throws -> (Storage, FakeEngine, StorageUploadTask) {
+        let (storage, engine) = try makeStorage { $0.uploadChunkSize = Self.chunk }
+        let task = try storage.reference("big.bin").putData(bytes)
+        engine.runPosted()
+        try sessionStarted(engine)
+        return (storage, engine, task)
+    }
+
+    /// Starts a metadata read whose outcome lands in the returned box (on this, the transfer, thread).
+    private func startGetMetadata(_ storage: Storage) throws -> Locked<Result<StorageMetadata, StorageError>?> {
+        let result = Locked<Result<StorageMetadata, StorageError>?>(nil)
+        try storage.reference("a.txt").startGetMetadata { outcome in result.withLock { $0 = outcome } }
+        return result
+    }
+
+    private func failure(_ result: Locked<Result<StorageMetadata, StorageError>?>) throws -> StorageError {
+        try #require(result.withLock { $0 }.flatMap { if case .failure(let e) = $0 { e } else { nil } })
+    }
+
     private func active(received: Int64) -> [(String, String)] {
         [("X-Goog-Upload-Status", "active"), ("X-Goog-Upload-Size-Received", String(received))]
     }
@@ -39,8 +60,7 @@ struct TaskStateMachineTests {
     func retryAfterOnTheEngineClock() throws {
         let (storage, engine) = try makeStorage()
         defer { storage.close() }
-        let result = Locked<Result<StorageMetadata, StorageError>?>(nil)
-        try storage.reference("a.txt").startGetMetadata { outcome in result.withLock { $0 = outcome } }
+        let result = try startGetMetadata(storage)
         #expect(engine.started == 1)
         try engine.respond(503, [("Retry-After", "7")])
         #expect(engine.inFlight.isEmpty)
@@ -58,15 +78,14 @@ struct TaskStateMachineTests {
         let (storage, engine) = try makeStorage { $0.maxOperationRetryTime = 10 }
         defer { storage.close() }
         let start = engine.now()
-        let result = Locked<Result<StorageMetadata, StorageError>?>(nil)
-        try storage.reference("a.txt").startGetMetadata { outcome in result.withLock { $0 = outcome } }
+        let result = try startGetMetadata(storage)
         while result.withLock({ $0 }) == nil {
             try engine.respond(503, body: Array(#"{"error":{"code":503,"message":"busy"}}"#.utf8))
             if let delay = engine.nextTimerDelay { engine.advance(by: delay) }
         }
         #expect(engine.now() - start <= 10)
         #expect(engine.started >= 4)   // 0.25-0.5, 0.5-1, 1-2, 2-4 s: at least four attempts fit
-        let error = try #require(result.withLock { $0 }.flatMap { if case .failure(let e) = $0 { e } else { nil } })
+        let error = try failure(result)
         #expect(error.code == .retryLimitExceeded)
         #expect(error.message.contains("10 s"))
         #expect(error.httpStatus == 503)
@@ -77,14 +96,13 @@ struct TaskStateMachineTests {
         let (storage, engine) = try makeStorage()
         defer { storage.close() }
         storage.setAuthTokenProvider { forceRefresh in forceRefresh ? "fresh" : "stale" }
-        let result = Locked<Result<StorageMetadata, StorageError>?>(nil)
-        try storage.reference("a.txt").startGetMetadata { outcome in result.withLock { $0 = outcome } }
+        let result = try startGetMetadata(storage)
         #expect(try engine.oldest.header("Authorization") == "Firebase stale")
         try engine.respond(401)
         #expect(try engine.oldest.header("Authorization") == "Firebase fresh")
         #expect(engine.nextTimerDelay == nil)
         try engine.respond(401)
-        let error = try #require(result.withLock { $0 }.flatMap { if case .failure(let e) = $0 { e } else { nil } })
+        let error = try failure(result)
         #expect(error.code == .unauthenticated)
         #expect(engine.inFlight.isEmpty && engine.nextTimerDelay == nil)
     }
@@ -93,12 +111,9 @@ struct TaskStateMachineTests {
 
     @Test("a failed chunk is never re-sent blindly: its retry asks the server, and the upload continues from its count")
     func chunkRetryIsAQuery() throws {
-        let (storage, engine) = try makeStorage { $0.uploadChunkSize = Self.chunk }
-        defer { storage.close() }
         let bytes = (0..<600_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        let task = try storage.reference("big.bin").putData(bytes)
-        engine.runPosted()
-        try sessionStarted(engine)
+        let (storage, engine, task) = try resumableUpload(bytes)
+        defer { storage.close() }
         #expect(try engine.oldest.header("X-Goog-Upload-Command") == "upload")
         #expect(try engine.oldest.header("X-Goog-Upload-Offset") == "0")
         #expect(try engine.oldest.request.allowsResend == false)
@@ -134,11 +149,8 @@ struct TaskStateMachineTests {
 
     @Test("a lost session starts the upload over from byte 0 after a short delay")
     func lostSessionStartsOver() throws {
-        let (storage, engine) = try makeStorage { $0.uploadChunkSize = Self.chunk }
+        let (storage, engine, task) = try resumableUpload([UInt8](repeating: 7, count: 300_000))
         defer { storage.close() }
-        let task = try storage.reference("big.bin").putData([UInt8](repeating: 7, count: 300_000))
-        engine.runPosted()
-        try sessionStarted(engine)
         try engine.respond(200, active(received: Self.chunk))
         #expect(task.snapshot.bytesTransferred == Self.chunk)
         try engine.respond(404)
@@ -153,11 +165,8 @@ struct TaskStateMachineTests {
 
     @Test("an out-of-step chunk resynchronises with an immediate query, twice in a row at most")
     func outOfStepChunks() throws {
-        let (storage, engine) = try makeStorage { $0.uploadChunkSize = Self.chunk }
+        let (storage, engine, task) = try resumableUpload([UInt8](repeating: 1, count: 300_000))
         defer { storage.close() }
-        let task = try storage.reference("big.bin").putData([UInt8](repeating: 1, count: 300_000))
-        engine.runPosted()
-        try sessionStarted(engine)
         for _ in 0..<2 {
             try engine.respond(409)
             #expect(engine.nextTimerDelay == 0)
@@ -173,11 +182,8 @@ struct TaskStateMachineTests {
 
     @Test("pause lets a fully sent chunk finish and aborts a partly sent one; resume asks the server")
     func pauseAndResume() throws {
-        let (storage, engine) = try makeStorage { $0.uploadChunkSize = Self.chunk }
+        let (storage, engine, task) = try resumableUpload([UInt8](repeating: 2, count: 800_000))
         defer { storage.close() }
-        let task = try storage.reference("big.bin").putData([UInt8](repeating: 2, count: 800_000))
-        engine.runPosted()
-        try sessionStarted(engine)
 
         try engine.sendBody(upTo: Self.chunk)
         task.pause()
@@ -204,11 +210,8 @@ struct TaskStateMachineTests {
 
     @Test("cancel stops the chunk in flight, tells the server, and fails the task with cancelled")
     func cancelUpload() throws {
-        let (storage, engine) = try makeStorage { $0.uploadChunkSize = Self.chunk }
+        let (storage, engine, task) = try resumableUpload([UInt8](repeating: 3, count: 300_000))
         defer { storage.close() }
-        let task = try storage.reference("big.bin").putData([UInt8](repeating: 3, count: 300_000))
-        engine.runPosted()
-        try sessionStarted(engine)
         task.cancel()
         engine.runPosted()
         #expect(task.snapshot.status == .failure)

@@ -11,6 +11,8 @@ public struct Endpoint: Sendable, Equatable {
     let origin: String
     /// True for `localhost`, an IPv4 address in 127.0.0.0/8 and `::1`.
     let isLoopback: Bool
+    /// True when tokens may be sent here: https, or a loopback host.
+    let isSecureOrLoopback: Bool
 
     /// `https://firebasestorage.googleapis.com:443`.
     public static let production = Endpoint(scheme: "https", host: "firebasestorage.googleapis.com", port: 443)
@@ -31,6 +33,7 @@ public struct Endpoint: Sendable, Equatable {
         // credentials may go there.
         origin = "\(scheme)://\(self.host.contains(":") ? "[\(self.host)]" : self.host):\(port)"
         isLoopback = Self.isLoopback(host: self.host)
+        isSecureOrLoopback = scheme.lowercased() == "https" || isLoopback
     }
 
     /// An emulator at `http://host:port` (host a name or an IPv4/IPv6 address, IPv6 with or
@@ -118,12 +121,7 @@ public struct Endpoint: Sendable, Equatable {
         objectURL(path) + "?alt=media"
     }
 
-    /// True when tokens may be sent here: https, or a loopback host (`localhost`, an IPv4
-    /// address in 127.0.0.0/8, `::1`).
-    var isSecureOrLoopback: Bool {
-        scheme.lowercased() == "https" || isLoopback
-    }
-
+    /// `localhost`, an IPv4 address in 127.0.0.0/8, or `::1`.
     private static func isLoopback(host: String) -> Bool {
         let h = host.lowercased()
         if h == "localhost" || h == "::1" || h == "0:0:0:0:0:0:0:1" { return true }
