@@ -61,5 +61,6 @@
 #include "fbstorage/snapshot.h"
 #include "fbstorage/operations.h"
 #include "fbstorage/list.h"
+#include "fbstorage/auth.h"
 
 #endif /* FBSTORAGE_H */

@@ -37,8 +37,26 @@ typedef enum fbs_error_code {
     FBS_ERR_BUCKET_MISMATCH        = -13051, /* URL names another bucket than the storage's */
     FBS_ERR_INTERNAL               = -13052, /* a bug in the library */
     FBS_ERR_PATH                   = -13053, /* bad URL or path: >1024 bytes, CR/LF, root upload */
-    FBS_ERR_TIMEOUT                = -13060  /* fbs_task_wait: the timeout passed first; the task goes on */
+    FBS_ERR_TIMEOUT                = -13060, /* fbs_task_wait: the timeout passed first; the task goes on */
+    /* Firebase Auth (fbstorage/auth.h), after the Apple SDK's AuthErrorCode. */
+    FBS_ERR_AUTH_INVALID_API_KEY       = -13100, /* the API key is not valid for this project */
+    FBS_ERR_AUTH_INVALID_EMAIL         = -13101, /* malformed email address */
+    FBS_ERR_AUTH_WRONG_PASSWORD        = -13102, /* wrong password (INVALID_PASSWORD, INVALID_LOGIN_CREDENTIALS) */
+    FBS_ERR_AUTH_USER_NOT_FOUND        = -13103, /* no such account (EMAIL_NOT_FOUND, USER_NOT_FOUND): deleted? */
+    FBS_ERR_AUTH_EMAIL_ALREADY_IN_USE  = -13104,
+    FBS_ERR_AUTH_WEAK_PASSWORD         = -13105, /* fewer than 6 characters */
+    FBS_ERR_AUTH_USER_DISABLED         = -13106, /* the account was disabled by an administrator */
+    FBS_ERR_AUTH_INVALID_CUSTOM_TOKEN  = -13107, /* malformed, expired, or for another project */
+    FBS_ERR_AUTH_TOO_MANY_REQUESTS     = -13108, /* the service throttles this device or account */
+    FBS_ERR_AUTH_OPERATION_NOT_ALLOWED = -13109, /* this sign-in provider is disabled in the console */
+    FBS_ERR_AUTH_USER_TOKEN_EXPIRED    = -13110, /* the session was revoked (TOKEN_EXPIRED): sign in again */
+    FBS_ERR_AUTH_INVALID_REFRESH_TOKEN = -13111, /* the refresh token is malformed or unknown */
+    FBS_ERR_AUTH_NO_USER               = -13112, /* the call needs a signed-in user */
+    FBS_ERR_AUTH_REQUIRES_RECENT_LOGIN = -13113  /* sign in again before this sensitive call */
 } fbs_error_code;
+
+/* Times in milliseconds since the Unix epoch (UTC) use this value for "absent". */
+#define FBS_TIME_ABSENT INT64_MIN
 
 /* ------------------------------------------------------------------------------------------
  * Library

@@ -44,8 +44,7 @@ int64_t fbs_metadata_size(const fbs_metadata *m);
 int64_t fbs_metadata_generation(const fbs_metadata *m);
 int64_t fbs_metadata_metageneration(const fbs_metadata *m);
 
-/* Times in milliseconds since the Unix epoch (UTC); FBS_TIME_ABSENT when absent. */
-#define FBS_TIME_ABSENT INT64_MIN
+/* Times in milliseconds since the Unix epoch (UTC); FBS_TIME_ABSENT (fbstorage/common.h) when absent. */
 int64_t fbs_metadata_time_created_ms(const fbs_metadata *m);
 int64_t fbs_metadata_updated_ms(const fbs_metadata *m);
 
