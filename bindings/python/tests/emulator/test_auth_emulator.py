@@ -222,3 +222,76 @@ def test_cors_preflight_on_the_auth_port(auth_emulator):
     assert response.status_code == 204
     assert response.headers["Access-Control-Allow-Origin"] == "http://localhost:5173"
     assert "x-client-version" in response.headers["Access-Control-Allow-Headers"]
+
+
+# accounts:update and accounts:delete, called by the user with an ID token.
+
+def test_user_changes_profile(auth):
+    session = auth.sign_up("ada@example.com")
+    answer = auth.ok("update", {"idToken": session["idToken"], "displayName": "Ada",
+                                "photoUrl": "https://example.com/ada.png", "returnSecureToken": True})
+    assert answer["displayName"] == "Ada" and answer["photoUrl"] == "https://example.com/ada.png"
+    assert "idToken" not in answer  # a profile change keeps the session as it is
+    user = auth.ok("lookup", {"idToken": session["idToken"]})["users"][0]
+    assert user["displayName"] == "Ada"
+    claims = claims_of(auth.refresh(session["refreshToken"]).json()["id_token"])
+    assert claims["name"] == "Ada" and claims["picture"] == "https://example.com/ada.png"
+    cleared = auth.ok("update", {"idToken": session["idToken"], "deleteAttribute": ["DISPLAY_NAME", "PHOTO_URL"]})
+    assert "displayName" not in cleared and "photoUrl" not in cleared
+
+
+def test_password_change_revokes_other_sessions(auth):
+    first = auth.sign_up("ada@example.com")
+    second = auth.sign_in("ada@example.com").json()
+    answer = auth.ok("update", {"idToken": second["idToken"], "password": "new-secret", "returnSecureToken": True})
+    assert answer["idToken"] and answer["refreshToken"]  # the caller's session goes on with new tokens
+    assert auth.refresh(answer["refreshToken"]).status_code == 200
+    assert_auth_error(auth.refresh(first["refreshToken"]), "TOKEN_EXPIRED")
+    assert_auth_error(auth.refresh(second["refreshToken"]), "TOKEN_EXPIRED")
+    assert_auth_error(auth.sign_in("ada@example.com"), "INVALID_PASSWORD")
+    assert auth.sign_in("ada@example.com", "new-secret").status_code == 200
+
+
+def test_anonymous_user_upgrades_to_email_and_password(auth):
+    anonymous = auth.anonymous()
+    linked = auth.ok("signUp", {"idToken": anonymous["idToken"], "email": "ada@example.com", "password": "secret-1",
+                                "returnSecureToken": True})
+    assert linked["localId"] == anonymous["localId"]
+    assert claims_of(linked["idToken"])["firebase"]["sign_in_provider"] == "password"
+    assert auth.sign_in("ada@example.com").json()["localId"] == anonymous["localId"]
+
+
+def test_user_changes_email(auth):
+    session = auth.sign_up("ada@example.com")
+    auth.sign_up("taken@example.com")
+    assert_auth_error(auth.call("update", {"idToken": session["idToken"], "email": "taken@example.com"}),
+                      "EMAIL_EXISTS")
+    assert_auth_error(auth.call("update", {"idToken": session["idToken"], "email": "bad"}), "INVALID_EMAIL")
+    answer = auth.ok("update", {"idToken": session["idToken"], "email": "Ada2@example.com"})
+    assert answer["email"] == "ada2@example.com" and answer["emailVerified"] is False
+    assert auth.sign_in("ada2@example.com").status_code == 200
+
+
+@pytest.mark.parametrize("body, message", [
+    ({}, "INVALID_REQ_TYPE : Unsupported request parameters."),
+    ({"idToken": "{token}", "customAttributes": '{"admin": true}'}, "INSUFFICIENT_PERMISSION"),
+    ({"idToken": "{token}", "disableUser": True}, "OPERATION_NOT_ALLOWED"),
+    ({"idToken": "{token}", "password": "short"}, "WEAK_PASSWORD : Password should be at least 6 characters"),
+])
+def test_user_update_errors(auth, body, message):
+    token = auth.sign_up("ada@example.com")["idToken"]
+    body = {key: token if value == "{token}" else value for key, value in body.items()}
+    assert_auth_error(auth.call("update", body), message)
+
+
+def test_user_deletes_own_account(auth):
+    session = auth.sign_up("ada@example.com")
+    assert auth.ok("delete", {"idToken": session["idToken"]}) == {"kind": "identitytoolkit#DeleteAccountResponse"}
+    assert_auth_error(auth.call("lookup", {"idToken": session["idToken"]}), "USER_NOT_FOUND")
+    assert_auth_error(auth.refresh(session["refreshToken"]), "USER_NOT_FOUND")
+    assert_auth_error(auth.sign_in("ada@example.com"), "EMAIL_NOT_FOUND")
+
+
+def test_id_tokens_of_another_project_are_refused(auth):
+    foreign = unsigned_jwt({"iss": "https://securetoken.google.com/other", "aud": "other", "user_id": "u", "sub": "u"})
+    assert_auth_error(auth.call("lookup", {"idToken": foreign}), "INVALID_ID_TOKEN")
