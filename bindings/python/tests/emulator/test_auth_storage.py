@@ -137,3 +137,11 @@ def test_auth_requests_are_counted(emu, auth):
     paths = [entry["path"] for entry in emu.recorded()]
     assert paths == ["/identitytoolkit.googleapis.com/v1/accounts:signUp", "/securetoken.googleapis.com/v1/token",
                      "/v0/b/b/o"]
+
+
+def test_faults_reach_auth_requests(emu, auth):
+    """A client's refresh can be made to fail, as its storage requests can."""
+    session = auth.anonymous()
+    emu.add_fault({"match": {"path_prefix": "/securetoken.googleapis.com/"}, "action": {"status": 503}})
+    assert auth.refresh(session["refreshToken"]).status_code == 503
+    assert auth.refresh(session["refreshToken"]).status_code == 200

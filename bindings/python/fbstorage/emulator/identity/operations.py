@@ -291,8 +291,9 @@ def user_of_id_token(call: Call, id_token: str | None) -> tuple[Account, str]:
     problem = call.accounts.token_problem(claims)
     if problem:
         raise AuthError(problem)
-    provider = claims.get("firebase", {}).get("sign_in_provider") if isinstance(claims.get("firebase"), dict) else None
-    return call.accounts.users[claims["user_id"]], provider or "custom"
+    firebase = claims.get("firebase")
+    provider = firebase.get("sign_in_provider") if isinstance(firebase, dict) else None
+    return call.accounts.users[claims["user_id"]], provider if isinstance(provider, str) else "custom"
 
 
 def issue_tokens(call: Call, account: Account, provider: str, claims: dict[str, Any] | None = None) -> dict[str, str]:
