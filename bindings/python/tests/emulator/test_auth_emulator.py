@@ -201,14 +201,16 @@ def test_the_api_key_may_come_in_a_header(auth):
 @pytest.mark.parametrize("data, fragment", [
     (b"{not json", "Invalid JSON payload received."),
     (b"[1, 2]", "Invalid JSON payload received. Expected an object"),
-    (b'{"email": 12, "password": "secret-1"}', "Invalid JSON payload received. Invalid value at 'email' (TYPE_STRING), 12"),
-    (b'{"email": "a@b.c", "password": ["secret-1"]}', "Invalid value at 'password' (TYPE_STRING)"),
+    (b'{"email": 12, "password": "secret-1"}', "Invalid JSON payload received. Invalid value at 'email' (TYPE_STRING): got int"),
+    (b'{"email": "a@b.c", "password": ["secret-1"]}', "Invalid value at 'password' (TYPE_STRING): got list"),
+    (b'{"email": "a@b.c", "password": "secret-1", "displayName": {}}', "Invalid value at 'displayName'"),
 ])
 def test_bad_bodies_get_a_clear_400(auth, data, fragment):
     response = auth.http.post(f"{auth.base}{IDENTITY}/accounts:signUp", params=KEY, data=data,
                               headers={"Content-Type": "application/json"})
     assert response.status_code == 400, response.text
     assert fragment in response.json()["error"]["message"]
+    assert "secret-1" not in response.text  # a password never comes back in a message
 
 
 def test_an_unknown_operation_is_404(auth):
