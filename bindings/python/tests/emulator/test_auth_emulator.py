@@ -297,3 +297,25 @@ def test_user_deletes_own_account(auth):
 def test_id_tokens_of_another_project_are_refused(auth):
     foreign = unsigned_jwt({"iss": "https://securetoken.google.com/other", "aud": "other", "user_id": "u", "sub": "u"})
     assert_auth_error(auth.call("lookup", {"idToken": foreign}), "INVALID_ID_TOKEN")
+
+
+def test_a_refused_update_changes_nothing(auth):
+    session = auth.sign_up("ada@example.com")
+    assert_auth_error(auth.call("update", {"idToken": session["idToken"], "email": "new@example.com",
+                                           "displayName": "Ada", "password": "short"}),
+                      "WEAK_PASSWORD : Password should be at least 6 characters")
+    user = auth.ok("lookup", {"idToken": session["idToken"]})["users"][0]
+    assert user["email"] == "ada@example.com" and "displayName" not in user
+    assert auth.refresh(session["refreshToken"]).status_code == 200
+
+
+def test_a_refused_sign_up_creates_no_account(auth):
+    assert_auth_error(auth.call("signUp", {"email": "ada@example.com", "password": "short"}),
+                      "WEAK_PASSWORD : Password should be at least 6 characters")
+    response = auth.http.post(f"{auth.base}{IDENTITY}/accounts:signUp", json={"email": "ada@example.com",
+                              "emailVerified": "not a bool"}, headers={"Authorization": "Bearer owner"})
+    assert response.status_code == 400, response.text
+    assert_auth_error(auth.sign_in("ada@example.com"), "EMAIL_NOT_FOUND")
+    listed = auth.http.get(f"{auth.base}{IDENTITY}/projects/demo-project/accounts:batchGet",
+                           headers={"Authorization": "Bearer owner"}).json()
+    assert listed["users"] == []
