@@ -319,3 +319,22 @@ def test_a_refused_sign_up_creates_no_account(auth):
     listed = auth.http.get(f"{auth.base}{IDENTITY}/projects/demo-project/accounts:batchGet",
                            headers={"Authorization": "Bearer owner"}).json()
     assert listed["users"] == []
+
+
+def test_legacy_v3_routes(auth):
+    """The relyingparty names embedded clients (Firebase-ESP-Client) still call, as firebase-tools maps them."""
+    def legacy(name: str, body: dict) -> dict:
+        response = auth.http.post(f"{auth.base}/www.googleapis.com/identitytoolkit/v3/relyingparty/{name}",
+                                  params=KEY, json=body)
+        assert response.status_code == 200, response.text
+        return response.json()
+    created = legacy("signupNewUser", {"email": "ada@example.com", "password": "secret-1", "returnSecureToken": True})
+    signed_in = legacy("verifyPassword", {"email": "ada@example.com", "password": "secret-1"})
+    assert signed_in["localId"] == created["localId"]
+    assert legacy("getAccountInfo", {"idToken": signed_in["idToken"]})["users"][0]["email"] == "ada@example.com"
+    assert legacy("setAccountInfo", {"idToken": signed_in["idToken"], "displayName": "Ada"})["displayName"] == "Ada"
+    custom = legacy("verifyCustomToken", {"token": '{"uid": "device-1"}'})
+    assert claims_of(custom["idToken"])["user_id"] == "device-1"
+    legacy("deleteAccount", {"idToken": custom["idToken"]})
+    assert_auth_error(auth.http.post(f"{auth.base}/www.googleapis.com/identitytoolkit/v3/relyingparty/signOutUser",
+                                     params=KEY, json={}), "Not Found", 404)
