@@ -37,7 +37,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m fbstorage.emulator",
                                      description="Local Firebase Storage (v0 REST API) emulator.")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=9199, help="port; 0 picks a free one (default 9199)")
+    parser.add_argument("--port", type=_port, default=9199, help="port; 0 picks a free one (default 9199)")
     parser.add_argument("--data-dir", help="persist objects here across restarts (default: memory only)")
     parser.add_argument("--flavor", choices=sorted(FLAVORS), default=PRODUCTION.name,
                         help="production (default) or firebase-tools: the official emulator's quirks")
@@ -45,13 +45,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     rules.add_argument("--rules", help="storage.rules file, reloaded when it changes (default: everything allowed)")
     rules.add_argument("--config", help='firebase.json: the rules named by its "storage" key')
     auth = parser.add_argument_group("Auth emulator")
-    auth.add_argument("--auth-port", type=int,
+    auth.add_argument("--auth-port", type=_port,
                       help="its own port; 0 picks a free one (default: 9099, firebase.json's emulators.auth.port, "
                            "or 0 when --port is 0)")
     auth.add_argument("--no-auth", action="store_true", help="no Auth port (the storage port still serves Auth)")
     auth.add_argument("--project", help="project id of the accounts and tokens (default: .firebaserc's default "
                                         "project next to --config, else demo-project)")
-    auth.add_argument("--auth-token-lifetime", type=int, default=3600, metavar="SECONDS",
+    auth.add_argument("--auth-token-lifetime", type=_positive, default=3600, metavar="SECONDS",
                       help="lifetime of the ID tokens it issues (default 3600)")
     parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="warning",
                         help="the least severe log lines shown on stderr (default warning)")
@@ -60,6 +60,20 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--stop-on-stdin-eof", action="store_true",
                         help="also stop when stdin reaches end of file (for test harnesses)")
     return parser.parse_args(argv)
+
+
+def _port(text: str) -> int:
+    port = int(text)
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port (0-65535)")
+    return port
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a positive number")
+    return value
 
 
 async def serve(args: argparse.Namespace) -> None:

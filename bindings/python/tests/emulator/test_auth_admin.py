@@ -73,7 +73,9 @@ def test_created_users_sign_in_and_read_back(admin, client):
     assert signed_in.status_code == 200, signed_in.text
     claims = claims_of(signed_in.json()["idToken"])
     assert claims["name"] == "Grace" and claims["email_verified"] is True
-    assert admin.get_user(uid).user_metadata.last_sign_in_timestamp >= user.user_metadata.creation_timestamp
+    metadata = admin.get_user(uid).user_metadata
+    assert metadata.last_sign_in_timestamp >= user.user_metadata.creation_timestamp
+    assert abs(metadata.last_refresh_timestamp - time.time() * 1000) < 60_000
 
 
 def test_create_user_errors_map_to_admin_exceptions(admin):

@@ -201,14 +201,16 @@ def test_the_api_key_may_come_in_a_header(auth):
 @pytest.mark.parametrize("data, fragment", [
     (b"{not json", "Invalid JSON payload received."),
     (b"[1, 2]", "Invalid JSON payload received. Expected an object"),
-    (b'{"email": 12, "password": "secret-1"}', "Invalid JSON payload received. Invalid value at 'email' (TYPE_STRING), 12"),
-    (b'{"email": "a@b.c", "password": ["secret-1"]}', "Invalid value at 'password' (TYPE_STRING)"),
+    (b'{"email": 12, "password": "secret-1"}', "Invalid JSON payload received. Invalid value at 'email' (TYPE_STRING): got int"),
+    (b'{"email": "a@b.c", "password": ["secret-1"]}', "Invalid value at 'password' (TYPE_STRING): got list"),
+    (b'{"email": "a@b.c", "password": "secret-1", "displayName": {}}', "Invalid value at 'displayName'"),
 ])
 def test_bad_bodies_get_a_clear_400(auth, data, fragment):
     response = auth.http.post(f"{auth.base}{IDENTITY}/accounts:signUp", params=KEY, data=data,
                               headers={"Content-Type": "application/json"})
     assert response.status_code == 400, response.text
     assert fragment in response.json()["error"]["message"]
+    assert "secret-1" not in response.text  # a password never comes back in a message
 
 
 def test_an_unknown_operation_is_404(auth):
@@ -295,3 +297,44 @@ def test_user_deletes_own_account(auth):
 def test_id_tokens_of_another_project_are_refused(auth):
     foreign = unsigned_jwt({"iss": "https://securetoken.google.com/other", "aud": "other", "user_id": "u", "sub": "u"})
     assert_auth_error(auth.call("lookup", {"idToken": foreign}), "INVALID_ID_TOKEN")
+
+
+def test_a_refused_update_changes_nothing(auth):
+    session = auth.sign_up("ada@example.com")
+    assert_auth_error(auth.call("update", {"idToken": session["idToken"], "email": "new@example.com",
+                                           "displayName": "Ada", "password": "short"}),
+                      "WEAK_PASSWORD : Password should be at least 6 characters")
+    user = auth.ok("lookup", {"idToken": session["idToken"]})["users"][0]
+    assert user["email"] == "ada@example.com" and "displayName" not in user
+    assert auth.refresh(session["refreshToken"]).status_code == 200
+
+
+def test_a_refused_sign_up_creates_no_account(auth):
+    assert_auth_error(auth.call("signUp", {"email": "ada@example.com", "password": "short"}),
+                      "WEAK_PASSWORD : Password should be at least 6 characters")
+    response = auth.http.post(f"{auth.base}{IDENTITY}/accounts:signUp", json={"email": "ada@example.com",
+                              "emailVerified": "not a bool"}, headers={"Authorization": "Bearer owner"})
+    assert response.status_code == 400, response.text
+    assert_auth_error(auth.sign_in("ada@example.com"), "EMAIL_NOT_FOUND")
+    listed = auth.http.get(f"{auth.base}{IDENTITY}/projects/demo-project/accounts:batchGet",
+                           headers={"Authorization": "Bearer owner"}).json()
+    assert listed["users"] == []
+
+
+def test_legacy_v3_routes(auth):
+    """The relyingparty names embedded clients (Firebase-ESP-Client) still call, as firebase-tools maps them."""
+    def legacy(name: str, body: dict) -> dict:
+        response = auth.http.post(f"{auth.base}/www.googleapis.com/identitytoolkit/v3/relyingparty/{name}",
+                                  params=KEY, json=body)
+        assert response.status_code == 200, response.text
+        return response.json()
+    created = legacy("signupNewUser", {"email": "ada@example.com", "password": "secret-1", "returnSecureToken": True})
+    signed_in = legacy("verifyPassword", {"email": "ada@example.com", "password": "secret-1"})
+    assert signed_in["localId"] == created["localId"]
+    assert legacy("getAccountInfo", {"idToken": signed_in["idToken"]})["users"][0]["email"] == "ada@example.com"
+    assert legacy("setAccountInfo", {"idToken": signed_in["idToken"], "displayName": "Ada"})["displayName"] == "Ada"
+    custom = legacy("verifyCustomToken", {"token": '{"uid": "device-1"}'})
+    assert claims_of(custom["idToken"])["user_id"] == "device-1"
+    legacy("deleteAccount", {"idToken": custom["idToken"]})
+    assert_auth_error(auth.http.post(f"{auth.base}/www.googleapis.com/identitytoolkit/v3/relyingparty/signOutUser",
+                                     params=KEY, json={}), "Not Found", 404)

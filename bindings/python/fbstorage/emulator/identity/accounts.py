@@ -6,16 +6,15 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import logging
 import os
 import secrets
 import string
 import time
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-log = logging.getLogger(__name__)
 _ID_ALPHABET = string.ascii_letters + string.digits
 FILE_NAME = "accounts.json"
 
@@ -58,9 +57,9 @@ class Account:
                     "lastLoginAt": None if self.last_login_at_ms is None else str(self.last_login_at_ms),
                     "passwordUpdatedAt": self.password_updated_at_ms}
         info.update({key: value for key, value in optional.items() if value is not None})
-        if self.last_refresh_at is not None:
-            info["lastRefreshAt"] = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(self.last_refresh_at)) \
-                + f".{int(self.last_refresh_at * 1000) % 1000:03d}Z"
+        if self.last_refresh_at is not None:  # RFC 3339, unlike the other times
+            moment = datetime.fromtimestamp(self.last_refresh_at, timezone.utc)
+            info["lastRefreshAt"] = moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
         if self.password_hash is not None:
             # Production redacts the hash unless the caller may export users (an admin here).
             info["passwordHash"] = self.password_hash if with_password_hash else "UkVEQUNURUQ="

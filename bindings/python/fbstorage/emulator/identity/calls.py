@@ -98,8 +98,9 @@ class Fields:
 
 
 def _wrong_type(name: str, type_name: str, value: Any) -> AuthError:
-    return AuthError(f"Invalid JSON payload received. Invalid value at '{name}' ({type_name}), "
-                     f"{json.dumps(value)[:100]}")
+    """Production echoes the value; not here, since it may be a password."""
+    return AuthError(f"Invalid JSON payload received. Invalid value at '{name}' ({type_name}): "
+                     f"got {type(value).__name__}")
 
 
 def _camel(key: str) -> str:

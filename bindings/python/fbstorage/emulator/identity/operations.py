@@ -19,6 +19,12 @@ from .tokens import ISSUER_PREFIX, check_custom_attributes, mint_id_token, read_
 WEAK_PASSWORD = f"WEAK_PASSWORD : Password should be at least {MIN_LENGTH} characters"
 PROJECT_NUMBER = "12345"  # Secure Token answers the project number; firebase-tools' stand-in
 MAX_BATCH = 1000
+# accounts:update's `deleteAttribute` and `deleteProvider` values, as attribute changes.
+DELETED_ATTRIBUTES = {"DISPLAY_NAME": {"display_name": None}, "PHOTO_URL": {"photo_url": None},
+                      "PASSWORD": {"password_hash": None, "salt": None},
+                      "EMAIL": {"email": None, "email_verified": False}}
+DELETED_PROVIDERS = {"password": {**DELETED_ATTRIBUTES["EMAIL"], **DELETED_ATTRIBUTES["PASSWORD"]},
+                     "phone": {"phone_number": None}}
 
 
 @dataclass
@@ -34,42 +40,40 @@ class Call:
 
 
 def sign_up(call: Call) -> dict[str, Any]:
+    """Every field is checked before anything changes: a refused call leaves no account behind."""
     fields, accounts = call.fields, call.accounts
     email, password = fields.text("email"), fields.text("password")
-    provider = None
-    account = None
+    provider = account = local_id = None
     if call.admin:
         local_id = fields.text("localId")
         require(local_id is None or local_id not in accounts.users, "DUPLICATE_LOCAL_ID")
+        profile = {"display_name": fields.text("displayName"), "photo_url": fields.text("photoUrl"),
+                   "email_verified": bool(fields.flag("emailVerified")), "phone_number": fields.text("phoneNumber"),
+                   "disabled": bool(fields.flag("disabled"))}
     else:
         require("localId" not in fields, "UNEXPECTED_PARAMETER : User ID")
-        local_id = None
+        profile = {}
         if "idToken" in fields or email is not None or password is not None:
             require(email, "MISSING_EMAIL")
             require(password, "MISSING_PASSWORD")
             provider = "password"
+            if "displayName" in fields:
+                profile["display_name"] = fields.text("displayName")
         else:
-            provider = "anonymous"
+            provider = "anonymous"  # other fields are ignored, as by firebase-tools
         if "idToken" in fields:  # linking an email and password to the signed-in (anonymous) user
             account, _ = user_of_id_token(call, fields.text("idToken"))
     if email is not None:
         email = _valid_email(email)
         require(accounts.by_email(email) is None, "EMAIL_EXISTS")
+        profile["email"] = email
     if password is not None:
         require(len(password) >= MIN_LENGTH, WEAK_PASSWORD)
     now_ms = _now_ms()
     if account is None:
         account = accounts.add(Account(local_id or accounts.new_local_id(), now_ms))
-    if call.admin:
-        account.display_name = fields.text("displayName")
-        account.photo_url = fields.text("photoUrl")
-        account.email_verified = bool(fields.flag("emailVerified"))
-        account.phone_number = fields.text("phoneNumber")
-        account.disabled = bool(fields.flag("disabled"))
-    elif provider == "password":
-        account.display_name = fields.text("displayName") or account.display_name
-    if email is not None:
-        account.email = email
+    for attribute, value in profile.items():
+        setattr(account, attribute, value)
     if password is not None:
         _set_password(account, password)
         account.valid_since = now_ms // 1000
@@ -142,6 +146,8 @@ def lookup(call: Call) -> dict[str, Any]:
 
 
 def update(call: Call) -> dict[str, Any]:
+    """Every field is checked before anything changes. A new email or password, or `validSince`,
+    revokes the user's sessions; the caller (with an ID token) gets new tokens."""
     fields, accounts = call.fields, call.accounts
     provider = None
     if call.admin:
@@ -154,56 +160,47 @@ def update(call: Call) -> dict[str, Any]:
         require("customAttributes" not in fields, "INSUFFICIENT_PERMISSION")
         account, provider = user_of_id_token(call, fields.text("idToken"))
         require("disableUser" not in fields, "OPERATION_NOT_ALLOWED")
-    custom_attributes = fields.text("customAttributes")
-    if custom_attributes is not None:
-        check_custom_attributes(custom_attributes)
-    deletions = set(fields.texts("deleteAttribute")) | {f"PROVIDER:{p}" for p in fields.texts("deleteProvider")}
-    revokes = False
+    changes: dict[str, Any] = {}
     email = fields.text("email")
     if email:
         email = _valid_email(email)
         if email != account.email:
             require(accounts.by_email(email) is None, "EMAIL_EXISTS")
-            account.email, account.email_verified, revokes = email, False, True
+            changes.update(email=email, email_verified=False)
     password = fields.text("password")
     if password:
         require(len(password) >= MIN_LENGTH, WEAK_PASSWORD)
-        _set_password(account, password)
-        provider, revokes = "password", True
-    for name, attribute in (("displayName", "display_name"), ("photoUrl", "photo_url")):
-        value = fields.text(name)
-        if value is not None:
-            setattr(account, attribute, value)
+        provider = "password"
     valid_since = fields.integer("validSince")
+    revokes = bool(changes or password or valid_since is not None)
+    for name, attribute in (("displayName", "display_name"), ("photoUrl", "photo_url")):
+        if name in fields:
+            changes[attribute] = fields.text(name)
     if call.admin:
-        if "disableUser" in fields:
-            account.disabled = fields.flag("disableUser")
-        if "emailVerified" in fields:
-            account.email_verified = fields.flag("emailVerified")
-        if "phoneNumber" in fields:
-            account.phone_number = fields.text("phoneNumber")
-        if custom_attributes is not None:
-            account.custom_attributes = custom_attributes
-    if "DISPLAY_NAME" in deletions:
-        account.display_name = None
-    if "PHOTO_URL" in deletions:
-        account.photo_url = None
-    if "PASSWORD" in deletions:
-        account.password_hash = account.salt = None
-    if "EMAIL" in deletions or "PROVIDER:password" in deletions:
-        account.email, account.email_verified = None, False
-        if "PROVIDER:password" in deletions:
-            account.password_hash = account.salt = None
-    if "PROVIDER:phone" in deletions:
-        account.phone_number = None
-    if revokes or valid_since is not None:
+        for name, attribute, read in (("disableUser", "disabled", fields.flag),
+                                      ("emailVerified", "email_verified", fields.flag),
+                                      ("phoneNumber", "phone_number", fields.text),
+                                      ("customAttributes", "custom_attributes", fields.text)):
+            if name in fields:
+                changes[attribute] = read(name)
+        if "customAttributes" in fields:
+            check_custom_attributes(changes["custom_attributes"])
+    for name in fields.texts("deleteAttribute"):
+        changes.update(DELETED_ATTRIBUTES.get(name, {}))
+    for name in fields.texts("deleteProvider"):
+        changes.update(DELETED_PROVIDERS.get(name, {}))
+    for attribute, value in changes.items():
+        setattr(account, attribute, value)
+    if password:
+        _set_password(account, password)
+    if revokes:
         account.revoked_at = time.time()
         account.valid_since = valid_since if valid_since is not None and call.admin else int(account.revoked_at)
     answer = {"kind": "identitytoolkit#SetAccountInfoResponse", "localId": account.local_id,
               "emailVerified": account.email_verified,
               "providerUserInfo": account.to_api(with_password_hash=False)["providerUserInfo"],
               **present(email=account.email, displayName=account.display_name, photoUrl=account.photo_url)}
-    if (revokes or valid_since is not None) and provider is not None:
+    if revokes and provider is not None:
         answer.update(issue_tokens(call, account, provider))  # the caller's session goes on
     call.store.save()
     return answer

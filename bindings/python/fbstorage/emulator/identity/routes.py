@@ -15,12 +15,17 @@ from .operations import Call
 
 IDENTITY_TOOLKIT = "/identitytoolkit.googleapis.com/v1"
 SECURE_TOKEN = "/securetoken.googleapis.com/v1/token"
+LEGACY_RELYING_PARTY = "/www.googleapis.com/identitytoolkit/v3/relyingparty"
 Operation = Callable[[Call], dict[str, Any]]
 # `accounts:<name>` for a user (API key) or an admin (Bearer owner) ...
 ACCOUNT_OPERATIONS: dict[str, Operation] = {
     "signUp": operations.sign_up, "signInWithPassword": operations.sign_in_with_password,
     "signInWithCustomToken": operations.sign_in_with_custom_token, "lookup": operations.lookup,
     "update": operations.update, "delete": operations.delete}
+# The legacy v3 names of the same operations (embedded clients still call them), served as v1.
+LEGACY_NAMES = {"signupNewUser": "signUp", "verifyPassword": "signInWithPassword",
+                "verifyCustomToken": "signInWithCustomToken", "getAccountInfo": "lookup",
+                "setAccountInfo": "update", "deleteAccount": "delete"}
 # ... and `projects/<id>/accounts:<name>` for an admin (firebase-admin's user management).
 PROJECT_OPERATIONS: dict[str, Operation] = {
     "lookup": operations.lookup, "update": operations.update, "delete": operations.delete,
@@ -29,6 +34,7 @@ PROJECT_OPERATIONS: dict[str, Operation] = {
 
 def add_identity_routes(app: web.Application) -> None:
     app.router.add_post(IDENTITY_TOOLKIT + "/accounts:{operation}", _account_operation)
+    app.router.add_post(LEGACY_RELYING_PARTY + "/{operation}", _legacy_operation)
     app.router.add_post(IDENTITY_TOOLKIT + "/projects/{project}/accounts", _create_account)
     app.router.add_post(IDENTITY_TOOLKIT + "/projects/{project}/accounts:{operation}", _project_operation)
     app.router.add_get(IDENTITY_TOOLKIT + "/projects/{project}/accounts:batchGet", _list_accounts)
@@ -43,6 +49,11 @@ async def ready(request: web.Request) -> web.Response:
 
 async def _account_operation(request: web.Request) -> web.Response:
     return await _answer(request, _named(ACCOUNT_OPERATIONS, request), admin_only=False)
+
+
+async def _legacy_operation(request: web.Request) -> web.Response:
+    name = LEGACY_NAMES.get(request.match_info["operation"])
+    return await _answer(request, ACCOUNT_OPERATIONS.get(name), admin_only=False)
 
 
 async def _project_operation(request: web.Request) -> web.Response:
