@@ -101,6 +101,7 @@ def login(options: Any) -> int:
 def _keep_session_in_file(auth: Auth) -> None:
     """Persists the sign-in to come; an unreadable earlier session is replaced (a readable
     one stays the current user, and the session, if the sign-in fails)."""
+    config_folder().mkdir(mode=0o700, parents=True, exist_ok=True)
     try:
         auth.set_persistence_file(session_file())
     except StorageError as error:
