@@ -65,8 +65,9 @@ class User:
     sign_in_provider: str | None
     id_token: str | None = field(repr=False)
     refresh_token: str | None = field(repr=False)
-    #: Every claim of the ID token, custom claims included.
-    claims: dict[str, Any] = field(repr=False)
+    #: Every claim of the ID token, custom claims included (id_token already says them: left
+    #: out of comparisons and hashing).
+    claims: dict[str, Any] = field(repr=False, compare=False)
     token_expiration: datetime.datetime | None
     issued_at: datetime.datetime | None
     auth_time: datetime.datetime | None

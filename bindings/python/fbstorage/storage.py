@@ -183,15 +183,8 @@ class Storage:
         server answered 401. An exception in it is reported and counts as "no token". None
         removes the provider. A provider replaces a fixed token.
         """
-        if provider is None:
-            callback = TOKEN_PROVIDER()  # NULL
-        elif callable(provider):
-            callback = TOKEN_PROVIDER(_token_provider_callback(provider))
-            self._keeper.keep_token_provider(callback)
-        else:
-            raise TypeError(f"provider must be callable or None, not {type(provider).__name__}")
-        library().fbs_storage_set_auth_token_provider(self._handle, callback, None)
-        self._auth = None
+        self._install_provider("fbs_storage_set_auth_token_provider", TOKEN_PROVIDER,
+                               provider, _token_provider_callback)
 
     def use_auth(self, auth: Auth | None) -> None:
         """From now on every request, of tasks already running too, carries the ID token of
@@ -215,14 +208,20 @@ class Storage:
         ``request.fail(message)`` (the waiting request then fails with UNAUTHENTICATED). An
         exception it raises fails the request. Replaces a fixed token, a provider or an auth;
         None removes it."""
+        self._install_provider("fbs_storage_set_auth_token_provider_async", TOKEN_PROVIDER_ASYNC,
+                               provider, _async_token_provider_callback)
+
+    def _install_provider(self, function_name: str, callback_type: Any, provider: Any,
+                          c_callable: Callable[[Any], Any]) -> None:
+        """Sets (or with None removes) a token provider, its callback object kept alive."""
         if provider is None:
-            callback = TOKEN_PROVIDER_ASYNC()  # NULL
+            callback = callback_type()  # NULL
         elif callable(provider):
-            callback = TOKEN_PROVIDER_ASYNC(_async_token_provider_callback(provider))
+            callback = callback_type(c_callable(provider))
             self._keeper.keep_token_provider(callback)
         else:
             raise TypeError(f"provider must be callable or None, not {type(provider).__name__}")
-        library().fbs_storage_set_auth_token_provider_async(self._handle, callback, None)
+        getattr(library(), function_name)(self._handle, callback, None)
         self._auth = None
 
     def set_app_check_token(self, token: str | None) -> None:

@@ -130,7 +130,7 @@ def test_anonymous_sign_in_gives_a_user_with_its_token_and_claims(auth: fbstorag
     assert user.issued_at is not None and user.issued_at >= before - datetime.timedelta(seconds=5)
     assert user.token_expiration == user.issued_at + datetime.timedelta(hours=1)
     assert user.token_expiration.tzinfo == datetime.timezone.utc
-    assert auth.current_user == user
+    assert auth.current_user == user and hash(auth.current_user) == hash(user)
     token = auth.get_id_token()
     assert payload_of(token)["user_id"] == user.uid
     assert payload_of(auth.get_id_token(force_refresh=True))["user_id"] == user.uid
