@@ -276,6 +276,22 @@ def test_interrupted_upload_continues_where_it_stopped(
 
 
 @pytest.mark.timeout(300)  # the reading loop ends only when the command does
+def read_until_closed(terminal: int, until: bytes | None = None) -> bytes:
+    """What the child writes on its pseudo-terminal: until it closes it (then closed here
+    too), or until ``until`` appears."""
+    output = b""
+    while until is None or until not in output:
+        try:
+            chunk = os.read(terminal, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            chunk = b""
+        if not chunk:
+            os.close(terminal)
+            break
+        output += chunk
+    return output
+
+
 def test_progress_bar_on_a_terminal(emulator, cli_env, tmp_path) -> None:
     emulator.reset()
     source = tmp_path / "shown.bin"
@@ -290,16 +306,7 @@ def test_progress_bar_on_a_terminal(emulator, cli_env, tmp_path) -> None:
                       dict(cli_env, TERM="xterm"))
         finally:
             os._exit(127)  # never back into pytest
-    output = b""
-    while True:
-        try:
-            chunk = os.read(terminal, 65536)
-        except OSError:  # EIO: the child closed the terminal
-            break
-        if not chunk:
-            break
-        output += chunk
-    os.close(terminal)
+    output = read_until_closed(terminal)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0, output
     screen = re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]", b"", output).decode()
@@ -422,3 +429,24 @@ def test_login_usage_errors_exit_2(cli_env, arguments) -> None:
     result = subprocess.run([sys.executable, "-m", "fbstorage", *arguments], env=cli_env,
                             capture_output=True, timeout=COMMAND_TIMEOUT)
     assert result.returncode == 2 and b"usage:" in result.stderr
+
+
+def test_login_asks_for_the_password_on_the_terminal(fbstorage_cli, emulator, cli_env) -> None:
+    # The Auth emulator's address comes from FIREBASE_STORAGE_EMULATOR_HOST alone here.
+    pid, terminal = pty.fork()
+    if pid == 0:
+        try:
+            os.execve(sys.executable, [sys.executable, "-m", "fbstorage", "login", "--email",
+                                       "typed@example.com", "--create", *SIGN_IN_APP],
+                      dict(cli_env, FIREBASE_STORAGE_EMULATOR_HOST=f"{emulator.host}:{emulator.port}"))
+        finally:
+            os._exit(127)
+    prompt = read_until_closed(terminal, until=b"Password for typed@example.com: ")
+    assert prompt.endswith(b"Password for typed@example.com: "), prompt
+    os.write(terminal, b"typed password\n")
+    output = read_until_closed(terminal)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, output
+    assert b"Signed in as" in output and b"typed password" not in output  # not echoed
+    whoami = fbstorage_cli("whoami")
+    assert whoami_fields(whoami.stdout)["email"] == "typed@example.com"
