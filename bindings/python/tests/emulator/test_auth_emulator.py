@@ -338,3 +338,32 @@ def test_legacy_v3_routes(auth):
     legacy("deleteAccount", {"idToken": custom["idToken"]})
     assert_auth_error(auth.http.post(f"{auth.base}/www.googleapis.com/identitytoolkit/v3/relyingparty/signOutUser",
                                      params=KEY, json={}), "Not Found", 404)
+
+
+FIELDS = ("email", "password", "idToken", "token", "localId", "localIds", "displayName", "photoUrl", "customAttributes",
+          "deleteAttribute", "deleteProvider", "validSince", "disableUser", "emailVerified", "phoneNumber", "disabled",
+          "refreshToken", "grantType", "force", "targetProjectId")
+ODD_VALUES = (-1, 1e300, True, None, "", ["x"], {"a": 1}, "\ud800")
+
+
+def test_no_field_value_makes_a_server_error(auth_emulator):
+    """Every route, every field, values of every JSON type: a 2xx or a 4xx with a JSON error."""
+    client = AuthClient(auth_emulator.auth_base)
+    routes = [(f"{IDENTITY}/accounts:{name}", {"params": KEY}) for name in
+              ("signUp", "signInWithPassword", "signInWithCustomToken", "lookup", "update", "delete")]
+    routes += [(f"{IDENTITY}/accounts:{name}", {"headers": {"Authorization": "Bearer owner"}}) for name in
+               ("signUp", "lookup", "update", "delete")]
+    routes += [(f"{IDENTITY}/projects/demo-project/accounts{suffix}", {"headers": {"Authorization": "Bearer owner"}})
+               for suffix in ("", ":lookup", ":update", ":delete", ":batchDelete")]
+    routes += [(SECURE_TOKEN, {"params": KEY})]
+    for path, extra in routes:
+        auth_emulator.reset()  # a fresh user per route: a delete must not spoil the next calls
+        session = client.sign_up("ada@example.com")
+        for field in FIELDS:
+            for value in ODD_VALUES:
+                body = {"idToken": session["idToken"], "localId": session["localId"], field: value}
+                response = client.http.post(auth_emulator.auth_base + path, json=body, **extra)
+                assert response.status_code < 500, (path, field, value, response.text)
+                if response.status_code >= 400:
+                    assert response.json()["error"]["message"], (path, field, value)
+    client.http.close()

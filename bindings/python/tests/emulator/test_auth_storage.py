@@ -104,6 +104,10 @@ def test_hand_made_tokens_of_unknown_users_still_work(emu, auth):
     token = unsigned_jwt({"user_id": "someone", "sub": "someone", "iss": "https://securetoken.google.com/demo-project",
                           "aud": "demo-project", "iat": int(time.time())})
     assert emu.upload("users/someone/f", b"x", headers=firebase(token)).status_code == 200
+    auth.anonymous()  # the project exists: odd claims are judged against its accounts
+    odd = unsigned_jwt({"user_id": ["a"], "iss": "https://securetoken.google.com/demo-project", "iat": "soon",
+                        "exp": "later"})
+    assert emu.upload("users/a/f", b"x", headers=firebase(odd)).status_code == 403
 
 
 @pytest.mark.parametrize("flavor", ["production", "firebase-tools"])

@@ -111,7 +111,7 @@ class ProjectAccounts:
         del self.users[local_id]
         self.deleted.add(local_id)
 
-    def knows(self, local_id: object) -> bool:
+    def knows(self, local_id: str) -> bool:
         """Whether this uid is or was (until the last reset) an account here."""
         return local_id in self.users or local_id in self.deleted
 

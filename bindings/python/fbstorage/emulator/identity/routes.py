@@ -22,14 +22,14 @@ ACCOUNT_OPERATIONS: dict[str, Operation] = {
     "signUp": operations.sign_up, "signInWithPassword": operations.sign_in_with_password,
     "signInWithCustomToken": operations.sign_in_with_custom_token, "lookup": operations.lookup,
     "update": operations.update, "delete": operations.delete}
-# The legacy v3 names of the same operations (embedded clients still call them), served as v1.
-LEGACY_NAMES = {"signupNewUser": "signUp", "verifyPassword": "signInWithPassword",
-                "verifyCustomToken": "signInWithCustomToken", "getAccountInfo": "lookup",
-                "setAccountInfo": "update", "deleteAccount": "delete"}
 # ... and `projects/<id>/accounts:<name>` for an admin (firebase-admin's user management).
 PROJECT_OPERATIONS: dict[str, Operation] = {
     "lookup": operations.lookup, "update": operations.update, "delete": operations.delete,
     "batchDelete": operations.batch_delete}
+# The legacy v3 names of the user operations (embedded clients still call them), served as v1.
+LEGACY_NAMES = {"signupNewUser": "signUp", "verifyPassword": "signInWithPassword",
+                "verifyCustomToken": "signInWithCustomToken", "getAccountInfo": "lookup",
+                "setAccountInfo": "update", "deleteAccount": "delete"}
 
 
 def add_identity_routes(app: web.Application) -> None:

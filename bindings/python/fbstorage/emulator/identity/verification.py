@@ -20,7 +20,7 @@ def refusal(store: AccountStore, claims: dict[str, Any]) -> str | None:
     if isinstance(expires, (int, float)) and not isinstance(expires, bool) and expires <= time.time():
         return "the Firebase ID token has expired"
     issuer, uid = claims.get("iss"), claims.get("user_id")
-    if not isinstance(issuer, str) or not issuer.startswith(ISSUER_PREFIX):
+    if not isinstance(issuer, str) or not issuer.startswith(ISSUER_PREFIX) or not isinstance(uid, str):
         return None
     accounts = store.find_project(issuer[len(ISSUER_PREFIX):])
     if accounts is None or not accounts.knows(uid):
