@@ -52,7 +52,12 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
     /// Creates an auth for the app with this Web API key. Honours
     /// `FIREBASE_AUTH_EMULATOR_HOST=host:port` as the Firebase SDKs do.
     /// - Throws: `invalidArgument` for an empty key or a malformed `FIREBASE_AUTH_EMULATOR_HOST`.
-    public init(apiKey: String, projectID: String? = nil) throws(StorageError) {
+    public convenience init(apiKey: String, projectID: String? = nil) throws(StorageError) {
+        try self.init(apiKey: apiKey, projectID: projectID, engine: HTTPEngine(name: "fbstorage-auth"))
+    }
+
+    /// An auth whose requests go through `engine` (tests pass a fake one).
+    init(apiKey: String, projectID: String?, engine: @autoclosure () throws(StorageError) -> any TransferEngine) throws(StorageError) {
         guard !apiKey.isEmpty else { throw .invalidArgument("The API key is empty") }
         try HeaderValue.check(apiKey, field: "The API key")
         self.apiKey = apiKey
@@ -64,11 +69,11 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
             }
             state.endpoints.emulator = endpoint
         }
-        engine = try HTTPEngine(name: "fbstorage-auth")
+        self.engine = try engine()
         do {
             callbackQueue = try CallbackQueue(name: "fbstorage-auth-callbacks")
         } catch {
-            engine.shutdown()
+            self.engine.shutdown()
             throw error
         }
     }
