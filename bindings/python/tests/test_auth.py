@@ -179,6 +179,7 @@ def test_disabled_user_fails_sign_in_refresh_and_restore(auth: fbstorage.Auth, e
         raises_at_once(fbstorage.UserDisabledError,
                        lambda: other.sign_in_with_refresh_token(user.refresh_token))
     raises_at_once(fbstorage.UserDisabledError, lambda: auth.get_id_token(force_refresh=True))
+    assert auth.current_user is None  # the session ended
 
 
 @one_flavor
@@ -376,6 +377,7 @@ def test_a_revoked_session_fails_with_its_own_error(auth: fbstorage.Auth, emulat
     user = auth.sign_in_anonymously()
     admin_auth.revoke_refresh_tokens(user.uid, app=admin_app)
     raises_at_once(fbstorage.UserTokenExpiredError, lambda: auth.get_id_token(force_refresh=True))
+    assert auth.current_user is None  # the session ended
     with new_auth(emulator) as other:
         raises_at_once(fbstorage.UserTokenExpiredError,
                        lambda: other.sign_in_with_refresh_token(user.refresh_token))
@@ -439,19 +441,23 @@ def test_owner_only_rules_allow_the_users_folder_and_deny_another(auth: fbstorag
         assert storage.auth is None
 
 
+@one_flavor  # the production flavor checks ID tokens against the accounts, as Google does
 def test_a_user_disabled_meanwhile_fails_storage_requests_with_that_cause(
         auth: fbstorage.Auth, emulator) -> None:
-    if emulator.flavor != "production":
-        pytest.skip("only the production flavor checks ID tokens against the accounts, as Google does")
     emulator.set_rules(OWNER_ONLY_RULES)
     user = auth.sign_in_anonymously()
     with fbstorage.Storage("test-bucket", auth=auth) as storage:
         storage.use_emulator(emulator.host, emulator.port)
         own = storage.reference(f"users/{user.uid}/a.txt")
         own.put_data(b"a").wait()
+        states = Recorder()
+        auth.add_state_listener(states)
+        assert states.wait_for(1)[0].uid == user.uid
         admin_update(emulator, {"localId": user.uid, "disableUser": True})
         with pytest.raises(fbstorage.UserDisabledError):
             own.get_data()
+        assert states.wait_for(2)[1] is None  # the session ended, and the listener heard it
+        assert auth.current_user is None
 
 
 def test_async_token_provider_answers_later_from_another_thread(auth: fbstorage.Auth, emulator) -> None:

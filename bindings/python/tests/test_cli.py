@@ -388,6 +388,16 @@ def test_login_whoami_logout_and_commands_run_as_the_user(
     signed_out = fbstorage_cli("cat", f"{BUCKET}/users/{uid}/f.txt")
     assert signed_out.returncode == 1 and "UNAUTHORIZED" in text(signed_out.stderr)
 
+    (config / "app.json").write_text("[]")  # not what login writes: said, no traceback
+    (config / "session.json").write_text("{}")
+    broken = fbstorage_cli("whoami")
+    assert broken.returncode == 2 and b"run it again" in broken.stderr and b"Traceback" not in broken.stderr
+    (config / "app.json").write_text('{"api_key": "test-api-key"}')
+    (config / "session.json").write_text("{not json")
+    unreadable = fbstorage_cli("whoami")
+    assert unreadable.returncode == 1 and b"Traceback" not in unreadable.stderr
+    assert str(config / "session.json") in text(unreadable.stderr)
+
 
 def test_login_with_email_and_password_from_the_environment(fbstorage_cli, cli_env) -> None:
     env = dict(cli_env, FBSTORAGE_PASSWORD="a long password", FIREBASE_API_KEY="test-api-key")
@@ -424,6 +434,7 @@ def test_login_with_a_custom_token(fbstorage_cli) -> None:
     ["login", *SIGN_IN_APP],  # no way of signing in
     ["login", "--anonymous", "--email", "a@example.com", *SIGN_IN_APP],
     ["login", "--anonymous"],  # no API key
+    ["login", "--anonymous", "--create", *SIGN_IN_APP],  # --create is for --email
 ])
 def test_login_usage_errors_exit_2(cli_env, arguments) -> None:
     result = subprocess.run([sys.executable, "-m", "fbstorage", *arguments], env=cli_env,

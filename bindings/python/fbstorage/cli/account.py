@@ -65,7 +65,9 @@ def open_session(emulator: str | None) -> Auth | None:
     except FileNotFoundError:
         return None
     except ValueError:
-        raise UsageError(f"{app_file()} is not valid JSON: run fbstorage login again") from None
+        app = None
+    if not isinstance(app, dict) or not isinstance(app.get("api_key"), str):
+        raise UsageError(f"{app_file()} is not what fbstorage login writes: run it again")
     if not session_file().exists():
         return None
     auth = _new_auth(app["api_key"], app.get("project_id"), emulator)
@@ -78,6 +80,8 @@ def open_session(emulator: str | None) -> Auth | None:
 
 
 def login(options: Any) -> int:
+    if options.create and options.email is None:
+        raise UsageError("--create goes with --email")
     api_key = options.api_key or os.environ.get(API_KEY_ENV_VAR)
     if not api_key:
         raise UsageError(f"login needs the project's Web API key: --api-key or ${API_KEY_ENV_VAR}")
