@@ -19,8 +19,7 @@ public final class Storage: RequestHost, @unchecked Sendable {
     private let lock = ConditionLock()
     private var currentSettings = StorageSettings()
     private var currentAuth = AuthTokens()
-    private var closed = false
-    private var activeWork: [ObjectIdentifier: any StorageWork] = [:]
+    private let work = WorkRegistry(owner: "storage")
 
     /// Creates a storage for `bucket` ("b" or "gs://b"). Honours
     /// `FIREBASE_STORAGE_EMULATOR_HOST=host:port` as the Admin SDKs do.
@@ -130,32 +129,18 @@ public final class Storage: RequestHost, @unchecked Sendable {
 
     // MARK: Lifetime
 
-    public var isClosed: Bool { lock.withLock { closed } }
+    public var isClosed: Bool { work.isClosed }
 
     /// Records running work so `close()` can cancel it; fails once the storage is closed.
-    func register(_ work: any StorageWork) throws(StorageError) {
-        let accepted = lock.withLock { () -> Bool in
-            guard !closed else { return false }
-            activeWork[ObjectIdentifier(work)] = work
-            return true
-        }
-        guard accepted else { throw StorageError(code: .invalidArgument, message: "The storage is closed") }
-    }
+    func register(_ work: any StorageWork) throws(StorageError) { try self.work.register(work) }
 
-    func unregister(_ work: any StorageWork) {
-        _ = lock.withLock { activeWork.removeValue(forKey: ObjectIdentifier(work)) }
-    }
+    func unregister(_ work: any StorageWork) { self.work.unregister(work) }
 
     /// Cancels running tasks and operations (their callbacks run with `.cancelled`), runs every
     /// pending callback, and stops both threads. Idempotent. From a callback of this storage it
     /// returns at once; the callback thread ends after that callback.
     public func close() {
-        let work = lock.withLock { () -> [any StorageWork]? in
-            guard !closed else { return nil }
-            closed = true
-            return Array(activeWork.values)
-        }
-        guard let work else { return }
+        guard let work = work.close() else { return }
         if engine.isTransferThread {
             for item in work { item.cancelForClose() }
         } else {

@@ -228,6 +228,8 @@ TEST(signin_session_restores_from_refresh_token_and_persistence_file) {
     char *bad = temp_file_with(junk, strlen(junk), ".session");
     CHECK_CODE(fbs_auth_set_persistence_file(second, bad), FBS_ERR_INVALID_ARGUMENT);
     CHECK(strstr(fbs_last_error_message(), bad) != NULL);
+    CHECK_CODE(fbs_auth_set_persistence_file(second, "/nonexistent-folder/session.json"), FBS_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(fbs_last_error_message(), "does not exist") != NULL);
     free(bad);
     free(uid);
     free(refresh);

@@ -65,7 +65,8 @@ int fbs_auth_use_emulator(fbs_auth *auth, const char *host, int port);
  * (a temporary file renamed over it), mode 0600, on every sign-in and token refresh, and the
  * file is removed on sign-out. If the file exists now, its user becomes the current user at
  * once (its ID token is fetched on first use). NULL stops persisting (the file is left).
- * Errors: FBS_ERR_INVALID_ARGUMENT (unreadable or malformed file: the message names it). */
+ * Errors: FBS_ERR_INVALID_ARGUMENT (unreadable or malformed file, or a folder that does not exist
+ * or is not writable: the message names it). */
 int fbs_auth_set_persistence_file(fbs_auth *auth, const char *path);
 
 /* The sign-in flows. Each makes the signed-in user the current user, notifies listeners, and

@@ -42,12 +42,12 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
         var listeners: [Int64: Listener] = [:]
         var nextListener: Int64 = 1
         var persistence: AuthPersistence?
-        var closed = false
-        var activeWork: [ObjectIdentifier: any StorageWork] = [:]
     }
 
     private let lock = ConditionLock()
     private var state = State()
+    /// Requests in flight; an auth is never closed (it lives while a handle or a storage holds it).
+    private let work = WorkRegistry(owner: "auth")
 
     /// Creates an auth for the app with this Web API key. Honours
     /// `FIREBASE_AUTH_EMULATOR_HOST=host:port` as the Firebase SDKs do.
@@ -98,6 +98,7 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
         guard let path else { return lock.withLock { state.persistence = nil } }
         guard !path.isEmpty else { throw .invalidArgument("The persistence file path is empty") }
         let persistence = AuthPersistence(path: path)
+        try persistence.checkWritable()
         let restored = try persistence.load()
         lock.withLock { state.persistence = persistence }
         if let restored { change(to: restored) }
@@ -438,18 +439,9 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
 
     // MARK: RequestHost
 
-    func register(_ work: any StorageWork) throws(StorageError) {
-        let accepted = lock.withLock { () -> Bool in
-            guard !state.closed else { return false }
-            state.activeWork[ObjectIdentifier(work)] = work
-            return true
-        }
-        guard accepted else { throw StorageError(code: .invalidArgument, message: "The auth is closed") }
-    }
+    func register(_ work: any StorageWork) throws(StorageError) { try self.work.register(work) }
 
-    func unregister(_ work: any StorageWork) {
-        _ = lock.withLock { state.activeWork.removeValue(forKey: ObjectIdentifier(work)) }
-    }
+    func unregister(_ work: any StorageWork) { self.work.unregister(work) }
 }
 
 extension AuthUser {

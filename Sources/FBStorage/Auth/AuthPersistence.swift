@@ -8,6 +8,15 @@ import Glibc
 struct AuthPersistence: Sendable {
     let path: String
 
+    /// Checks that the file can be written where it is named: its folder exists and is writable
+    /// (a session that could not be saved would be lost without a word).
+    func checkWritable() throws(StorageError) {
+        let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        guard access(folder.isEmpty ? "/" : folder, W_OK) == 0 else {
+            throw failure("cannot be written: its folder '\(folder)' \(errno == ENOENT ? "does not exist" : "is not writable")")
+        }
+    }
+
     /// The saved session, or nil when there is no file.
     /// - Throws: `invalidArgument` naming the file when it cannot be read or is malformed.
     func load() throws(StorageError) -> AuthUser? {
