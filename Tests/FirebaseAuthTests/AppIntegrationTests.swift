@@ -6,6 +6,9 @@ import FirebaseAuth
 import FirebaseCore
 import FirebaseStorage
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 
 @Suite("FirebaseAuth with FirebaseStorage and persistence", .timeLimit(.minutes(1)))
@@ -40,6 +43,51 @@ struct AppIntegrationTests {
             storage.reference(withPath: "users/\(uid)/b.txt").putData(bytes) { done($1 as NSError?) }
         }
         #expect(afterSignOut != nil)
+    }
+
+    @Test("a user disabled by an administrator: the next token refresh fails with userDisabled and signs out",
+          arguments: Flavor.allCases)
+    func disabledUserRefresh(flavor: Flavor) async throws {
+        let auth = makeAuth(flavor)
+        let user = try await auth.signInAnonymously().user
+        try await disable(user.uid, flavor)
+        let states = ListenerEvents()
+        let handle = auth.addStateDidChangeListener { _, user in states.record(user) }
+        #expect(await states.next()?.uid == user.uid)
+        let error = await called { done in user.getIDTokenForcingRefresh(true) { done($1) } }
+        #expect(authCode(error) == (.userDisabled, AuthErrors.domain))
+        #expect(await states.next()?.uid == nil)
+        #expect(auth.currentUser == nil)
+        auth.removeStateDidChangeListener(handle)
+    }
+
+    @Test("a disabled user's next storage request fails unauthenticated with that cause, and the user is signed out",
+          arguments: [Flavor.production])
+    func disabledUserStorage(flavor: Flavor) async throws {
+        let app = makeApp(flavor)
+        let auth = configured(Auth.auth(app: app), flavor)
+        let storage = Storage.storage(app: app)
+        storage.useEmulator(withHost: "127.0.0.1", port: AuthEmulators.port(flavor))
+        let uid = try await auth.signInAnonymously().user.uid
+        let ref = storage.reference(withPath: "users/\(uid)/a.txt")
+        _ = try await ref.putDataAsync(Data("a".utf8))
+        try await disable(uid, flavor)
+        let error = await called { done in ref.putData(Data("b".utf8)) { done($1 as NSError?) } }
+        #expect(error?.code == StorageErrorCode.unauthenticated.rawValue)
+        #expect((error?.userInfo[NSLocalizedFailureReasonErrorKey] as? String ?? "").contains("disabled"))
+        #expect(auth.currentUser == nil)
+    }
+
+    /// Disables an account through the emulator's admin route, as firebase-admin's `update_user` does.
+    private func disable(_ uid: String, _ flavor: Flavor) async throws {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(AuthEmulators.port(flavor))"
+                                          + "/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts:update")!)
+        request.httpMethod = "POST"
+        request.setValue("Bearer owner", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONSerialization.data(withJSONObject: ["localId": uid, "disableUser": true])
+        let (_, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
     }
 
     @Test("the user is kept in XDG_CONFIG_HOME/fbstorage-swift (0600) and signed in again by the next run's Auth",
