@@ -134,10 +134,7 @@ open class Auth: NSObject {
     /// Creates a password account and signs in as its user.
     open func createUser(withEmail email: String, password: String,
                          completion: ((AuthDataResult?, Error?) -> Void)? = nil) {
-        if let failure = Self.check(email: email, password: password, missingPassword: .weakPassword) {
-            return deliver(.failure(failure), to: completion.map(Self.pair))
-        }
-        signIn(completion) { [core] done throws(FBStorage.StorageError) in
+        signIn(email: email, password: password, missingPassword: .weakPassword, completion) { [core] done throws(FBStorage.StorageError) in
             try core.createUser(email: email, password: password, completion: done)
         }
     }
@@ -150,10 +147,7 @@ open class Auth: NSObject {
     /// Signs in with an email address and password. A failure keeps the current user.
     open func signIn(withEmail email: String, password: String,
                      completion: ((AuthDataResult?, Error?) -> Void)? = nil) {
-        if let failure = Self.check(email: email, password: password, missingPassword: .wrongPassword) {
-            return deliver(.failure(failure), to: completion.map(Self.pair))
-        }
-        signIn(completion) { [core] done throws(FBStorage.StorageError) in
+        signIn(email: email, password: password, missingPassword: .wrongPassword, completion) { [core] done throws(FBStorage.StorageError) in
             try core.signIn(email: email, password: password, completion: done)
         }
     }
@@ -179,11 +173,14 @@ open class Auth: NSObject {
         try await awaiting { signIn(withCustomToken: token, completion: $0) }
     }
 
-    /// The Apple SDK's answers to empty arguments, given before any request.
-    private static func check(email: String, password: String, missingPassword: AuthErrorCode) -> NSError? {
-        if email.isEmpty { return AuthErrorCode.missingEmail.error() }
-        if password.isEmpty { return missingPassword.error(reason: "Missing password") }
-        return nil
+    /// A password flow, after the Apple SDK's answers to an empty email or password (no request).
+    private func signIn(email: String, password: String, missingPassword: AuthErrorCode,
+                        _ completion: ((AuthDataResult?, Error?) -> Void)?,
+                        _ start: (@escaping StorageCompletion<AuthUser>) throws(FBStorage.StorageError) -> Void) {
+        let failure = email.isEmpty ? AuthErrorCode.missingEmail.error()
+                    : password.isEmpty ? missingPassword.error(reason: "Missing password") : nil
+        if let failure { return deliver(.failure(failure), to: completion.map(Self.pair)) }
+        signIn(completion, start)
     }
 
     private func signIn(_ completion: ((AuthDataResult?, Error?) -> Void)?,

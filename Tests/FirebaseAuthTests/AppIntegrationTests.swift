@@ -74,7 +74,8 @@ struct AppIntegrationTests {
         try await disable(uid, flavor)
         let error = await called { done in ref.putData(Data("b".utf8)) { done($1 as NSError?) } }
         #expect(error?.code == StorageErrorCode.unauthenticated.rawValue)
-        #expect((error?.userInfo[NSLocalizedFailureReasonErrorKey] as? String ?? "").contains("disabled"))
+        let reason = error?.userInfo[NSLocalizedFailureReasonErrorKey] as? String ?? ""
+        #expect(reason.contains("disabled"))
         #expect(auth.currentUser == nil)
     }
 
