@@ -109,7 +109,7 @@ def _rules_sources(args: argparse.Namespace) -> list[loading.RulesSource]:
     if args.rules:
         return [loading.RulesSource(Path(args.rules), None)]
     if args.config:
-        return loading.sources_from_config(Path(args.config))
+        return loading.sources_from_config(Path(args.config), args.project)
     return []
 
 

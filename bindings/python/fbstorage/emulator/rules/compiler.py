@@ -220,8 +220,19 @@ class Compiler:
             function = functions.namespace_function(target.name, callee.name)
             return lambda activation: _call_builtin(function, [argument(activation) for argument in arguments])
         receiver, name = self.expression(target, scope), callee.name
+        if name in functions.REGEX_METHODS and node.arguments:
+            self._check_regex_literal(node.arguments[0])
         return lambda activation: functions.call_method(receiver(activation),
                                                         name, [argument(activation) for argument in arguments])
+
+    def _check_regex_literal(self, pattern: Expression) -> None:
+        """A literal pattern RE2 rejects (lookaround, backreferences) fails the load, as in the
+        rules runtime; a computed one is an error when evaluated."""
+        if isinstance(pattern, Literal) and isinstance(pattern.value, str):
+            try:
+                functions.regex(pattern.value)
+            except EvaluationError as error:
+                raise self.error(str(error), pattern.offset) from None
 
     def _function_call(self, node: Call, name: str, arguments: list[Evaluator], scope: Scope) -> Evaluator:
         function = scope.functions.get(name)

@@ -31,6 +31,9 @@ _DURATION_UNITS = {"w": 7 * 86400 * NANOS_PER_SECOND, "d": 86400 * NANOS_PER_SEC
                    "m": 60 * NANOS_PER_SECOND, "s": NANOS_PER_SECOND, "ms": 1_000_000, "ns": 1}
 
 
+REGEX_METHODS = ("matches", "replace", "split")  # string methods whose first argument is an RE2 pattern
+
+
 def regex(pattern: Any) -> Any:
     """A compiled RE2 pattern (cached); an invalid one is an evaluation error."""
     compiled = _PATTERNS.get(pattern)
