@@ -83,8 +83,9 @@ async def serve(args: argparse.Namespace) -> int:
             if args.command:
                 status = await run_command(args.command, emulator_environment(addresses, args.project))
             else:
+                stop = _stop_event(args, loop)  # before READY: a signal right after it must stop us cleanly
                 print(f"READY http://{addresses['storage']}", flush=True)
-                await _stopped(args, loop)
+                await stop.wait()
             if watcher:
                 watcher.cancel()
         finally:
@@ -95,14 +96,14 @@ async def serve(args: argparse.Namespace) -> int:
     return status
 
 
-async def _stopped(args: argparse.Namespace, loop: asyncio.AbstractEventLoop) -> None:
-    """Until SIGINT or SIGTERM (or, with --stop-on-stdin-eof, the end of stdin)."""
+def _stop_event(args: argparse.Namespace, loop: asyncio.AbstractEventLoop) -> asyncio.Event:
+    """Set by SIGINT or SIGTERM (or, with --stop-on-stdin-eof, the end of stdin)."""
     stop = asyncio.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     if args.stop_on_stdin_eof:
         _stop_on_stdin_eof(loop, stop)
-    await stop.wait()
+    return stop
 
 
 def _rules_sources(args: argparse.Namespace) -> list[loading.RulesSource]:

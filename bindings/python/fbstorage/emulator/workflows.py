@@ -7,14 +7,17 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
 from .exports import export_all, import_all
+from .rules import firestore
 from .store import ObjectStore
 from .triggers import Trigger, TriggerDispatcher
 
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 9199
+DEFAULT_PROJECT = "demo-project"  # the Firestore emulator's documents are per project
 log = logging.getLogger("fbstorage.emulator")
 
 
@@ -25,7 +28,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="export there (default: the --import directory) when stopping")
     parser.add_argument("--trigger", action="append", default=[], metavar="[BUCKET:]EVENT=URL",
                         help="POST a CloudEvent to URL on finalized, deleted or metadataUpdated (repeatable)")
-    parser.add_argument("--project", help="the project id (.firebaserc targets, GCLOUD_PROJECT for exec)")
+    parser.add_argument("--project", help="the project id (.firebaserc targets, Firestore documents, "
+                                          "GCLOUD_PROJECT for exec; default: $GCLOUD_PROJECT)")
+    parser.add_argument("--firestore-documents", metavar="FILE",
+                        help="JSON documents for firestore.get()/exists() in rules "
+                             "(default: the Firestore emulator at $FIRESTORE_EMULATOR_HOST)")
 
 
 class Workflows:
@@ -55,8 +62,11 @@ class Workflows:
         self.triggers += [Trigger.from_config(entry, f"{args.config}: emulators.storage.triggers")
                           for entry in storage.get("triggers", [])]
         self.dispatcher: TriggerDispatcher | None = None
+        args.project = args.project or os.environ.get("GCLOUD_PROJECT") or None
+        self.documents = _document_source(args.firestore_documents, args.project)
 
     async def load(self, store: ObjectStore) -> None:
+        firestore.use_source(self.documents)
         if self.import_dir is not None:
             count = await import_all(store, self.import_dir)
             log.info("imported %d objects from %s", count, self.import_dir)
@@ -68,6 +78,8 @@ class Workflows:
             store.observers.append(self.dispatcher.observe)
 
     async def stop(self, store: ObjectStore) -> None:
+        if isinstance(self.documents, firestore.EmulatorDocuments):
+            await self.documents.close()
         if self.dispatcher is not None:
             store.observers.remove(self.dispatcher.observe)
             await self.dispatcher.stop()
@@ -77,6 +89,16 @@ class Workflows:
                 log.info("exported to %s", self.export_dir)
             except OSError as error:
                 log.error("export to %s failed, the directory is unchanged: %s", self.export_dir, error)
+
+
+def _document_source(fixture: str | None, project: str | None) -> firestore.DocumentSource | None:
+    if fixture:
+        return firestore.FixtureDocuments(fixture)
+    host = os.environ.get("FIRESTORE_EMULATOR_HOST")
+    if host:
+        log.info("firestore.get()/exists() in rules read the Firestore emulator at %s", host)
+        return firestore.EmulatorDocuments(host, project or DEFAULT_PROJECT)
+    return None
 
 
 def _emulators_config(config_path: str | None) -> dict[str, Any]:

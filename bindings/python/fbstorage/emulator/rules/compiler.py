@@ -54,6 +54,7 @@ class Compiler:
         self.source, self.file = source, file
         self.warnings: list[str] = []
         self.pending: list[UserFunction] = []
+        self.uses_firestore = False  # whether requests must prefetch Firestore documents
 
     def error(self, message: str, offset: int) -> RulesSyntaxError:
         return RulesSyntaxError(message, self.source, offset, self.file)
@@ -218,6 +219,7 @@ class Compiler:
         if isinstance(target, Name) and target.name not in scope.variables \
                 and target.name in functions.NAMESPACES:
             function = functions.namespace_function(target.name, callee.name)
+            self.uses_firestore = self.uses_firestore or target.name == "firestore"
             return lambda activation: _call_builtin(function, [argument(activation) for argument in arguments])
         receiver, name = self.expression(target, scope), callee.name
         if name in functions.REGEX_METHODS and node.arguments:

@@ -16,6 +16,7 @@ from typing import Any, Callable
 import google_crc32c
 import re2
 
+from . import firestore
 from .errors import EvaluationError
 from .values import (NANOS_PER_SECOND, Duration, LatLng, MapDiff, Namespace, Path, RulesSet, Timestamp,
                      check_int, contains, equal, type_name)
@@ -377,14 +378,6 @@ def _hash_input(value: Any) -> bytes:
     return _expect(value, bytes, "a string or bytes")
 
 
-def _firestore(function: str) -> Callable[..., Any]:
-    def unavailable(*arguments: Any) -> Any:
-        log.warning("firestore.%s() in storage rules: this emulator has no Firestore; the call is an error "
-                    "and the condition denies", function)
-        raise EvaluationError(f"firestore.{function}() is not available in this emulator")
-    return unavailable
-
-
 NAMESPACES: dict[str, dict[str, Callable[..., Any]]] = {
     "math": {
         "abs": _abs,
@@ -412,7 +405,7 @@ NAMESPACES: dict[str, dict[str, Callable[..., Any]]] = {
         "md5": lambda value: hashlib.md5(_hash_input(value)).digest(),
         "sha256": lambda value: hashlib.sha256(_hash_input(value)).digest(),
     },
-    "firestore": {"get": _firestore("get"), "exists": _firestore("exists")},
+    "firestore": {"get": firestore.firestore_get, "exists": firestore.firestore_exists},
 }
 
 NAMESPACE_VALUES = {name: Namespace(name) for name in NAMESPACES}
