@@ -84,9 +84,13 @@ async def export_storage_folder(request: web.Request) -> web.Response:
     path = body.get("path") if body else None
     if not isinstance(path, str) or not path:
         return web.Response(status=400, text="Export request body must include 'path'.")
-    folder = Path(path)
-    folder.mkdir(parents=True, exist_ok=True)
-    await export_storage(request.app[STATE].store, folder)
+    try:
+        folder = Path(path)
+        folder.mkdir(parents=True, exist_ok=True)
+        await export_storage(request.app[STATE].store, folder)
+    except OSError as error:
+        log.warning("storage export to %s failed: %s", path, error)
+        return web.Response(status=500, text=f"Export failed: {error}")
     return web.Response(text="OK")
 
 

@@ -59,8 +59,11 @@ class Workflows:
             if self.import_dir == self.export_dir and not Path(self.import_dir).exists():
                 self.import_dir = None  # as firebase-tools: the first run creates the directory
         self.triggers = [Trigger.parse(text) for text in args.trigger]
+        configured = storage.get("triggers", [])
+        if not isinstance(configured, list):
+            raise ValueError(f"{args.config}: emulators.storage.triggers must be a list")
         self.triggers += [Trigger.from_config(entry, f"{args.config}: emulators.storage.triggers")
-                          for entry in storage.get("triggers", [])]
+                          for entry in configured]
         self.dispatcher: TriggerDispatcher | None = None
         args.project = args.project or os.environ.get("GCLOUD_PROJECT") or None
         self.documents = _document_source(args.firestore_documents, args.project)

@@ -92,6 +92,12 @@ def test_internal_export_needs_a_path(emu):
     assert (response.status_code, response.text) == (400, "Export request body must include 'path'.")
 
 
+def test_internal_export_to_an_unusable_path_is_an_error(emu, tmp_path):
+    (tmp_path / "file").write_text("not a directory")
+    response = emu.http.post(emu.url("/internal/export"), json={"path": str(tmp_path / "file" / "below")})
+    assert response.status_code == 500 and response.text.startswith("Export failed: ")
+
+
 def test_hub_export_refuses_browsers_and_writes_a_directory(emu, tmp_path):
     emu.upload_ok("x", b"1")
     target = tmp_path / "export"

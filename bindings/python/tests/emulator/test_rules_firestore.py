@@ -159,11 +159,15 @@ def test_at_most_two_documents_per_evaluation(emu):
     assert emu.get_metadata("three/x", headers=as_user("ada")).status_code == 403
 
 
-def test_rest_requests_as_firebase_tools_sends_them(start_emulator, tmp_path, firestore_host):
+def start_on_stand_in(start_emulator, tmp_path, firestore_host):
     rules = tmp_path / "storage.rules"
     rules.write_text(RULES)
-    emu = start_emulator("--rules", str(rules), "--project", "demo-x",
-                         env={"FIRESTORE_EMULATOR_HOST": firestore_host.host})
+    return start_emulator("--rules", str(rules), "--project", "demo-x",
+                          env={"FIRESTORE_EMULATOR_HOST": firestore_host.host})
+
+
+def test_rest_requests_as_firebase_tools_sends_them(start_emulator, tmp_path, firestore_host):
+    emu = start_on_stand_in(start_emulator, tmp_path, firestore_host)
     emu.upload_ok("profiles/ada/pic", b"1", headers=ADMIN)
     firestore_host.requests.clear()
     assert emu.get_metadata("profiles/ada/pic", headers=as_user("ada")).status_code == 200
@@ -171,10 +175,7 @@ def test_rest_requests_as_firebase_tools_sends_them(start_emulator, tmp_path, fi
 
 
 def test_a_slow_firestore_does_not_hold_up_other_requests(start_emulator, tmp_path, firestore_host):
-    rules = tmp_path / "storage.rules"
-    rules.write_text(RULES)
-    emu = start_emulator("--rules", str(rules), "--project", "demo-x",
-                         env={"FIRESTORE_EMULATOR_HOST": firestore_host.host})
+    emu = start_on_stand_in(start_emulator, tmp_path, firestore_host)
     emu.upload_ok("slow/x", b"1", headers=ADMIN)
     emu.upload_ok("plain/x", b"1", headers=ADMIN)
     firestore_host.requests.clear()
