@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from aiohttp import web
 
-from conftest import ADMIN
+from conftest import ADMIN, Emulator, wait_until
 from test_rules import as_user
 
 DOCS = "/databases/(default)/documents"
@@ -181,8 +181,7 @@ def test_a_slow_firestore_does_not_hold_up_other_requests(start_emulator, tmp_pa
     firestore_host.requests.clear()
     with ThreadPoolExecutor(1) as pool:
         slow = pool.submit(emu.get_metadata, "slow/x", headers=as_user("ada"))
-        while not firestore_host.requests:  # the slow document is being fetched
-            time.sleep(0.005)
+        wait_until(lambda: firestore_host.requests)  # the slow document is being fetched
         started = time.monotonic()
         assert emu.get_metadata("plain/x", headers=as_user("ada")).status_code == 200
         assert time.monotonic() - started < SLOW_SECONDS / 2
@@ -199,7 +198,6 @@ def test_without_firestore_the_calls_are_errors(start_emulator, tmp_path):
 
 
 def test_malformed_fixture_is_a_startup_error(tmp_path):
-    from conftest import Emulator
     fixture = tmp_path / "documents.json"
     fixture.write_text('{"users/ada": [1]}')
     with pytest.raises(RuntimeError, match="documents.json: expected an object of documents"):
