@@ -30,16 +30,13 @@ def split_exec_argv(argv: list[str]) -> tuple[list[str], list[str]]:
     return options, command
 
 
-def emulator_environment(addresses: dict[str, str], project: str | None) -> dict[str, str]:
-    """The variables the Firebase and Google SDKs read; `addresses` maps "storage" (and "auth",
-    when an Auth emulator runs) to `host:port`."""
-    variables = {"FIREBASE_STORAGE_EMULATOR_HOST": addresses["storage"],
-                 "STORAGE_EMULATOR_HOST": f"http://{addresses['storage']}"}
-    if "auth" in addresses:
-        variables["FIREBASE_AUTH_EMULATOR_HOST"] = addresses["auth"]
-    if project:
-        variables["GCLOUD_PROJECT"] = project
-    return variables
+def emulator_environment(addresses: dict[str, str], project: str) -> dict[str, str]:
+    """The variables the Firebase and Google SDKs read; `addresses` maps "storage" and "auth" to
+    `host:port`."""
+    return {"FIREBASE_STORAGE_EMULATOR_HOST": addresses["storage"],
+            "STORAGE_EMULATOR_HOST": f"http://{addresses['storage']}",
+            "FIREBASE_AUTH_EMULATOR_HOST": addresses["auth"],
+            "GCLOUD_PROJECT": project}
 
 
 async def run_command(command: list[str], variables: dict[str, str]) -> int:

@@ -1,6 +1,6 @@
 """The official emulator's workflows around a running emulator: seed data (`--import`), saving it
-(`--export-on-exit`), storage triggers (`--trigger`, firebase.json), and the emulator addresses
-firebase.json gives (`emulators.storage` / `emulators.auth`)."""
+(`--export-on-exit`), storage triggers (`--trigger`, firebase.json), Firestore documents for the
+rules, and the storage address firebase.json gives (`emulators.storage`)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from .store import ObjectStore
 from .triggers import Trigger, TriggerDispatcher
 
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 9199
-DEFAULT_PROJECT = "demo-project"  # the Firestore emulator's documents are per project
 log = logging.getLogger("fbstorage.emulator")
 
 
@@ -28,8 +27,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="export there (default: the --import directory) when stopping")
     parser.add_argument("--trigger", action="append", default=[], metavar="[BUCKET:]EVENT=URL",
                         help="POST a CloudEvent to URL on finalized, deleted or metadataUpdated (repeatable)")
-    parser.add_argument("--project", help="the project id (.firebaserc targets, Firestore documents, "
-                                          "GCLOUD_PROJECT for exec; default: $GCLOUD_PROJECT)")
     parser.add_argument("--firestore-documents", metavar="FILE",
                         help="JSON documents for firestore.get()/exists() in rules "
                              "(default: the Firestore emulator at $FIRESTORE_EMULATOR_HOST)")
@@ -47,9 +44,6 @@ class Workflows:
             args.port = storage.get("port", DEFAULT_PORT)
         if not isinstance(args.host, str) or not isinstance(args.port, int):
             raise ValueError(f"{args.config}: emulators.storage needs a string host and a number port")
-        auth = config.get("auth") or {}
-        if getattr(args, "auth_port", None) is None and "port" in auth:  # when --auth-port exists
-            args.auth_host, args.auth_port = auth.get("host", args.host), auth["port"]
         self.import_dir: str | None = args.import_dir
         self.export_dir: str | None = None
         if args.export_on_exit is not None:
@@ -65,10 +59,12 @@ class Workflows:
         self.triggers += [Trigger.from_config(entry, f"{args.config}: emulators.storage.triggers")
                           for entry in configured]
         self.dispatcher: TriggerDispatcher | None = None
-        args.project = args.project or os.environ.get("GCLOUD_PROJECT") or None
-        self.documents = _document_source(args.firestore_documents, args.project)
+        self.documents_fixture: str | None = args.firestore_documents
+        self.documents: firestore.DocumentSource | None = None
 
-    async def load(self, store: ObjectStore) -> None:
+    async def load(self, store: ObjectStore, project: str) -> None:
+        """Before the emulator serves: the import, and where rules read Firestore documents."""
+        self.documents = _document_source(self.documents_fixture, project)
         firestore.use_source(self.documents)
         if self.import_dir is not None:
             count = await import_all(store, self.import_dir)
@@ -94,13 +90,13 @@ class Workflows:
                 log.error("export to %s failed, the directory is unchanged: %s", self.export_dir, error)
 
 
-def _document_source(fixture: str | None, project: str | None) -> firestore.DocumentSource | None:
+def _document_source(fixture: str | None, project: str) -> firestore.DocumentSource | None:
     if fixture:
         return firestore.FixtureDocuments(fixture)
     host = os.environ.get("FIRESTORE_EMULATOR_HOST")
     if host:
         log.info("firestore.get()/exists() in rules read the Firestore emulator at %s", host)
-        return firestore.EmulatorDocuments(host, project or DEFAULT_PROJECT)
+        return firestore.EmulatorDocuments(host, project)
     return None
 
 

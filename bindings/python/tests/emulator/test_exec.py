@@ -25,17 +25,25 @@ def python_command(source: str) -> list[str]:
 
 
 def test_command_sees_a_live_emulator_and_its_variables(tmp_path):
-    result = run_exec("--port", "0", "--project", "demo-test", "--", *python_command("""
+    rules = tmp_path / "storage.rules"
+    rules.write_text("rules_version = '2'; service firebase.storage { match /b/{b}/o { match /{name} { "
+                     "allow write: if request.auth.uid != null; } } }")
+    result = run_exec("--port", "0", "--project", "demo-test", "--rules", str(rules), "--", *python_command("""
         import json, os, urllib.request
-        host = os.environ["FIREBASE_STORAGE_EMULATOR_HOST"]
-        request = urllib.request.Request(f"http://{host}/v0/b/b/o?name=x", data=b"hi", method="POST")
+        host, auth = os.environ["FIREBASE_STORAGE_EMULATOR_HOST"], os.environ["FIREBASE_AUTH_EMULATOR_HOST"]
+        sign_up = urllib.request.Request(f"http://{auth}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k",
+                                         data=b"{}", headers={"Content-Type": "application/json"}, method="POST")
+        token = json.load(urllib.request.urlopen(sign_up))["idToken"]
+        request = urllib.request.Request(f"http://{host}/v0/b/b/o?name=x", data=b"hi", method="POST",
+                                         headers={"Authorization": f"Firebase {token}"})
         uploaded = json.load(urllib.request.urlopen(request))
-        print(json.dumps({"host": host, "gcs": os.environ["STORAGE_EMULATOR_HOST"],
+        print(json.dumps({"host": host, "auth": auth, "gcs": os.environ["STORAGE_EMULATOR_HOST"],
                           "project": os.environ["GCLOUD_PROJECT"], "size": uploaded["size"]}))
     """))
     assert result.returncode == 0, result.stderr
     seen = json.loads(result.stdout)
     assert seen["host"].startswith("127.0.0.1:") and not seen["host"].endswith(":0")
+    assert seen["auth"].startswith("127.0.0.1:") and seen["auth"] != seen["host"]
     assert seen["gcs"] == f"http://{seen['host']}" and seen["project"] == "demo-test" and seen["size"] == "2"
     assert "READY" not in result.stdout  # stdout belongs to the command
 
