@@ -52,6 +52,9 @@ service firebase.storage {{
     match /plain/{{file}} {{
       allow read: if request.auth != null;
     }}
+    match /debugged/{{file}} {{
+      allow read: if debug(firestore.exists({DOCS}/users/$(request.auth.uid)));
+    }}
   }}
 }}
 """
@@ -186,6 +189,17 @@ def test_a_slow_firestore_does_not_hold_up_other_requests(start_emulator, tmp_pa
         assert emu.get_metadata("plain/x", headers=as_user("ada")).status_code == 200
         assert time.monotonic() - started < SLOW_SECONDS / 2
         assert slow.result().status_code == 200
+
+
+def test_the_prefetch_rehearsal_logs_nothing(start_emulator, tmp_path, firestore_host):
+    rules = tmp_path / "storage.rules"
+    rules.write_text(RULES)
+    emu = start_emulator("--rules", str(rules), "--project", "demo-x", "--log-level", "info",
+                         env={"FIRESTORE_EMULATOR_HOST": firestore_host.host})
+    emu.upload_ok("debugged/x", b"1", headers=ADMIN)
+    assert emu.get_metadata("debugged/x", headers=as_user("ada")).status_code == 200
+    wait_until(lambda: "debug(): True" in emu.stderr())
+    assert emu.stderr().count("debug():") == 1
 
 
 def test_without_firestore_the_calls_are_errors(start_emulator, tmp_path):

@@ -146,9 +146,11 @@ async def prefetch(evaluate: Callable[[], Any]) -> None:
     for _ in range(MAX_PREFETCH_ROUNDS):
         recorder = _Evaluation(fetched, recording=True)
         token = _current.set(recorder)
+        log.disabled = True  # a rehearsal: debug() and denials are logged by the real evaluation only
         try:
-            evaluate()
+            evaluate()  # synchronous: no other request runs while the logger is off
         finally:
+            log.disabled = False
             _current.reset(token)
         new = [path for path in dict.fromkeys(recorder.wanted) if path not in fetched]
         if not new:
