@@ -31,15 +31,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from .metadata import DEFAULT_CONTENT_TYPE, TOKENS_KEY, ObjectMetadata, now_us, rfc3339
+from .metadata import DEFAULT_CONTENT_TYPE, TOKENS_KEY, WRITABLE_FIELDS, ObjectMetadata, now_us, rfc3339
 from .store import ObjectStore
 
 METADATA_FILE = "firebase-export-metadata.json"
 STORAGE_FOLDER = "storage_export"
 EXPORT_VERSION = "fbstorage-emulator"  # firebase-tools writes its CLI version; nothing reads it
 COPY_PIECE = 1 << 20
-_OPTIONAL_FIELDS = {"contentDisposition": "content_disposition", "contentEncoding": "content_encoding",
-                    "contentLanguage": "content_language", "cacheControl": "cache_control"}
+_OPTIONAL_FIELDS = {key: attribute for key, attribute in WRITABLE_FIELDS.items() if key != "contentType"}
 log = logging.getLogger(__name__)
 
 
