@@ -59,6 +59,7 @@ class Workflows:
         self.triggers += [Trigger.from_config(entry, f"{args.config}: emulators.storage.triggers")
                           for entry in configured]
         self.dispatcher: TriggerDispatcher | None = None
+        self.serving = False
         self.documents_fixture: str | None = args.firestore_documents
         self.documents: firestore.DocumentSource | None = None
 
@@ -71,6 +72,7 @@ class Workflows:
             log.info("imported %d objects from %s", count, self.import_dir)
 
     def start(self, store: ObjectStore, base_url: str) -> None:
+        self.serving = True
         if self.triggers:
             self.dispatcher = TriggerDispatcher(self.triggers, base_url)
             self.dispatcher.start()
@@ -82,7 +84,7 @@ class Workflows:
         if self.dispatcher is not None:
             store.observers.remove(self.dispatcher.observe)
             await self.dispatcher.stop()
-        if self.export_dir is not None:
+        if self.export_dir is not None and self.serving:  # a failed start exports nothing
             try:
                 await export_all(store, self.export_dir)
                 log.info("exported to %s", self.export_dir)

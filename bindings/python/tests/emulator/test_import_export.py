@@ -131,6 +131,14 @@ def test_first_run_creates_the_export_dir(start_emulator, tmp_path):
     assert (export / "storage_export" / "buckets.json").is_file()
 
 
+def test_a_failed_start_exports_nothing(start_emulator, tmp_path):
+    busy = start_emulator()
+    export = tmp_path / "export"
+    with pytest.raises(RuntimeError, match="address already in use"):
+        Emulator("--port", str(busy.port), "--export-on-exit", str(export))
+    assert not export.exists()
+
+
 def test_failed_export_leaves_the_directory_unchanged(emu, tmp_path):
     (tmp_path / METADATA_FILE).write_text("{not json")
     (tmp_path / "precious").write_text("kept")
