@@ -98,6 +98,9 @@ def test_every_write_path_of_both_apis(start_emulator, events, flavor):
     assert gcs_upload.status_code == 200, gcs_upload.text
     copy = emu.http.post(gcs_object(emu, "gcs/up") + "/copyTo/b/b/o/" + quote("gcs/copy", safe=""), json={})
     assert copy.status_code == 200, copy.text
+    compose = emu.http.post(gcs_object(emu, "gcs/composed") + "/compose",
+                            json={"sourceObjects": [{"name": "gcs/up"}, {"name": "gcs/copy"}]})
+    assert compose.status_code == 200, compose.text
     assert emu.http.patch(emu.object_url("v0/multipart.txt"), json={"metadata": {"k": "v"}}).status_code == 200
     assert emu.http.patch(gcs_object(emu, "gcs/copy"), json={"cacheControl": "no-store"}).status_code == 200
     assert emu.http.delete(emu.object_url("v0/resumable.bin")).status_code == 204
@@ -108,12 +111,12 @@ def test_every_write_path_of_both_apis(start_emulator, events, flavor):
     assert emu.http.delete(gcs_object(emu, "missing")).status_code == 404
     emu.upload_ok("zz-last", b"sentinel")
     events.wait_for("finalized", "zz-last")
-    wait_until(lambda: len(events.events()) >= 11)
+    wait_until(lambda: len(events.events()) >= 12)
 
     seen = sorted((e["type"].removeprefix(PREFIX), e["data"]["name"]) for e in events.events())
     assert seen == sorted([
         ("finalized", "v0/media.txt"), ("finalized", "v0/multipart.txt"), ("finalized", "v0/resumable.bin"),
-        ("finalized", "v0/media.txt"), ("finalized", "gcs/up"), ("finalized", "gcs/copy"),
+        ("finalized", "v0/media.txt"), ("finalized", "gcs/up"), ("finalized", "gcs/copy"), ("finalized", "gcs/composed"),
         ("metadataUpdated", "v0/multipart.txt"), ("metadataUpdated", "gcs/copy"),
         ("deleted", "v0/resumable.bin"), ("deleted", "gcs/up"), ("finalized", "zz-last")])
     media = sorted((e for e in events.events() if e["data"]["name"] == "v0/media.txt"),
