@@ -4,6 +4,9 @@ Prints `READY http://HOST:PORT` (flushed) once it accepts connections, then `REA
 http://HOST:PORT` for the Auth emulator's own port (unless --no-auth), and exits cleanly on
 SIGINT or SIGTERM (or, with --stop-on-stdin-eof, when its stdin closes: a parent that dies
 without stopping it cannot leave it running).
+
+`python -m fbstorage.emulator exec [options] -- COMMAND…` runs COMMAND against the emulator
+instead, with the emulator variables set, and exits with its status.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Callable
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
+from .exec_command import emulator_environment, run_command, split_exec_argv
 from .flavor import FLAVORS, PRODUCTION
 from .rules import loading
 from .rules.registry import BucketRules
@@ -29,6 +33,7 @@ from .server import create_app, create_auth_app
 from .state import EmulatorState
 from .store import ObjectStore
 from .tuning import keep_large_buffers_in_heap
+from .workflows import Workflows, add_arguments as add_workflow_arguments
 
 log = logging.getLogger("fbstorage.emulator")
 
@@ -36,8 +41,8 @@ log = logging.getLogger("fbstorage.emulator")
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m fbstorage.emulator",
                                      description="Local Firebase Storage (v0 REST API) emulator.")
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=_port, default=9199, help="port; 0 picks a free one (default 9199)")
+    parser.add_argument("--host", help="address to listen on (default: firebase.json's, else 127.0.0.1)")
+    parser.add_argument("--port", type=_port, help="port; 0 picks a free one (default: firebase.json's, else 9199)")
     parser.add_argument("--data-dir", help="persist objects here across restarts (default: memory only)")
     parser.add_argument("--flavor", choices=sorted(FLAVORS), default=PRODUCTION.name,
                         help="production (default) or firebase-tools: the official emulator's quirks")
@@ -59,6 +64,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="event loop: uvloop (auto: when installed) or asyncio's own (default auto)")
     parser.add_argument("--stop-on-stdin-eof", action="store_true",
                         help="also stop when stdin reaches end of file (for test harnesses)")
+    add_workflow_arguments(parser)
     return parser.parse_args(argv)
 
 
@@ -76,13 +82,17 @@ def _positive(text: str) -> int:
     return value
 
 
-async def serve(args: argparse.Namespace) -> None:
+async def serve(args: argparse.Namespace) -> int:
+    """Run until stopped (or, for `exec`, until the command ends); the exit status."""
+    workflows = Workflows(args)
     sources = _rules_sources(args)
     rules = loading.load(sources) if sources else BucketRules.allow_all()
     auth = auth_settings(args)
     accounts = AccountStore(args.data_dir, auth.project, args.auth_token_lifetime)
     store = ObjectStore(args.data_dir)
+    status = 0
     try:
+        await workflows.load(store, auth.project)
         state = EmulatorState(flavor=FLAVORS[args.flavor], store=store, startup_rules=rules, rules=rules,
                               accounts=accounts)
         runner = web.AppRunner(create_app(state), access_log=None, handle_signals=False)
@@ -94,25 +104,40 @@ async def serve(args: argparse.Namespace) -> None:
             await site.start()
             if auth.port is not None:
                 await web.TCPSite(auth_runner, auth.host or args.host, auth.port, reuse_address=True).start()
-            stop = asyncio.Event()
             loop = asyncio.get_running_loop()
             log.info("event loop: %s.%s", type(loop).__module__, type(loop).__qualname__)
-            for signum in (signal.SIGINT, signal.SIGTERM):
-                loop.add_signal_handler(signum, stop.set)
-            if args.stop_on_stdin_eof:
-                _stop_on_stdin_eof(loop, stop)
             watcher = loop.create_task(loading.watch(sources, rules)) if sources else None
-            print(f"READY {_address(runner)}", flush=True)
-            if auth.port is not None:
-                print(f"READY-AUTH {_address(auth_runner)}", flush=True)
-            await stop.wait()
+            # Every emulator served, by name: `exec` exports their variables.
+            addresses = {"storage": _address(runner).removeprefix("http://"),  # the storage port serves Auth too
+                         "auth": _address(auth_runner if auth.port is not None else runner).removeprefix("http://")}
+            workflows.start(store, _address(runner))
+            if args.command:
+                status = await run_command(args.command, emulator_environment(addresses, auth.project))
+            else:
+                stop = _stop_event(args, loop)  # before READY: a signal right after it must stop us cleanly
+                print(f"READY {_address(runner)}", flush=True)
+                if auth.port is not None:
+                    print(f"READY-AUTH {_address(auth_runner)}", flush=True)
+                await stop.wait()
             if watcher:
                 watcher.cancel()
         finally:
             await auth_runner.cleanup()
             await runner.cleanup()
+            await workflows.stop(store)
     finally:
         store.close()
+    return status
+
+
+def _stop_event(args: argparse.Namespace, loop: asyncio.AbstractEventLoop) -> asyncio.Event:
+    """Set by SIGINT or SIGTERM (or, with --stop-on-stdin-eof, the end of stdin)."""
+    stop = asyncio.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    if args.stop_on_stdin_eof:
+        _stop_on_stdin_eof(loop, stop)
+    return stop
 
 
 def _address(runner: web.AppRunner) -> str:
@@ -124,7 +149,7 @@ def _rules_sources(args: argparse.Namespace) -> list[loading.RulesSource]:
     if args.rules:
         return [loading.RulesSource(Path(args.rules), None)]
     if args.config:
-        return loading.sources_from_config(Path(args.config))
+        return loading.sources_from_config(Path(args.config), args.project)
     return []
 
 
@@ -159,7 +184,17 @@ def _shorten_bad_http(record: logging.LogRecord) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """`[options]`, or `exec [options] -- COMMAND…` (run COMMAND against the emulator)."""
+    argv = sys.argv[1:] if argv is None else argv
+    command = None
+    if argv[:1] == ["exec"]:
+        try:
+            argv, command = split_exec_argv(argv)
+        except ValueError as error:
+            print(f"fbstorage.emulator: {error}", file=sys.stderr)
+            return 2
     args = parse_args(argv)
+    args.command = command
     logging.basicConfig(level=args.log_level.upper(), format="fbstorage.emulator: %(levelname)s %(message)s")
     logging.getLogger("aiohttp.server").addFilter(_shorten_bad_http)
     keep_large_buffers_in_heap()
@@ -167,11 +202,10 @@ def main(argv: list[str] | None = None) -> int:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
         with asyncio.Runner(loop_factory=event_loop_factory(args.loop)) as runner:
-            runner.run(serve(args))
-    except (OSError, ValueError) as error:  # no uvloop, port in use, unreadable rules or data dir
+            return runner.run(serve(args))
+    except (OSError, ValueError) as error:  # no uvloop, port in use, unreadable rules, data or import dir
         print(f"fbstorage.emulator: {error}", file=sys.stderr)
         return 1
-    return 0
 
 
 if __name__ == "__main__":

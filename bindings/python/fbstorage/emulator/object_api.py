@@ -15,7 +15,7 @@ from .identity.verification import refusal
 from .listing import list_objects
 from .metadata import new_token
 from .names import parse_v0_target
-from .rules.access import authorize
+from .rules.access import authorize_async
 from .state import STATE, EmulatorState
 from .store import StoredObject
 from .upload_api import handle_upload, metadata_response
@@ -37,13 +37,13 @@ async def handle_v0(request: web.Request) -> web.StreamResponse:
     name, query = target.name, target.query
     if name is None:
         if method == "GET":
-            authorize(state.rules, state.flavor, "list", target.bucket, query.get("prefix", ""), principal)
+            await authorize_async(state.rules, state.flavor, "list", target.bucket, query.get("prefix", ""), principal)
             names = state.store.sorted_names(target.bucket)
             return web.Response(body=list_objects(names, target.bucket, query, state.flavor,
                                                   state.store.memo(target.bucket)),
                                 content_type="application/json", charset="utf-8")
     elif method in ("GET", "HEAD"):
-        stored = _readable_object(state, target.bucket, name, query.get("token"), principal)
+        stored = await _readable_object(state, target.bucket, name, query.get("token"), principal)
         if query.get("alt") == "media":
             return await download_response(request, stored, state.flavor)
         return metadata_response(stored.metadata, state)
@@ -51,7 +51,7 @@ async def handle_v0(request: web.Request) -> web.StreamResponse:
         return await _update_metadata(request, state, target.bucket, name, principal)
     elif method == "DELETE":
         stored = state.store.get(target.bucket, name)
-        authorize(state.rules, state.flavor, "delete", target.bucket, name, principal,
+        await authorize_async(state.rules, state.flavor, "delete", target.bucket, name, principal,
                   resource=stored.metadata if stored else None)
         if not await state.store.delete(target.bucket, name):
             raise not_found()
@@ -64,12 +64,12 @@ async def handle_v0(request: web.Request) -> web.StreamResponse:
     raise ApiError(405, f"Method {request.method} is not allowed here.", headers={"Allow": allowed})
 
 
-def _readable_object(state: EmulatorState, bucket: str, name: str, token: str | None,
+async def _readable_object(state: EmulatorState, bucket: str, name: str, token: str | None,
                      principal: Principal) -> StoredObject:
     """Rules are checked before existence, unless `token` is one of the object's download tokens."""
     stored = state.store.get(bucket, name)
     if not (stored and token and token in stored.metadata.download_tokens):
-        authorize(state.rules, state.flavor, "get", bucket, name, principal,
+        await authorize_async(state.rules, state.flavor, "get", bucket, name, principal,
                   resource=stored.metadata if stored else None)
     if stored is None:
         raise not_found()
@@ -95,7 +95,7 @@ async def _update_metadata(request: web.Request, state: EmulatorState, bucket: s
     if stored is not None:
         patched = copy.deepcopy(stored.metadata)
         patched.patch(changes)
-    authorize(state.rules, state.flavor, "update", bucket, name, principal,
+    await authorize_async(state.rules, state.flavor, "update", bucket, name, principal,
               resource=stored.metadata if stored else None, request_resource=patched)
     stored = _existing(state, bucket, name)
     stored.metadata.patch(changes)

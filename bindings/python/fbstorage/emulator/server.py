@@ -10,11 +10,13 @@ from .bodies import DROP_AFTER_BYTES, BodyDropped
 from .control import routes as control_routes
 from .errors import ApiError, json_error
 from .gcs import add_gcs_routes
+from .harness import routes as harness_routes
 from .identity.routes import add_identity_routes, ready as auth_ready
 from .object_api import handle_v0
 from .state import STATE, EmulatorState
 
-CONTROL_PREFIX = "/_emulator/"
+# Test control, firebase-tools' harness routes and its hub's export: not logged, never faulted.
+CONTROL_PREFIX = ("/_emulator/", "/internal/", "/_admin/")
 # Large body reads mean fewer, bigger pieces; the limit only applies to request.read()/post().
 READ_BUFFER_BYTES = 1 << 20
 MAX_BODY_BYTES = 1 << 50
@@ -108,6 +110,7 @@ def _application(state: EmulatorState) -> web.Application:
 def create_app(state: EmulatorState) -> web.Application:
     app = _application(state)
     app.add_routes(control_routes)
+    app.add_routes(harness_routes)
     # Any character, newlines included: names are decoded and judged by the v0 handler.
     app.router.add_route("*", r"/v0{tail:[\s\S]*}", handle_v0)
     add_gcs_routes(app)  # the GCS JSON API, on the same store

@@ -51,6 +51,7 @@ class Ruleset:
             self._blocks += [self._block(match, scope, compiler) for match in service.matches]
         compiler.finish()
         self.warnings = compiler.warnings
+        self.uses_firestore = compiler.uses_firestore
 
     def _block(self, match: Match, scope: Scope, compiler: Compiler) -> _Block:
         captured = [segment.text for segment in match.segments if segment.kind != "literal"]
