@@ -33,12 +33,12 @@ import Testing
         #expect(StorageErrorCode(rawValue: 0) == nil)
     }
 
-    /// The names appear in include/fbstorage.h with the same values (when the header is found
+    /// The names appear in include/fbstorage/common.h with the same values (when the header is found
     /// relative to this file, as it is in the repository).
     @Test func namesAreInTheHeader() throws {
         let testFile = #filePath
         guard let range = testFile.firstRange(of: "/Tests/FBStorageTests/") else { return }
-        let header = String(testFile[..<range.lowerBound]) + "/include/fbstorage.h"
+        let header = String(testFile[..<range.lowerBound]) + "/include/fbstorage/common.h"
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: header)) else {
             Issue.record("cannot read \(header)")
             return
