@@ -134,6 +134,13 @@ public enum StorageError: Error, CustomNSError {
         case .bucketMismatch: self = .bucketMismatch(message: error.message)
         case .internalError: self = .internalError(message: error.message)
         case .pathError: self = .pathError(message: error.message)
+        // A token that could not be had: Apple's Storage reports it as unauthenticated, the
+        // Auth cause in the user info's failure reason.
+        case .authInvalidAPIKey, .authInvalidEmail, .authWrongPassword, .authUserNotFound, .authEmailAlreadyInUse,
+             .authWeakPassword, .authUserDisabled, .authInvalidCustomToken, .authTooManyRequests,
+             .authOperationNotAllowed, .authUserTokenExpired, .authInvalidRefreshToken, .authNoUser,
+             .authRequiresRecentLogin:
+            self = .unauthenticated(serverError: server)
         }
     }
 }
