@@ -92,15 +92,16 @@ pub struct ListenerHandle {
 ///
 /// ```
 /// use fbstorage::{Auth, Storage};
+/// // FIREBASE_AUTH_EMULATOR_HOST=host:port sends sign-ins to that emulator.
 /// let auth = Auth::new("demo-api-key", Some("demo-project"))?;
-/// # if let Ok(host) = std::env::var("FIREBASE_STORAGE_EMULATOR_HOST") {
-/// #     let (h, p) = host.rsplit_once(':').unwrap();
-/// #     auth.use_emulator(h, p.parse().unwrap())?;
-/// # }
 /// let user = auth.sign_in_anonymously()?;
 /// assert!(user.is_anonymous);
 /// let storage = Storage::new("docs-bucket")?;
 /// storage.use_auth(Some(&auth))?; // every request now carries the user's ID token
+/// let note = storage.reference(&format!("users/{}/note.txt", user.uid))?;
+/// note.put_data(b"signed in", None)?.wait()?;
+/// auth.sign_out()?;
+/// assert_eq!(auth.current_user()?, None);
 /// # Ok::<(), fbstorage::StorageError>(())
 /// ```
 pub struct Auth {

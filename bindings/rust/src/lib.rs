@@ -28,7 +28,6 @@
 //! ```
 #![warn(missing_debug_implementations)]
 
-#[cfg(feature = "auth")]
 mod auth;
 mod error;
 mod list;
@@ -40,7 +39,6 @@ mod strings;
 pub mod sys;
 mod task;
 
-#[cfg(feature = "auth")]
 pub use auth::{Auth, ListenerHandle, User};
 pub use error::{ErrorCode, Result, StorageError};
 pub use list::{ListResult, Pages};

@@ -189,7 +189,6 @@ unsafe extern "C" {
 }
 
 // auth.h
-#[cfg(feature = "auth")]
 unsafe extern "C" {
     pub fn fbs_auth_new(api_key: *const c_char, project_id: *const c_char, out: *mut *mut fbs_auth) -> c_int;
     pub fn fbs_auth_free(auth: *mut fbs_auth);

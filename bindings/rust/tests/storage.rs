@@ -18,8 +18,7 @@ fn every_handle_type_is_send_and_sync() {
     check::<fbstorage::ListResult>();
     check::<fbstorage::Snapshot>();
     check::<fbstorage::StorageError>();
-    #[cfg(feature = "auth")]
-    check::<fbstorage::Auth>();
+        check::<fbstorage::Auth>();
 }
 
 #[test]

@@ -27,15 +27,17 @@ pub struct Emulator {
     _child: Mutex<Child>,
 }
 
-fn repository() -> PathBuf {
+pub fn repository() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 impl Emulator {
-    fn start(flavor: &str) -> Emulator {
+    /// A new emulator of `flavor`, with `extra` arguments (e.g. `--rules FILE`).
+    pub fn start(flavor: &str, extra: &[&str]) -> Emulator {
         let python = std::env::var_os("FBS_PYTHON").map(PathBuf::from).unwrap_or_else(|| repository().join(".venv/bin/python"));
         let mut child = Command::new(python)
-            .args(["-m", "fbstorage.emulator", "--host", "127.0.0.1", "--port", "0", "--stop-on-stdin-eof", "--flavor", flavor])
+            .args(["-m", "fbstorage.emulator", "--host", "127.0.0.1", "--port", "0", "--stop-on-stdin-eof", "--no-auth", "--flavor", flavor])
+            .args(extra)
             .env("PYTHONPATH", repository().join("bindings/python"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -58,7 +60,7 @@ impl Emulator {
         static PRODUCTION: OnceLock<Emulator> = OnceLock::new();
         static FIREBASE_TOOLS: OnceLock<Emulator> = OnceLock::new();
         let cell = if flavor == "production" { &PRODUCTION } else { &FIREBASE_TOOLS };
-        cell.get_or_init(|| Emulator::start(flavor))
+        cell.get_or_init(|| Emulator::start(flavor, &[]))
     }
 
     pub fn address(&self) -> String {
