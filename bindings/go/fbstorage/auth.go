@@ -1,5 +1,3 @@
-//go:build !fbstorage_noauth
-
 package fbstorage
 
 /*

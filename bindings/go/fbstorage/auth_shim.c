@@ -1,5 +1,3 @@
-//go:build !fbstorage_noauth
-
 #include "shim.h"
 #include "_cgo_export.h"
 

@@ -49,16 +49,23 @@ func repository() string {
 
 // emulatorFor starts the emulator of flavor on first use.
 func emulatorFor(t testing.TB, flavor string) *emulator {
+	return emulatorWith(t, flavor)
+}
+
+// emulatorWith starts the emulator of flavor with extra arguments on first use.
+func emulatorWith(t testing.TB, flavor string, extra ...string) *emulator {
 	emulatorsMu.Lock()
 	defer emulatorsMu.Unlock()
-	if e := emulators[flavor]; e != nil {
+	name := strings.Join(append([]string{flavor}, extra...), " ")
+	if e := emulators[name]; e != nil {
 		return e
 	}
 	python := os.Getenv("FBS_PYTHON")
 	if python == "" {
 		python = filepath.Join(repository(), ".venv/bin/python")
 	}
-	cmd := exec.Command(python, "-m", "fbstorage.emulator", "--host", "127.0.0.1", "--port", "0", "--flavor", flavor, "--stop-on-stdin-eof")
+	cmd := exec.Command(python, "-m", "fbstorage.emulator", "--host", "127.0.0.1", "--port", "0", "--flavor", flavor, "--stop-on-stdin-eof", "--no-auth")
+	cmd.Args = append(cmd.Args, extra...)
 	cmd.Env = append(os.Environ(), "PYTHONPATH="+filepath.Join(repository(), "bindings/python"))
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
@@ -73,7 +80,7 @@ func emulatorFor(t testing.TB, flavor string) *emulator {
 	e := &emulator{host: address.Hostname()}
 	fmt.Sscan(address.Port(), &e.port)
 	stopAll = append(stopAll, func() { stdin.Close(); _ = cmd.Wait() })
-	emulators[flavor] = e
+	emulators[name] = e
 	return e
 }
 

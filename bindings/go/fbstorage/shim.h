@@ -19,7 +19,7 @@ int fbsgo_get_data_async(const fbs_reference *r, int64_t max_size, uintptr_t han
 int fbsgo_list_async(const fbs_reference *r, int64_t max_results, const char *page_token, uintptr_t handle);
 int fbsgo_list_all_async(const fbs_reference *r, uintptr_t handle);
 
-/* auth_shim.c (left out with the fbstorage_noauth build tag) */
+/* auth_shim.c */
 int fbsgo_auth_sign_in_anonymously_async(fbs_auth *auth, uintptr_t handle);
 int fbsgo_auth_create_user_async(fbs_auth *auth, const char *email, const char *password, uintptr_t handle);
 int fbsgo_auth_sign_in_with_email_async(fbs_auth *auth, const char *email, const char *password, uintptr_t handle);
