@@ -107,8 +107,7 @@ func TestPauseThenResumeContinuesTheUpload(t *testing.T) {
 		must(t, err)
 		recorded := newEvents()
 		recorded.observeAll(t, task)
-		recorded.waitUntil(t, func(s Snapshot) bool { return s.Status == StatusProgress && s.BytesTransferred >= smallChunk })
-		must(t, task.Pause())
+		pauseAfter(t, task, smallChunk)
 		paused := recorded.waitFor(t, StatusPause)
 		if paused.BytesTransferred >= int64(len(data)) {
 			t.Fatalf("%s: %+v", flavor, paused)
@@ -128,6 +127,18 @@ func TestPauseThenResumeContinuesTheUpload(t *testing.T) {
 			t.Fatal("stored bytes differ")
 		}
 	}
+}
+
+// pauseAfter pauses the task from its own callback thread once bytes were sent: sooner than a
+// test goroutine woken by the event could.
+func pauseAfter(t *testing.T, task *Task, bytes int64) {
+	var paused atomic.Bool
+	_, err := task.Observe(StatusProgress, func(s Snapshot) {
+		if s.BytesTransferred >= bytes && !paused.Swap(true) {
+			expect(t, task.Pause())
+		}
+	})
+	must(t, err)
 }
 
 func contains(statuses []TaskStatus, wanted TaskStatus) bool {
@@ -227,8 +238,7 @@ func TestResumeChildProcess(t *testing.T) {
 	must(t, err)
 	recorded := newEvents()
 	recorded.observeAll(t, task)
-	recorded.waitUntil(t, func(s Snapshot) bool { return s.Status == StatusProgress && s.BytesTransferred >= 2*smallChunk })
-	must(t, task.Pause())
+	pauseAfter(t, task, 2*smallChunk)
 	recorded.waitFor(t, StatusPause)
 	session, err := task.UploadSession()
 	must(t, err)
@@ -241,7 +251,7 @@ func TestResumeAnUploadInANewProcess(t *testing.T) {
 		e := emulatorFor(t, flavor)
 		name := unique("resumed/across processes.bin")
 		e.slowChunks(t, name, 100)
-		data := payload(smallChunk * 8)
+		data := payload(smallChunk * 12)
 		file := tempFile(t, data)
 		sessionFile := filepath.Join(t.TempDir(), "session")
 		child := exec.Command(os.Args[0], "-test.run", "^TestResumeChildProcess$")

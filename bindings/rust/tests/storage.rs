@@ -88,8 +88,7 @@ fn pause_then_resume_continues_the_upload() {
         let task = reference.put_data(&data, None).unwrap();
         let events = Events::default();
         events.observe_all(&task);
-        events.wait_until(|s| s.status == TaskStatus::Progress && s.bytes_transferred >= SMALL_CHUNK);
-        task.pause().unwrap();
+        pause_after(&task, SMALL_CHUNK);
         let paused = events.wait_for(TaskStatus::Pause);
         assert!(paused.bytes_transferred < data.len() as u64, "{flavor}");
         assert_eq!(task.snapshot().unwrap().status, TaskStatus::Pause);
@@ -147,6 +146,18 @@ fn tasks_are_futures_on_any_executor() {
     assert_eq!(block_on(task).unwrap_err().code, ErrorCode::Cancelled);
 }
 
+/// Pauses the task from its own callback thread once `bytes` were sent: sooner than a test
+/// thread woken by the event could.
+fn pause_after(task: &fbstorage::Task, bytes: u64) {
+    let (pauser, paused) = (task.clone(), AtomicBool::new(false));
+    task.observe(TaskStatus::Progress, move |s| {
+        if s.bytes_transferred >= bytes && !paused.swap(true, Ordering::SeqCst) {
+            pauser.pause().unwrap();
+        }
+    })
+    .unwrap();
+}
+
 /// The child half of `resume_an_upload_in_a_new_process`: uploads until paused, writes the
 /// session, and exits without cleaning up, as a killed process would.
 #[test]
@@ -160,8 +171,7 @@ fn resume_child_process() {
     let task = storage.reference(name).unwrap().put_file(Path::new(file), None).unwrap();
     let events = Events::default();
     events.observe_all(&task);
-    events.wait_until(|s| s.status == TaskStatus::Progress && s.bytes_transferred >= 2 * SMALL_CHUNK);
-    task.pause().unwrap();
+    pause_after(&task, 2 * SMALL_CHUNK);
     events.wait_for(TaskStatus::Pause);
     std::fs::write(session_file, task.upload_session().unwrap().expect("a resumable session")).unwrap();
     std::process::exit(0);
@@ -173,7 +183,7 @@ fn resume_an_upload_in_a_new_process() {
         let emulator = Emulator::get(flavor);
         let name = unique("resumed/across processes.bin");
         emulator.slow_chunks(&name, 100);
-        let data = payload(SMALL_CHUNK * 8);
+        let data = payload(SMALL_CHUNK * 12);
         let file = TempFile::with(&data);
         let session_file = TempFile::path("session");
         let status = std::process::Command::new(std::env::current_exe().unwrap())
