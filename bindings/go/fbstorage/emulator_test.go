@@ -106,6 +106,16 @@ func (e *emulator) addFault(t testing.TB, fault string) {
 	}
 }
 
+// slowStorage is a storage sending smallChunk chunks, and a fresh object name (from name) whose
+// chunks the emulator delays by delayMS, so a test can act while an upload runs.
+func (e *emulator) slowStorage(t testing.TB, name string, delayMS int) (*Storage, string) {
+	s := e.storage(t)
+	must(t, s.SetUploadChunkSize(smallChunk))
+	name = unique(name)
+	e.slowChunks(t, name, delayMS)
+	return s, name
+}
+
 // slowChunks delays every resumable chunk of objects whose name contains name.
 func (e *emulator) slowChunks(t testing.TB, name string, delayMS int) {
 	e.addFault(t, fmt.Sprintf(`{"match": {"query_contains": %q, "header": {"X-Goog-Upload-Command": "upload"}}, "times": 1000, "action": {"delay_ms": %d}}`,

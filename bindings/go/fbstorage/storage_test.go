@@ -96,11 +96,7 @@ func TestUploadAFileWithProgressEventsInOrder(t *testing.T) {
 
 func TestPauseThenResumeContinuesTheUpload(t *testing.T) {
 	for _, flavor := range flavors {
-		e := emulatorFor(t, flavor)
-		s := e.storage(t)
-		must(t, s.SetUploadChunkSize(smallChunk))
-		name := unique("paused")
-		e.slowChunks(t, name, 100)
+		s, name := emulatorFor(t, flavor).slowStorage(t, "paused", 100)
 		data := payload(smallChunk * 6)
 		r, _ := s.Reference(name)
 		task, err := r.PutData(background, data, nil)
@@ -153,10 +149,7 @@ func contains(statuses []TaskStatus, wanted TaskStatus) bool {
 func TestCancellingTheContextCancelsTheTask(t *testing.T) {
 	for _, flavor := range flavors {
 		e := emulatorFor(t, flavor)
-		s := e.storage(t)
-		must(t, s.SetUploadChunkSize(smallChunk))
-		name := unique("cancelled")
-		e.slowChunks(t, name, 100)
+		s, name := e.slowStorage(t, "cancelled", 100)
 		r, _ := s.Reference(name)
 		ctx, cancel := context.WithCancel(background)
 		task, err := r.PutData(ctx, payload(smallChunk*8), nil)
@@ -177,11 +170,7 @@ func TestCancellingTheContextCancelsTheTask(t *testing.T) {
 		}
 	}
 	// Wait's own context: when it ends first, the task is cancelled too.
-	e := emulatorFor(t, "production")
-	s := e.storage(t)
-	must(t, s.SetUploadChunkSize(smallChunk))
-	name := unique("wait-deadline")
-	e.slowChunks(t, name, 200)
+	s, name := emulatorFor(t, "production").slowStorage(t, "wait-deadline", 200)
 	r, _ := s.Reference(name)
 	task, err := r.PutData(background, payload(smallChunk*8), nil)
 	must(t, err)
@@ -423,11 +412,7 @@ func TestBadInputFailsAtOnceWithAClearError(t *testing.T) {
 }
 
 func TestClosingTheStorageCancelsRunningTasksSafely(t *testing.T) {
-	e := emulatorFor(t, "production")
-	s := e.storage(t)
-	must(t, s.SetUploadChunkSize(smallChunk))
-	name := unique("closed-storage")
-	e.slowChunks(t, name, 200)
+	s, name := emulatorFor(t, "production").slowStorage(t, "closed-storage", 200)
 	r, _ := s.Reference(name)
 	var tasks []*Task
 	for i := 0; i < 3; i++ {
@@ -455,11 +440,7 @@ func TestClosingTheStorageCancelsRunningTasksSafely(t *testing.T) {
 }
 
 func TestObserversAreReleasedWhenRemovedAndAfterTheEnd(t *testing.T) {
-	e := emulatorFor(t, "production")
-	s := e.storage(t)
-	must(t, s.SetUploadChunkSize(smallChunk))
-	name := unique("released")
-	e.slowChunks(t, name, 50)
+	s, name := emulatorFor(t, "production").slowStorage(t, "released", 50)
 	before := observers.size()
 	r, _ := s.Reference(name)
 	task, err := r.PutData(background, payload(smallChunk*3), nil)

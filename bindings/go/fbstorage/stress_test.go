@@ -15,11 +15,7 @@ import (
 // themselves from their own call), half the task handles dropped at once: every upload lands
 // intact and no observer is left in the registry once the storage is closed.
 func TestStressSixteenUploadsWithObserversChurning(t *testing.T) {
-	e := emulatorFor(t, "production")
-	s := e.storage(t)
-	must(t, s.SetUploadChunkSize(smallChunk))
-	folder := unique("stress")
-	e.slowChunks(t, folder, 20)
+	s, folder := emulatorFor(t, "production").slowStorage(t, "stress", 20)
 	before := observers.size()
 	sizes := make(chan [2]int64, 16)
 	var calls atomic.Int64

@@ -78,11 +78,7 @@ fn upload_a_file_with_progress_events_in_order() {
 #[test]
 fn pause_then_resume_continues_the_upload() {
     for flavor in FLAVORS {
-        let emulator = Emulator::get(flavor);
-        let storage = emulator.storage();
-        storage.set_upload_chunk_size(SMALL_CHUNK).unwrap();
-        let name = unique("paused");
-        emulator.slow_chunks(&name, 100);
+        let (storage, name) = Emulator::get(flavor).slow_storage("paused", 100);
         let data = payload(SMALL_CHUNK * 6);
         let reference = storage.reference(&name).unwrap();
         let task = reference.put_data(&data, None).unwrap();
@@ -104,11 +100,7 @@ fn pause_then_resume_continues_the_upload() {
 #[test]
 fn cancel_ends_the_task_with_cancelled_and_stores_nothing() {
     for flavor in FLAVORS {
-        let emulator = Emulator::get(flavor);
-        let storage = emulator.storage();
-        storage.set_upload_chunk_size(SMALL_CHUNK).unwrap();
-        let name = unique("cancelled");
-        emulator.slow_chunks(&name, 100);
+        let (storage, name) = Emulator::get(flavor).slow_storage("cancelled", 100);
         let reference = storage.reference(&name).unwrap();
         let task = reference.put_data(&payload(SMALL_CHUNK * 8), None).unwrap();
         let events = Events::default();
@@ -303,11 +295,7 @@ fn bad_input_fails_at_once_with_a_clear_error() {
 
 #[test]
 fn wait_on_the_callback_thread_fails_instead_of_hanging() {
-    let emulator = Emulator::get("production");
-    let storage = emulator.storage();
-    storage.set_upload_chunk_size(SMALL_CHUNK).unwrap();
-    let name = unique("wait-in-callback");
-    emulator.slow_chunks(&name, 50);
+    let (storage, name) = Emulator::get("production").slow_storage("wait-in-callback", 50);
     let task = storage.reference(&name).unwrap().put_data(&payload(SMALL_CHUNK * 3), None).unwrap();
     let outcome = Arc::new(Mutex::new(None));
     let (inner, seen) = (task.clone(), outcome.clone());
@@ -325,11 +313,7 @@ fn wait_on_the_callback_thread_fails_instead_of_hanging() {
 
 #[test]
 fn observer_closures_are_dropped_when_removed_and_when_they_can_no_longer_run() {
-    let emulator = Emulator::get("production");
-    let storage = emulator.storage();
-    storage.set_upload_chunk_size(SMALL_CHUNK).unwrap();
-    let name = unique("closures");
-    emulator.slow_chunks(&name, 50);
+    let (storage, name) = Emulator::get("production").slow_storage("closures", 50);
     let token = Arc::new(());
     let task = storage.reference(&name).unwrap().put_data(&payload(SMALL_CHUNK * 3), None).unwrap();
     let held = token.clone();
@@ -376,11 +360,7 @@ fn observer_closures_are_dropped_when_removed_and_when_they_can_no_longer_run() 
 
 #[test]
 fn dropping_the_storage_cancels_running_tasks_safely() {
-    let emulator = Emulator::get("production");
-    let storage = emulator.storage();
-    storage.set_upload_chunk_size(SMALL_CHUNK).unwrap();
-    let name = unique("dropped-storage");
-    emulator.slow_chunks(&name, 200);
+    let (storage, name) = Emulator::get("production").slow_storage("dropped-storage", 200);
     let reference = storage.reference(&name).unwrap();
     let tasks: Vec<_> = (0..3).map(|i| reference.child(&i.to_string()).unwrap().put_data(&payload(SMALL_CHUNK * 4), None).unwrap()).collect();
     let events = Events::default();

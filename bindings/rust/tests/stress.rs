@@ -6,16 +6,12 @@ mod common;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 
-use common::{payload, unique, Emulator, SMALL_CHUNK};
+use common::{payload, Emulator, SMALL_CHUNK};
 use fbstorage::TaskStatus;
 
 #[test]
 fn sixteen_uploads_with_observers_churning() {
-    let emulator = Emulator::get("production");
-    let storage = emulator.storage();
-    storage.set_upload_chunk_size(SMALL_CHUNK).unwrap();
-    let folder = unique("stress");
-    emulator.slow_chunks(&folder, 20);
+    let (storage, folder) = Emulator::get("production").slow_storage("stress", 20);
     let token = Arc::new(()); // captured by every closure: its count tells whether one leaked
     let (succeeded, finished) = mpsc::channel();
     let calls = Arc::new(AtomicUsize::new(0));

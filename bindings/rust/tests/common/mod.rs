@@ -74,6 +74,16 @@ impl Emulator {
         storage
     }
 
+    /// A storage sending SMALL_CHUNK chunks, and a fresh object name (from `name`) whose chunks
+    /// this emulator delays by `delay_ms`, so a test can act while an upload runs.
+    pub fn slow_storage(&self, name: &str, delay_ms: u32) -> (Storage, String) {
+        let storage = self.storage();
+        storage.set_upload_chunk_size(SMALL_CHUNK).unwrap();
+        let name = unique(name);
+        self.slow_chunks(&name, delay_ms);
+        (storage, name)
+    }
+
     /// One request to the emulator; returns the status and body.
     pub fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
         let mut stream = TcpStream::connect((self.host.as_str(), self.port)).unwrap();
