@@ -103,8 +103,7 @@ func (a *Auth) SetPersistenceFile(path string) error {
 }
 
 func (a *Auth) signIn(ctx context.Context, start func(C.uintptr_t) C.int) (*User, error) {
-	defer runtime.KeepAlive(a)
-	result, err := await(ctx, start)
+	result, err := await(ctx, a, start)
 	return result.user, err
 }
 
@@ -151,8 +150,7 @@ func (a *Auth) SignOut() error {
 
 // DeleteUser deletes the current user's account, then signs out.
 func (a *Auth) DeleteUser(ctx context.Context) error {
-	defer runtime.KeepAlive(a)
-	_, err := await(ctx, func(h C.uintptr_t) C.int { return C.fbsgo_auth_delete_user_async(a.raw, h) })
+	_, err := await(ctx, a, func(h C.uintptr_t) C.int { return C.fbsgo_auth_delete_user_async(a.raw, h) })
 	return err
 }
 
@@ -173,8 +171,7 @@ func (a *Auth) IDToken(ctx context.Context, forceRefresh bool) (string, error) {
 	if forceRefresh {
 		force = 1
 	}
-	defer runtime.KeepAlive(a)
-	result, err := await(ctx, func(h C.uintptr_t) C.int { return C.fbsgo_auth_get_id_token_async(a.raw, force, h) })
+	result, err := await(ctx, a, func(h C.uintptr_t) C.int { return C.fbsgo_auth_get_id_token_async(a.raw, force, h) })
 	return result.value, err
 }
 

@@ -23,15 +23,22 @@ type outcome struct {
 	user     *User
 }
 
-// await starts an _async C call with a cgo.Handle of a channel as user_data and waits for its
-// completion (which runs exactly once, also when the storage is closed first) or for ctx.
+// pending is what a cgo.Handle of an _async call holds: where to deliver, and the handle the
+// call runs on, kept reachable until the completion (the caller may have returned already).
+type pending struct {
+	done  chan outcome
+	owner any
+}
+
+// await starts an _async C call on owner's handle with a cgo.Handle as user_data and waits for
+// its completion (which runs exactly once, also when the storage is closed first) or for ctx.
 // When ctx ends first, await returns ctx.Err(); the operation finishes in the background.
-func await(ctx context.Context, start func(handle C.uintptr_t) C.int) (outcome, error) {
+func await(ctx context.Context, owner any, start func(handle C.uintptr_t) C.int) (outcome, error) {
 	if err := ctx.Err(); err != nil {
 		return outcome{}, err
 	}
 	done := make(chan outcome, 1)
-	handle := cgo.NewHandle(done)
+	handle := cgo.NewHandle(pending{done: done, owner: owner})
 	if err := call(func() C.int { return start(C.uintptr_t(handle)) }); err != nil {
 		handle.Delete()
 		return outcome{}, err
@@ -48,7 +55,7 @@ func await(ctx context.Context, start func(handle C.uintptr_t) C.int) (outcome, 
 // arguments on success.
 func deliver(handle C.uintptr_t, status C.int, fill func(*outcome)) {
 	h := cgo.Handle(handle)
-	done := h.Value().(chan outcome)
+	done := h.Value().(pending).done
 	h.Delete()
 	var result outcome
 	if status != 0 {

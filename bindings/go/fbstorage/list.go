@@ -7,7 +7,6 @@ import "C"
 
 import (
 	"context"
-	"runtime"
 )
 
 // ListResult is one page (or, from ListAll, every page) of the objects and folders below a
@@ -35,8 +34,7 @@ func copyListResult(lr *C.fbs_list_result) *ListResult {
 func (r *Reference) List(ctx context.Context, maxResults int, pageToken string) (*ListResult, error) {
 	token := cStringOrNil(pageToken)
 	defer free(token)
-	defer runtime.KeepAlive(r)
-	result, err := await(ctx, func(h C.uintptr_t) C.int {
+	result, err := await(ctx, r, func(h C.uintptr_t) C.int {
 		return C.fbsgo_list_async(r.raw, C.int64_t(maxResults), token, h)
 	})
 	return result.list, err
@@ -44,8 +42,7 @@ func (r *Reference) List(ctx context.Context, maxResults int, pageToken string) 
 
 // ListAll is every page below r in one result.
 func (r *Reference) ListAll(ctx context.Context) (*ListResult, error) {
-	defer runtime.KeepAlive(r)
-	result, err := await(ctx, func(h C.uintptr_t) C.int { return C.fbsgo_list_all_async(r.raw, h) })
+	result, err := await(ctx, r, func(h C.uintptr_t) C.int { return C.fbsgo_list_all_async(r.raw, h) })
 	return result.list, err
 }
 

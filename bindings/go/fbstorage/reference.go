@@ -141,8 +141,7 @@ func (r *Reference) WriteToFile(ctx context.Context, path string) (*Task, error)
 
 // Metadata is the object's metadata.
 func (r *Reference) Metadata(ctx context.Context) (*Metadata, error) {
-	defer runtime.KeepAlive(r)
-	result, err := await(ctx, func(h C.uintptr_t) C.int { return C.fbsgo_get_metadata_async(r.raw, h) })
+	result, err := await(ctx, r, func(h C.uintptr_t) C.int { return C.fbsgo_get_metadata_async(r.raw, h) })
 	return result.metadata, err
 }
 
@@ -153,29 +152,25 @@ func (r *Reference) UpdateMetadata(ctx context.Context, changes MetadataChanges)
 		return nil, err
 	}
 	defer C.fbs_metadata_free(m)
-	defer runtime.KeepAlive(r)
-	result, err := await(ctx, func(h C.uintptr_t) C.int { return C.fbsgo_update_metadata_async(r.raw, m, h) })
+	result, err := await(ctx, r, func(h C.uintptr_t) C.int { return C.fbsgo_update_metadata_async(r.raw, m, h) })
 	return result.metadata, err
 }
 
 // Delete deletes the object.
 func (r *Reference) Delete(ctx context.Context) error {
-	defer runtime.KeepAlive(r)
-	_, err := await(ctx, func(h C.uintptr_t) C.int { return C.fbsgo_delete_async(r.raw, h) })
+	_, err := await(ctx, r, func(h C.uintptr_t) C.int { return C.fbsgo_delete_async(r.raw, h) })
 	return err
 }
 
 // DownloadURL is a URL with the object's first download token.
 func (r *Reference) DownloadURL(ctx context.Context) (string, error) {
-	defer runtime.KeepAlive(r)
-	result, err := await(ctx, func(h C.uintptr_t) C.int { return C.fbsgo_download_url_async(r.raw, h) })
+	result, err := await(ctx, r, func(h C.uintptr_t) C.int { return C.fbsgo_download_url_async(r.raw, h) })
 	return result.value, err
 }
 
 // Data is the object's bytes; it fails with ErrDownloadSizeExceeded, before downloading, when
 // the object is larger than maxSize.
 func (r *Reference) Data(ctx context.Context, maxSize int64) ([]byte, error) {
-	defer runtime.KeepAlive(r)
-	result, err := await(ctx, func(h C.uintptr_t) C.int { return C.fbsgo_get_data_async(r.raw, C.int64_t(maxSize), h) })
+	result, err := await(ctx, r, func(h C.uintptr_t) C.int { return C.fbsgo_get_data_async(r.raw, C.int64_t(maxSize), h) })
 	return result.data, err
 }

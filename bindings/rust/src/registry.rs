@@ -8,8 +8,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+/// A stored closure; a running call holds a clone of the Arc.
+type Entry<F> = Arc<Mutex<Box<F>>>;
+
 pub(crate) struct Registry<F: ?Sized> {
-    entries: Mutex<Option<HashMap<u64, Arc<Mutex<Box<F>>>>>>,
+    entries: Mutex<Option<HashMap<u64, Entry<F>>>>,
 }
 
 static NEXT_KEY: AtomicU64 = AtomicU64::new(1);

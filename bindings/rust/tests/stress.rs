@@ -31,10 +31,10 @@ fn sixteen_uploads_with_observers_churning() {
         let handle = task
             .observe(TaskStatus::Progress, move |_| {
                 let _ = &held;
-                if count.fetch_add(1, Ordering::Relaxed) % 2 == 1 {
-                    if let Some(h) = me.lock().unwrap().take() {
-                        task_in_callback.remove_observer(h).unwrap();
-                    }
+                if count.fetch_add(1, Ordering::Relaxed) % 2 == 1
+                    && let Some(h) = me.lock().unwrap().take()
+                {
+                    task_in_callback.remove_observer(h).unwrap();
                 }
             })
             .unwrap();

@@ -23,7 +23,7 @@ fn prototypes(code: &str) -> BTreeMap<String, usize> {
             continue;
         }
         let Some(open) = statement.find('(') else { continue };
-        let Some(name) = statement[..open].split(|c: char| !(c.is_alphanumeric() || c == '_')).last() else { continue };
+        let Some(name) = statement[..open].split(|c: char| !(c.is_alphanumeric() || c == '_')).next_back() else { continue };
         if !name.starts_with("fbs_") {
             continue;
         }
