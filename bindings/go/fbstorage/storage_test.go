@@ -392,6 +392,12 @@ func TestBadInputFailsAtOnceWithAClearError(t *testing.T) {
 	if _, err := root.PutData(background, []byte("x"), nil); !errors.Is(err, ErrPath) {
 		t.Fatalf("%v", err)
 	}
+	if fromURL, err := s.ReferenceForURL("gs://go-tests/a/b"); err != nil || fromURL.FullPath() != "a/b" {
+		t.Fatal(fromURL, err)
+	}
+	if _, err := s.ReferenceForURL("gs://another-bucket/a"); !errors.Is(err, ErrBucketMismatch) {
+		t.Fatalf("%v", err)
+	}
 	if root.Parent() != nil {
 		t.Fatal("the root has a parent")
 	}

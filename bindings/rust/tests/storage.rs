@@ -88,6 +88,8 @@ fn pause_then_resume_continues_the_upload() {
         let paused = events.wait_for(TaskStatus::Pause);
         assert!(paused.bytes_transferred < data.len() as u64, "{flavor}");
         assert_eq!(task.snapshot().unwrap().status, TaskStatus::Pause);
+        let timed_out = task.wait_timeout(std::time::Duration::from_millis(200)).unwrap_err();
+        assert_eq!(timed_out.code, ErrorCode::Timeout, "a paused task does not end: {timed_out}");
         task.resume().unwrap();
         task.wait().unwrap();
         let statuses = events.statuses();
@@ -289,6 +291,8 @@ fn bad_input_fails_at_once_with_a_clear_error() {
     assert!(!error.message.is_empty());
     let missing_file = storage.reference("x").unwrap().put_file(Path::new("/nonexistent/file"), None).unwrap_err();
     assert!(missing_file.message.contains("/nonexistent/file"), "{missing_file}");
+    assert_eq!(storage.reference_for_url("gs://rust-tests/a/b").unwrap().full_path(), "a/b");
+    assert_eq!(storage.reference_for_url("gs://another-bucket/a").unwrap_err().code, ErrorCode::BucketMismatch);
     assert_eq!(root.parent().unwrap().map(|p| p.full_path()), None);
     assert_eq!(storage.reference("a/b/c").unwrap().parent().unwrap().unwrap().full_path(), "a/b");
 }
