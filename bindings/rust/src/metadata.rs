@@ -91,7 +91,27 @@ enum Change {
     Delete,
 }
 
-type Setter = unsafe extern "C" fn(*mut sys::fbs_metadata, *const c_char) -> c_int;
+/// The writable string fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Field {
+    ContentType,
+    CacheControl,
+    ContentDisposition,
+    ContentEncoding,
+    ContentLanguage,
+}
+
+impl Field {
+    fn setter(self) -> unsafe extern "C" fn(*mut sys::fbs_metadata, *const c_char) -> c_int {
+        match self {
+            Field::ContentType => sys::fbs_metadata_set_content_type,
+            Field::CacheControl => sys::fbs_metadata_set_cache_control,
+            Field::ContentDisposition => sys::fbs_metadata_set_content_disposition,
+            Field::ContentEncoding => sys::fbs_metadata_set_content_encoding,
+            Field::ContentLanguage => sys::fbs_metadata_set_content_language,
+        }
+    }
+}
 
 /// The writable fields to send with an upload or a metadata update. Fields left alone are not
 /// sent (an update keeps them as they are); deleted fields are sent as null.
@@ -105,17 +125,17 @@ type Setter = unsafe extern "C" fn(*mut sys::fbs_metadata, *const c_char) -> c_i
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MetadataChanges {
-    fields: Vec<(&'static str, Change)>,
+    fields: Vec<(Field, Change)>,
     clear_custom: bool,
     custom: Vec<(String, Option<String>)>,
 }
 
 macro_rules! field {
-    ($set:ident, $delete:ident, $name:literal) => {
+    ($set:ident, $delete:ident, $field:ident, $name:literal) => {
         #[doc = concat!("Sets `", $name, "`.")]
-        pub fn $set(self, value: impl Into<String>) -> Self { self.with($name, Change::Set(value.into())) }
+        pub fn $set(self, value: impl Into<String>) -> Self { self.with(Field::$field, Change::Set(value.into())) }
         #[doc = concat!("Deletes `", $name, "` on update.")]
-        pub fn $delete(self) -> Self { self.with($name, Change::Delete) }
+        pub fn $delete(self) -> Self { self.with(Field::$field, Change::Delete) }
     };
 }
 
@@ -124,17 +144,17 @@ impl MetadataChanges {
         Self::default()
     }
 
-    fn with(mut self, name: &'static str, change: Change) -> Self {
-        self.fields.retain(|(field, _)| *field != name);
-        self.fields.push((name, change));
+    fn with(mut self, field: Field, change: Change) -> Self {
+        self.fields.retain(|(f, _)| *f != field);
+        self.fields.push((field, change));
         self
     }
 
-    field!(content_type, delete_content_type, "contentType");
-    field!(cache_control, delete_cache_control, "cacheControl");
-    field!(content_disposition, delete_content_disposition, "contentDisposition");
-    field!(content_encoding, delete_content_encoding, "contentEncoding");
-    field!(content_language, delete_content_language, "contentLanguage");
+    field!(content_type, delete_content_type, ContentType, "contentType");
+    field!(cache_control, delete_cache_control, CacheControl, "cacheControl");
+    field!(content_disposition, delete_content_disposition, ContentDisposition, "contentDisposition");
+    field!(content_encoding, delete_content_encoding, ContentEncoding, "contentEncoding");
+    field!(content_language, delete_content_language, ContentLanguage, "contentLanguage");
 
     /// Sets one custom metadata key (merged key by key on update).
     pub fn custom(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
@@ -160,16 +180,9 @@ impl MetadataChanges {
         let mut raw = std::ptr::null_mut();
         check(unsafe { sys::fbs_metadata_new(&mut raw) })?;
         let handle = RawMetadata(raw);
-        for (name, change) in &self.fields {
-            let setter: Setter = match *name {
-                "contentType" => sys::fbs_metadata_set_content_type,
-                "cacheControl" => sys::fbs_metadata_set_cache_control,
-                "contentDisposition" => sys::fbs_metadata_set_content_disposition,
-                "contentEncoding" => sys::fbs_metadata_set_content_encoding,
-                _ => sys::fbs_metadata_set_content_language,
-            };
+        for (field, change) in &self.fields {
             let value = c_string_opt(match change { Change::Set(v) => Some(v.as_str()), Change::Delete => None })?;
-            check(unsafe { setter(raw, ptr(&value)) })?;
+            check(unsafe { field.setter()(raw, ptr(&value)) })?;
         }
         if self.clear_custom {
             check(unsafe { sys::fbs_metadata_clear_custom(raw) })?;
