@@ -174,6 +174,34 @@ impl Drop for TaskShared {
 /// assert_eq!(done.metadata.unwrap().size, Some(1 << 20));
 /// # Ok::<(), fbstorage::StorageError>(())
 /// ```
+///
+/// Awaiting needs no particular runtime; here, the smallest executor, which parks its thread
+/// until the library's callback thread wakes it:
+///
+/// ```
+/// use std::{future::Future, pin::pin, sync::Arc, task::{Context, Poll, Wake, Waker}, thread::Thread};
+///
+/// struct Unpark(Thread);
+/// impl Wake for Unpark {
+///     fn wake(self: Arc<Self>) { self.0.unpark() }
+/// }
+/// fn block_on<F: Future>(future: F) -> F::Output {
+///     let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
+///     let mut future = pin!(future);
+///     loop {
+///         match future.as_mut().poll(&mut Context::from_waker(&waker)) {
+///             Poll::Ready(output) => return output,
+///             Poll::Pending => std::thread::park(),
+///         }
+///     }
+/// }
+///
+/// let storage = fbstorage::Storage::new("docs-bucket")?;
+/// let task = storage.reference("docs/task/awaited.txt")?.put_data(b"awaited", None)?;
+/// let done = block_on(async { task.await })?;
+/// assert_eq!(done.metadata.unwrap().size, Some(7));
+/// # Ok::<(), fbstorage::StorageError>(())
+/// ```
 #[derive(Clone)]
 pub struct Task {
     shared: Arc<TaskShared>,
