@@ -34,7 +34,16 @@ var (
 	stopAll     []func()
 )
 
+// TestMain also starts one emulator for the Example functions, which find it as a user's
+// program would: through FIREBASE_STORAGE_EMULATOR_HOST and FIREBASE_AUTH_EMULATOR_HOST.
 func TestMain(m *testing.M) {
+	e, err := startEmulator("production")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("FIREBASE_STORAGE_EMULATOR_HOST", e.address())
+	os.Setenv("FIREBASE_AUTH_EMULATOR_HOST", e.address())
 	code := m.Run()
 	for _, stop := range stopAll {
 		stop()
@@ -60,6 +69,16 @@ func emulatorWith(t testing.TB, flavor string, extra ...string) *emulator {
 	if e := emulators[name]; e != nil {
 		return e
 	}
+	e, err := startEmulator(flavor, extra...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emulators[name] = e
+	return e
+}
+
+// startEmulator starts an emulator on a free port; it stops when the test binary exits.
+func startEmulator(flavor string, extra ...string) (*emulator, error) {
 	python := os.Getenv("FBS_PYTHON")
 	if python == "" {
 		python = filepath.Join(repository(), ".venv/bin/python")
@@ -70,18 +89,17 @@ func emulatorWith(t testing.TB, flavor string, extra ...string) *emulator {
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting the emulator: %v", err)
+		return nil, fmt.Errorf("starting the emulator: %w", err)
 	}
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	if err != nil || !strings.HasPrefix(line, "READY http://") {
-		t.Fatalf("the emulator printed %q (%v)", line, err)
+		return nil, fmt.Errorf("the emulator printed %q (%v)", line, err)
 	}
 	address, _ := url.Parse(strings.TrimSpace(strings.TrimPrefix(line, "READY ")))
 	e := &emulator{host: address.Hostname()}
 	fmt.Sscan(address.Port(), &e.port)
 	stopAll = append(stopAll, func() { stdin.Close(); _ = cmd.Wait() })
-	emulators[name] = e
-	return e
+	return e, nil
 }
 
 func (e *emulator) address() string {
