@@ -93,6 +93,7 @@ pub struct ListenerHandle {
 /// ```
 /// use fbstorage::{Auth, Storage};
 /// // FIREBASE_AUTH_EMULATOR_HOST=host:port sends sign-ins to that emulator.
+/// # assert!(std::env::var_os("FIREBASE_STORAGE_EMULATOR_HOST").is_some(), "doctests talk to an emulator: run them with `make test-rust` or under Tests/c/with-emulator.sh");
 /// let auth = Auth::new("demo-api-key", Some("demo-project"))?;
 /// let user = auth.sign_in_anonymously()?;
 /// assert!(user.is_anonymous);

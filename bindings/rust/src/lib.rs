@@ -16,6 +16,7 @@
 //! ```
 //! use fbstorage::{MetadataChanges, Storage, TaskStatus};
 //! // With FIREBASE_STORAGE_EMULATOR_HOST=127.0.0.1:9199 this talks to the emulator.
+//! # assert!(std::env::var_os("FIREBASE_STORAGE_EMULATOR_HOST").is_some(), "doctests talk to an emulator: run them with `make test-rust` or under Tests/c/with-emulator.sh");
 //! let storage = Storage::new("my-app.appspot.com")?;
 //! let file = std::env::temp_dir().join(format!("fbstorage-doc-{}.txt", std::process::id()));
 //! std::fs::write(&file, b"hello from Rust")?;

@@ -78,6 +78,7 @@ impl Drop for ListResult {
 /// error the iteration ends.
 ///
 /// ```
+/// # assert!(std::env::var_os("FIREBASE_STORAGE_EMULATOR_HOST").is_some(), "doctests talk to an emulator: run them with `make test-rust` or under Tests/c/with-emulator.sh");
 /// let storage = fbstorage::Storage::new("docs-bucket")?;
 /// let folder = storage.reference("docs/pages")?;
 /// for name in ["a", "b", "c"] {

@@ -16,6 +16,7 @@ use crate::task::Task;
 ///
 /// ```
 /// use fbstorage::{MetadataChanges, Storage};
+/// # assert!(std::env::var_os("FIREBASE_STORAGE_EMULATOR_HOST").is_some(), "doctests talk to an emulator: run them with `make test-rust` or under Tests/c/with-emulator.sh");
 /// let storage = Storage::new("docs-bucket")?;
 /// let note = storage.reference("docs/reference/note.txt")?;
 /// note.put_data(b"hello", Some(&MetadataChanges::new().content_type("text/plain")))?.wait()?;

@@ -165,6 +165,7 @@ impl Drop for TaskShared {
 /// ```
 /// use std::sync::{Arc, Mutex};
 /// use fbstorage::{Storage, TaskStatus};
+/// # assert!(std::env::var_os("FIREBASE_STORAGE_EMULATOR_HOST").is_some(), "doctests talk to an emulator: run them with `make test-rust` or under Tests/c/with-emulator.sh");
 /// let storage = Storage::new("docs-bucket")?;
 /// let task = storage.reference("docs/task/blob.bin")?.put_data(&vec![7u8; 1 << 20], None)?;
 /// let seen = Arc::new(Mutex::new(0u64));
@@ -196,6 +197,7 @@ impl Drop for TaskShared {
 ///     }
 /// }
 ///
+/// # assert!(std::env::var_os("FIREBASE_STORAGE_EMULATOR_HOST").is_some(), "doctests talk to an emulator: run them with `make test-rust` or under Tests/c/with-emulator.sh");
 /// let storage = fbstorage::Storage::new("docs-bucket")?;
 /// let task = storage.reference("docs/task/awaited.txt")?.put_data(b"awaited", None)?;
 /// let done = block_on(async { task.await })?;
