@@ -29,7 +29,7 @@ func copyUser(u *C.fbs_user) *User {
 
 //export fbsgoUserDone
 func fbsgoUserDone(status C.int, u *C.fbs_user, handle C.uintptr_t) {
-	deliver(handle, status, func(o *outcome) { o.user = copyUser(u) })
+	deliver(handle, status, func(o *outcome, _ any) { o.user = copyUser(u) })
 }
 
 var listeners registry[func(*User)]

@@ -52,18 +52,18 @@ func await(ctx context.Context, owner any, start func(handle C.uintptr_t) C.int)
 }
 
 // deliver completes an await from the library's callback thread; fill copies the borrowed
-// arguments on success.
-func deliver(handle C.uintptr_t, status C.int, fill func(*outcome)) {
+// arguments on success (owner is the handle the call ran on).
+func deliver(handle C.uintptr_t, status C.int, fill func(result *outcome, owner any)) {
 	h := cgo.Handle(handle)
-	done := h.Value().(pending).done
+	p := h.Value().(pending)
 	h.Delete()
 	var result outcome
 	if status != 0 {
 		result.err = lastError(status) // this callback's thread: its last error describes the failure
 	} else if fill != nil {
-		fill(&result)
+		fill(&result, p.owner)
 	}
-	done <- result
+	p.done <- result
 }
 
 //export fbsgoCompletion
@@ -73,22 +73,22 @@ func fbsgoCompletion(status C.int, handle C.uintptr_t) {
 
 //export fbsgoMetadataDone
 func fbsgoMetadataDone(status C.int, m *C.fbs_metadata, handle C.uintptr_t) {
-	deliver(handle, status, func(o *outcome) { o.metadata = copyMetadata(m) })
+	deliver(handle, status, func(o *outcome, _ any) { o.metadata = copyMetadata(m) })
 }
 
 //export fbsgoStringDone
 func fbsgoStringDone(status C.int, value *C.char, handle C.uintptr_t) {
-	deliver(handle, status, func(o *outcome) { o.value = goString(value) })
+	deliver(handle, status, func(o *outcome, _ any) { o.value = goString(value) })
 }
 
 //export fbsgoDataDone
 func fbsgoDataDone(status C.int, bytes unsafe.Pointer, length C.size_t, handle C.uintptr_t) {
-	deliver(handle, status, func(o *outcome) { o.data = C.GoBytes(bytes, C.int(length)) })
+	deliver(handle, status, func(o *outcome, _ any) { o.data = C.GoBytes(bytes, C.int(length)) })
 }
 
 //export fbsgoListDone
 func fbsgoListDone(status C.int, lr *C.fbs_list_result, handle C.uintptr_t) {
-	deliver(handle, status, func(o *outcome) { o.list = copyListResult(lr) })
+	deliver(handle, status, func(o *outcome, owner any) { o.list = copyListResult(owner.(*Reference).storage, lr) })
 }
 
 //export fbsgoTaskEvent

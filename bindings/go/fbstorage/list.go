@@ -17,14 +17,14 @@ type ListResult struct {
 	PageToken string
 }
 
-// copyListResult copies a borrowed result.
-func copyListResult(lr *C.fbs_list_result) *ListResult {
+// copyListResult copies a borrowed result, its references of storage.
+func copyListResult(storage *Storage, lr *C.fbs_list_result) *ListResult {
 	result := &ListResult{PageToken: goString(C.fbs_list_result_page_token(lr))}
 	for i := C.size_t(0); i < C.fbs_list_result_item_count(lr); i++ {
-		result.Items = append(result.Items, copyReference(C.fbs_list_result_item(lr, i)))
+		result.Items = append(result.Items, copyReference(storage, C.fbs_list_result_item(lr, i)))
 	}
 	for i := C.size_t(0); i < C.fbs_list_result_prefix_count(lr); i++ {
-		result.Prefixes = append(result.Prefixes, copyReference(C.fbs_list_result_prefix(lr, i)))
+		result.Prefixes = append(result.Prefixes, copyReference(storage, C.fbs_list_result_prefix(lr, i)))
 	}
 	return result
 }

@@ -14,27 +14,29 @@ import (
 )
 
 // Reference is a bucket and an object path. Safe for concurrent use; released by the garbage
-// collector.
+// collector. It keeps its Storage reachable, so the collector never closes a storage (and
+// cancels its tasks) while references or tasks made from it are in use.
 type Reference struct {
-	raw *C.fbs_reference
+	raw     *C.fbs_reference
+	storage *Storage
 }
 
 // newReference wraps the handle make creates; nil (and no error) when it creates none.
-func newReference(make func(out **C.fbs_reference) C.int) (*Reference, error) {
+func newReference(storage *Storage, make func(out **C.fbs_reference) C.int) (*Reference, error) {
 	var raw *C.fbs_reference
 	if err := call(func() C.int { return make(&raw) }); err != nil || raw == nil {
 		return nil, err
 	}
-	r := &Reference{raw: raw}
+	r := &Reference{raw: raw, storage: storage}
 	runtime.SetFinalizer(r, func(r *Reference) { C.fbs_reference_free(r.raw) })
 	return r, nil
 }
 
 // copyReference is an owned copy of a borrowed handle.
-func copyReference(raw *C.fbs_reference) *Reference {
+func copyReference(storage *Storage, raw *C.fbs_reference) *Reference {
 	empty := cString("")
 	defer free(empty)
-	r, _ := newReference(func(out **C.fbs_reference) C.int { return C.fbs_reference_child(raw, empty, out) })
+	r, _ := newReference(storage, func(out **C.fbs_reference) C.int { return C.fbs_reference_child(raw, empty, out) })
 	return r
 }
 
@@ -43,20 +45,20 @@ func (r *Reference) Child(path string) (*Reference, error) {
 	p := cString(path)
 	defer free(p)
 	defer runtime.KeepAlive(r)
-	return newReference(func(out **C.fbs_reference) C.int { return C.fbs_reference_child(r.raw, p, out) })
+	return newReference(r.storage, func(out **C.fbs_reference) C.int { return C.fbs_reference_child(r.raw, p, out) })
 }
 
 // Parent is r's parent; nil at the root.
 func (r *Reference) Parent() *Reference {
 	defer runtime.KeepAlive(r)
-	parent, _ := newReference(func(out **C.fbs_reference) C.int { return C.fbs_reference_parent(r.raw, out) })
+	parent, _ := newReference(r.storage, func(out **C.fbs_reference) C.int { return C.fbs_reference_parent(r.raw, out) })
 	return parent
 }
 
 // Root is the root of r's bucket.
 func (r *Reference) Root() *Reference {
 	defer runtime.KeepAlive(r)
-	root, _ := newReference(func(out **C.fbs_reference) C.int { return C.fbs_reference_root(r.raw, out) })
+	root, _ := newReference(r.storage, func(out **C.fbs_reference) C.int { return C.fbs_reference_root(r.raw, out) })
 	return root
 }
 
@@ -102,7 +104,7 @@ func (r *Reference) PutData(ctx context.Context, data []byte, metadata *Metadata
 		if len(data) > 0 {
 			bytes = unsafe.Pointer(&data[0]) // copied by the library during the call
 		}
-		return startTask(ctx, func(out **C.fbs_task) C.int {
+		return startTask(ctx, r.storage, func(out **C.fbs_task) C.int {
 			return C.fbs_reference_put_data(r.raw, bytes, C.size_t(len(data)), m, out)
 		})
 	})
@@ -115,7 +117,7 @@ func (r *Reference) PutFile(ctx context.Context, path string, metadata *Metadata
 	defer free(p)
 	defer runtime.KeepAlive(r)
 	return withChanges(metadata, func(m *C.fbs_metadata) (*Task, error) {
-		return startTask(ctx, func(out **C.fbs_task) C.int { return C.fbs_reference_put_file(r.raw, p, m, out) })
+		return startTask(ctx, r.storage, func(out **C.fbs_task) C.int { return C.fbs_reference_put_file(r.raw, p, m, out) })
 	})
 }
 
@@ -127,7 +129,7 @@ func (r *Reference) PutFileResuming(ctx context.Context, path, session string, m
 	defer free(s)
 	defer runtime.KeepAlive(r)
 	return withChanges(metadata, func(m *C.fbs_metadata) (*Task, error) {
-		return startTask(ctx, func(out **C.fbs_task) C.int { return C.fbs_reference_put_file_resuming(r.raw, p, s, m, out) })
+		return startTask(ctx, r.storage, func(out **C.fbs_task) C.int { return C.fbs_reference_put_file_resuming(r.raw, p, s, m, out) })
 	})
 }
 
@@ -136,7 +138,7 @@ func (r *Reference) WriteToFile(ctx context.Context, path string) (*Task, error)
 	p := cString(path)
 	defer free(p)
 	defer runtime.KeepAlive(r)
-	return startTask(ctx, func(out **C.fbs_task) C.int { return C.fbs_reference_write_to_file(r.raw, p, out) })
+	return startTask(ctx, r.storage, func(out **C.fbs_task) C.int { return C.fbs_reference_write_to_file(r.raw, p, out) })
 }
 
 // Metadata is the object's metadata.

@@ -99,7 +99,7 @@ func (s *Storage) Reference(path string) (*Reference, error) {
 	p := cString(path)
 	defer free(p)
 	defer runtime.KeepAlive(s)
-	return newReference(func(out **C.fbs_reference) C.int { return C.fbs_storage_reference(s.raw, p, out) })
+	return newReference(s, func(out **C.fbs_reference) C.int { return C.fbs_storage_reference(s.raw, p, out) })
 }
 
 // ReferenceForURL is a reference from "gs://bucket/path" or an http(s) v0 URL of this bucket.
@@ -107,5 +107,5 @@ func (s *Storage) ReferenceForURL(url string) (*Reference, error) {
 	u := cString(url)
 	defer free(u)
 	defer runtime.KeepAlive(s)
-	return newReference(func(out **C.fbs_reference) C.int { return C.fbs_storage_reference_for_url(s.raw, u, out) })
+	return newReference(s, func(out **C.fbs_reference) C.int { return C.fbs_storage_reference_for_url(s.raw, u, out) })
 }

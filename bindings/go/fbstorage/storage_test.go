@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -483,5 +484,45 @@ func TestObserversAreReleasedWhenRemovedAndAfterTheEnd(t *testing.T) {
 	}
 	if calls.Load() == 0 {
 		t.Fatal("the self-removing observer never ran")
+	}
+}
+
+// A storage reachable only through its references and tasks is not closed by the collector.
+func TestAStorageReachableThroughItsReferencesStaysOpen(t *testing.T) {
+	e := emulatorFor(t, "production")
+	reference := func() *Reference {
+		s, err := NewStorage("go-tests")
+		must(t, err)
+		must(t, s.UseEmulator(e.host, e.port))
+		r, err := s.Reference(unique("collected"))
+		must(t, err)
+		return r
+	}()
+	collectGarbage(t)
+	task, err := reference.PutData(background, []byte("still open"), nil)
+	must(t, err)
+	reference = nil
+	collectGarbage(t)
+	if done := wait(t, task); done.Metadata.Size != 10 {
+		t.Fatalf("%+v", done)
+	}
+}
+
+// collectGarbage returns once a collection ran the finalizers of what was unreachable before it.
+func collectGarbage(t *testing.T) {
+	finalized := make(chan struct{})
+	sentinel := new([16]byte)
+	runtime.SetFinalizer(sentinel, func(*[16]byte) { close(finalized) })
+	sentinel = nil
+	deadline := time.After(10 * time.Second)
+	for {
+		runtime.GC()
+		select {
+		case <-finalized:
+			return
+		case <-deadline:
+			t.Fatal("no collection ran the finalizers")
+		case <-time.After(10 * time.Millisecond):
+		}
 	}
 }

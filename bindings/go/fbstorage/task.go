@@ -76,8 +76,9 @@ type registration struct {
 // the *Task is kept; cancelling the context it was started with cancels it. Safe for
 // concurrent use.
 type Task struct {
-	raw  *C.fbs_task
-	done chan struct{}
+	raw     *C.fbs_task
+	done    chan struct{}
+	storage *Storage // kept reachable while the task runs (see Reference)
 
 	mu         sync.Mutex
 	ended      bool
@@ -85,7 +86,7 @@ type Task struct {
 	registered []registration
 }
 
-func startTask(ctx context.Context, start func(out **C.fbs_task) C.int) (*Task, error) {
+func startTask(ctx context.Context, storage *Storage, start func(out **C.fbs_task) C.int) (*Task, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -93,7 +94,7 @@ func startTask(ctx context.Context, start func(out **C.fbs_task) C.int) (*Task, 
 	if err := call(func() C.int { return start(&raw) }); err != nil {
 		return nil, err
 	}
-	t := &Task{raw: raw, done: make(chan struct{})}
+	t := &Task{raw: raw, done: make(chan struct{}), storage: storage}
 	// The internal observers keep t reachable until the task ends.
 	runtime.SetFinalizer(t, func(t *Task) { C.fbs_task_free(t.raw) })
 	for _, status := range []TaskStatus{StatusSuccess, StatusFailure} {
