@@ -299,7 +299,7 @@ fn bad_input_fails_at_once_with_a_clear_error() {
 
 #[test]
 fn wait_on_the_callback_thread_fails_instead_of_hanging() {
-    let (storage, name) = Emulator::get("production").slow_storage("wait-in-callback", 50);
+    let (storage, name) = Emulator::get("production").slow_storage("wait-in-callback", 200);
     let task = storage.reference(&name).unwrap().put_data(&payload(SMALL_CHUNK * 3), None).unwrap();
     let outcome = Arc::new(Mutex::new(None));
     let (inner, seen) = (task.clone(), outcome.clone());
@@ -317,7 +317,7 @@ fn wait_on_the_callback_thread_fails_instead_of_hanging() {
 
 #[test]
 fn observer_closures_are_dropped_when_removed_and_when_they_can_no_longer_run() {
-    let (storage, name) = Emulator::get("production").slow_storage("closures", 50);
+    let (storage, name) = Emulator::get("production").slow_storage("closures", 100);
     let token = Arc::new(());
     let task = storage.reference(&name).unwrap().put_data(&payload(SMALL_CHUNK * 3), None).unwrap();
     let held = token.clone();
