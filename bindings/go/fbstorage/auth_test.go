@@ -3,6 +3,7 @@ package fbstorage
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -170,5 +171,26 @@ func TestListenersHearSignInAndOutUntilRemoved(t *testing.T) {
 	defer mu.Unlock()
 	if len(heard) != 3 {
 		t.Fatalf("heard after removal: %q", heard)
+	}
+}
+
+func TestAPersistenceFileRestoresTheUserInANewAuth(t *testing.T) {
+	e := rulesEmulator(t, "production")
+	file := filepath.Join(t.TempDir(), "session.json")
+	first := newTestAuth(t, e)
+	must(t, first.SetPersistenceFile(file))
+	user, err := first.SignInAnonymously(background)
+	must(t, err)
+	if info, err := os.Stat(file); err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatal(info, err)
+	}
+	second := newTestAuth(t, e)
+	must(t, second.SetPersistenceFile(file))
+	if restored, err := second.CurrentUser(); err != nil || restored == nil || restored.UID != user.UID {
+		t.Fatal(restored, err)
+	}
+	must(t, second.SignOut())
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Fatalf("signing out leaves the file: %v", err)
 	}
 }

@@ -129,3 +129,20 @@ fn the_auth_outlives_its_handle_while_a_storage_uses_it() {
     storage.use_auth(None).unwrap();
     assert_eq!(reference.get_data(100).unwrap_err().code, ErrorCode::Unauthorized);
 }
+
+#[test]
+fn a_persistence_file_restores_the_user_in_a_new_auth() {
+    use std::os::unix::fs::PermissionsExt;
+    let emulator = emulator("production");
+    let file = common::TempFile::path("session.json");
+    let first = auth(emulator);
+    first.set_persistence_file(Some(&file.0)).unwrap();
+    let user = first.sign_in_anonymously().unwrap();
+    assert_eq!(std::fs::metadata(&file.0).unwrap().permissions().mode() & 0o777, 0o600);
+    let second = auth(emulator);
+    second.set_persistence_file(Some(&file.0)).unwrap();
+    assert_eq!(second.current_user().unwrap().map(|u| u.uid), Some(user.uid));
+    assert!(!second.id_token(false).unwrap().is_empty());
+    second.sign_out().unwrap();
+    assert!(!file.0.exists(), "signing out removes the file");
+}
