@@ -194,3 +194,23 @@ func TestAPersistenceFileRestoresTheUserInANewAuth(t *testing.T) {
 		t.Fatalf("signing out leaves the file: %v", err)
 	}
 }
+
+func TestAFixedIDTokenIsSentUntilCleared(t *testing.T) {
+	e := rulesEmulator(t, "production")
+	a := newTestAuth(t, e)
+	user, err := a.SignInAnonymously(background)
+	must(t, err)
+	token, err := a.IDToken(background, false)
+	must(t, err)
+	s := e.storage(t)
+	must(t, s.SetAuthToken(token))
+	r, _ := s.Reference(fmt.Sprintf("users/%s/%s", user.UID, unique("fixed")))
+	upload(t, r, []byte("with a fixed token"), nil)
+	must(t, s.SetAuthToken(""))
+	if _, err := r.Data(background, 100); !errors.Is(err, ErrUnauthorized) {
+		t.Fatalf("%v", err)
+	}
+	if err := s.SetAuthToken("bad\ntoken"); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("%v", err)
+	}
+}

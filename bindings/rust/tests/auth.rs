@@ -146,3 +146,17 @@ fn a_persistence_file_restores_the_user_in_a_new_auth() {
     second.sign_out().unwrap();
     assert!(!file.0.exists(), "signing out removes the file");
 }
+
+#[test]
+fn a_fixed_id_token_is_sent_until_cleared() {
+    let emulator = emulator("production");
+    let auth = auth(emulator);
+    let user = auth.sign_in_anonymously().unwrap();
+    let storage = emulator.storage();
+    storage.set_auth_token(Some(&auth.id_token(false).unwrap())).unwrap();
+    let reference = storage.reference(&format!("users/{}/{}", user.uid, unique("fixed"))).unwrap();
+    reference.put_data(b"with a fixed token", None).unwrap().wait().unwrap();
+    storage.set_auth_token(None).unwrap();
+    assert_eq!(reference.get_data(100).unwrap_err().code, ErrorCode::Unauthorized);
+    assert_eq!(storage.set_auth_token(Some("bad\ntoken")).unwrap_err().code, ErrorCode::InvalidArgument);
+}
