@@ -526,3 +526,23 @@ func collectGarbage(t *testing.T) {
 		}
 	}
 }
+
+// Waiting for a task from one of its own final observers returns its outcome instead of hanging.
+func TestWaitFromAFinalObserverReturns(t *testing.T) {
+	s := emulatorFor(t, "production").storage(t)
+	r, _ := s.Reference(unique("wait-in-success"))
+	task, err := r.PutData(background, []byte("x"), nil)
+	must(t, err)
+	waited := make(chan error, 1)
+	_, err = task.Observe(StatusSuccess, func(Snapshot) {
+		_, err := task.Wait(background)
+		waited <- err
+	})
+	must(t, err)
+	select {
+	case err := <-waited:
+		must(t, err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("Wait from the observer hung")
+	}
+}

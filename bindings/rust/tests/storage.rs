@@ -398,3 +398,14 @@ fn one_storage_used_from_many_threads() {
     workers.into_iter().for_each(|w| w.join().unwrap());
     assert_eq!(folder.list_all().unwrap().item_paths().len(), 8);
 }
+
+#[test]
+fn wait_from_a_final_observer_returns_the_outcome() {
+    let storage = Emulator::get("production").storage();
+    let task = storage.reference(&unique("wait-in-success")).unwrap().put_data(b"x", None).unwrap();
+    let (sender, waited) = std::sync::mpsc::channel();
+    let inner = task.clone();
+    task.observe(TaskStatus::Success, move |_| sender.send(inner.wait().map(|s| s.status)).unwrap()).unwrap();
+    let outcome = waited.recv_timeout(std::time::Duration::from_secs(30)).expect("wait from the observer hung");
+    assert_eq!(outcome.unwrap(), TaskStatus::Success);
+}
