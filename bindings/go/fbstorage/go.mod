@@ -1,0 +1,3 @@
+module fbstorage
+
+go 1.19

@@ -1,0 +1,32 @@
+/* C side of the cgo trampolines: the library gets a uintptr_t key (a registry key or a
+ * cgo.Handle) as user_data, never a Go pointer. */
+#ifndef FBSGO_SHIM_H
+#define FBSGO_SHIM_H
+
+#include <stdint.h>
+#include "fbstorage.h"
+
+/* Completion trampolines shared by shim.c and auth_shim.c. */
+void fbsgo_completion(int status, void *handle);
+void fbsgo_string_done(int status, const char *value, void *handle);
+
+int fbsgo_task_observe(fbs_task *t, int status, uintptr_t key, fbs_observer_handle *out);
+int fbsgo_get_metadata_async(const fbs_reference *r, uintptr_t handle);
+int fbsgo_update_metadata_async(const fbs_reference *r, const fbs_metadata *changes, uintptr_t handle);
+int fbsgo_delete_async(const fbs_reference *r, uintptr_t handle);
+int fbsgo_download_url_async(const fbs_reference *r, uintptr_t handle);
+int fbsgo_get_data_async(const fbs_reference *r, int64_t max_size, uintptr_t handle);
+int fbsgo_list_async(const fbs_reference *r, int64_t max_results, const char *page_token, uintptr_t handle);
+int fbsgo_list_all_async(const fbs_reference *r, uintptr_t handle);
+
+/* auth_shim.c */
+int fbsgo_auth_sign_in_anonymously_async(fbs_auth *auth, uintptr_t handle);
+int fbsgo_auth_create_user_async(fbs_auth *auth, const char *email, const char *password, uintptr_t handle);
+int fbsgo_auth_sign_in_with_email_async(fbs_auth *auth, const char *email, const char *password, uintptr_t handle);
+int fbsgo_auth_sign_in_with_custom_token_async(fbs_auth *auth, const char *token, uintptr_t handle);
+int fbsgo_auth_sign_in_with_refresh_token_async(fbs_auth *auth, const char *token, uintptr_t handle);
+int fbsgo_auth_delete_user_async(fbs_auth *auth, uintptr_t handle);
+int fbsgo_auth_get_id_token_async(fbs_auth *auth, int force_refresh, uintptr_t handle);
+int fbsgo_auth_add_listener(fbs_auth *auth, int id_token, uintptr_t key, fbs_listener_handle *out);
+
+#endif

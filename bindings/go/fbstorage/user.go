@@ -1,0 +1,22 @@
+package fbstorage
+
+import (
+	"fmt"
+	"time"
+)
+
+// User is a signed-in user at one moment: profile and tokens. Its String never shows tokens.
+type User struct {
+	UID, Email, DisplayName, PhotoURL string
+	IsAnonymous                       bool
+	SignInProvider                    string // "anonymous", "password", "custom", …
+	IDToken                           string // a credential: never log it
+	RefreshToken                      string // a credential: restores the session with SignInWithRefreshToken
+	ClaimsJSON                        string // the ID token's payload, custom claims included
+	TokenExpiration, TokenIssuedAt    time.Time
+	AuthTime                          time.Time
+}
+
+func (u User) String() string {
+	return fmt.Sprintf("User{UID: %q, Email: %q, IsAnonymous: %t, SignInProvider: %q}", u.UID, u.Email, u.IsAnonymous, u.SignInProvider)
+}

@@ -1,0 +1,258 @@
+//! Firebase Auth: [`Auth`] signs a user in; [`Storage::use_auth`] makes a storage send that user's ID token.
+use std::os::raw::c_void;
+use std::path::Path;
+use std::ptr::NonNull;
+use std::sync::Mutex;
+use std::time::SystemTime;
+
+use crate::error::{check, ErrorCode, Result, StorageError};
+use crate::metadata::time;
+use crate::registry::{lock, user_data, Registry};
+use crate::storage::Storage;
+use crate::strings::{borrowed, c_path, c_string, c_string_opt, owned, ptr};
+use crate::sys;
+
+/// A signed-in user at one moment: profile and tokens. `Debug` never shows the tokens.
+#[derive(Clone, PartialEq, Eq)]
+pub struct User {
+    pub uid: String,
+    pub email: Option<String>,
+    pub display_name: Option<String>,
+    pub photo_url: Option<String>,
+    pub is_anonymous: bool,
+    /// "anonymous", "password", "custom", …
+    pub sign_in_provider: Option<String>,
+    /// A credential: never log it.
+    pub id_token: String,
+    /// A credential: never log it. Restores the session with [`Auth::sign_in_with_refresh_token`].
+    pub refresh_token: String,
+    /// The ID token's payload (custom claims included), as JSON.
+    pub claims_json: String,
+    pub token_expiration: Option<SystemTime>,
+    pub token_issued_at: Option<SystemTime>,
+    pub auth_time: Option<SystemTime>,
+}
+
+impl User {
+    unsafe fn copy_from(u: *const sys::fbs_user) -> User {
+        unsafe {
+            User {
+                uid: borrowed(sys::fbs_user_uid(u)).unwrap_or_default(),
+                email: borrowed(sys::fbs_user_email(u)),
+                display_name: borrowed(sys::fbs_user_display_name(u)),
+                photo_url: borrowed(sys::fbs_user_photo_url(u)),
+                is_anonymous: sys::fbs_user_is_anonymous(u) == 1,
+                sign_in_provider: borrowed(sys::fbs_user_sign_in_provider(u)),
+                id_token: borrowed(sys::fbs_user_id_token(u)).unwrap_or_default(),
+                refresh_token: borrowed(sys::fbs_user_refresh_token(u)).unwrap_or_default(),
+                claims_json: borrowed(sys::fbs_user_claims_json(u)).unwrap_or_default(),
+                token_expiration: time(sys::fbs_user_token_expiration(u)),
+                token_issued_at: time(sys::fbs_user_token_issued_at(u)),
+                auth_time: time(sys::fbs_user_auth_time(u)),
+            }
+        }
+    }
+
+    unsafe fn take(u: *mut sys::fbs_user) -> Option<User> {
+        let user = (!u.is_null()).then(|| unsafe { User::copy_from(u) });
+        unsafe { sys::fbs_user_free(u) };
+        user
+    }
+}
+
+impl std::fmt::Debug for User {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("User")
+            .field("uid", &self.uid)
+            .field("email", &self.email)
+            .field("is_anonymous", &self.is_anonymous)
+            .field("sign_in_provider", &self.sign_in_provider)
+            .finish_non_exhaustive()
+    }
+}
+
+type Listener = dyn FnMut(Option<&User>) + Send;
+static LISTENERS: Registry<Listener> = Registry::new();
+
+unsafe extern "C" fn on_auth_change(user: *const sys::fbs_user, key: *mut c_void) {
+    let user = (!user.is_null()).then(|| unsafe { User::copy_from(user) });
+    LISTENERS.call(key, |listener| listener(user.as_ref()));
+}
+
+/// Identifies a listener for [`Auth::remove_listener`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ListenerHandle {
+    key: u64,
+    raw: sys::fbs_listener_handle,
+}
+
+/// Firebase Auth for one app (Web API key, project id), usable by any number of storages.
+/// It keeps the user's ID token fresh. `Send + Sync`. With FIREBASE_AUTH_EMULATOR_HOST set
+/// when it is created, it talks to that emulator.
+///
+/// ```
+/// use fbstorage::{Auth, Storage};
+/// // FIREBASE_AUTH_EMULATOR_HOST=host:port sends sign-ins to that emulator.
+/// # assert!(std::env::var_os("FIREBASE_STORAGE_EMULATOR_HOST").is_some(), "doctests talk to an emulator: run them with `make test-rust` or under Tests/c/with-emulator.sh");
+/// let auth = Auth::new("demo-api-key", Some("demo-project"))?;
+/// let user = auth.sign_in_anonymously()?;
+/// assert!(user.is_anonymous);
+/// let storage = Storage::new("docs-bucket")?;
+/// storage.use_auth(Some(&auth))?; // every request now carries the user's ID token
+/// let note = storage.reference(&format!("users/{}/note.txt", user.uid))?;
+/// note.put_data(b"signed in", None)?.wait()?;
+/// auth.sign_out()?;
+/// assert_eq!(auth.current_user()?, None);
+/// # Ok::<(), fbstorage::StorageError>(())
+/// ```
+pub struct Auth {
+    raw: NonNull<sys::fbs_auth>,
+    listeners: Mutex<Vec<u64>>,
+}
+
+// SAFETY: thread-safe handle (header); freed only by Drop.
+unsafe impl Send for Auth {}
+unsafe impl Sync for Auth {}
+
+impl Auth {
+    pub fn new(api_key: &str, project_id: Option<&str>) -> Result<Auth> {
+        let (api_key, project_id) = (c_string(api_key)?, c_string_opt(project_id)?);
+        let mut raw = std::ptr::null_mut();
+        check(unsafe { sys::fbs_auth_new(api_key.as_ptr(), ptr(&project_id), &mut raw) })?;
+        let raw = NonNull::new(raw).ok_or_else(|| StorageError::new(ErrorCode::Internal, "NULL auth"))?;
+        Ok(Auth { raw, listeners: Mutex::default() })
+    }
+
+    fn raw(&self) -> *mut sys::fbs_auth {
+        self.raw.as_ptr()
+    }
+
+    /// Sends Auth requests to an Auth emulator at http://host:port.
+    pub fn use_emulator(&self, host: &str, port: u16) -> Result<()> {
+        let host = c_string(host)?;
+        check(unsafe { sys::fbs_auth_use_emulator(self.raw(), host.as_ptr(), port.into()) })
+    }
+
+    /// Keeps the signed-in user in `path` (mode 0600); a user already in it becomes the current
+    /// user at once. None stops persisting.
+    pub fn set_persistence_file(&self, path: Option<&Path>) -> Result<()> {
+        let path = path.map(c_path).transpose()?;
+        check(unsafe { sys::fbs_auth_set_persistence_file(self.raw(), ptr(&path)) })
+    }
+
+    fn sign_in(&self, call: impl FnOnce(*mut *mut sys::fbs_user) -> i32) -> Result<User> {
+        let mut out = std::ptr::null_mut();
+        check(call(&mut out))?;
+        unsafe { User::take(out) }.ok_or_else(|| StorageError::new(ErrorCode::Internal, "signed in without a user"))
+    }
+
+    pub fn sign_in_anonymously(&self) -> Result<User> {
+        self.sign_in(|out| unsafe { sys::fbs_auth_sign_in_anonymously(self.raw(), out) })
+    }
+
+    /// Creates an email/password account and signs in as it.
+    pub fn create_user(&self, email: &str, password: &str) -> Result<User> {
+        let (email, password) = (c_string(email)?, c_string(password)?);
+        self.sign_in(|out| unsafe { sys::fbs_auth_create_user(self.raw(), email.as_ptr(), password.as_ptr(), out) })
+    }
+
+    pub fn sign_in_with_email(&self, email: &str, password: &str) -> Result<User> {
+        let (email, password) = (c_string(email)?, c_string(password)?);
+        self.sign_in(|out| unsafe { sys::fbs_auth_sign_in_with_email(self.raw(), email.as_ptr(), password.as_ptr(), out) })
+    }
+
+    /// Signs in with a custom token minted by a backend.
+    pub fn sign_in_with_custom_token(&self, token: &str) -> Result<User> {
+        let token = c_string(token)?;
+        self.sign_in(|out| unsafe { sys::fbs_auth_sign_in_with_custom_token(self.raw(), token.as_ptr(), out) })
+    }
+
+    /// Restores a session from a refresh token saved earlier, e.g. by another process.
+    pub fn sign_in_with_refresh_token(&self, refresh_token: &str) -> Result<User> {
+        let token = c_string(refresh_token)?;
+        self.sign_in(|out| unsafe { sys::fbs_auth_sign_in_with_refresh_token(self.raw(), token.as_ptr(), out) })
+    }
+
+    /// Forgets the current user (nothing is sent).
+    pub fn sign_out(&self) -> Result<()> {
+        check(unsafe { sys::fbs_auth_sign_out(self.raw()) })
+    }
+
+    /// Deletes the current user's account, then signs out.
+    pub fn delete_user(&self) -> Result<()> {
+        check(unsafe { sys::fbs_auth_delete_user(self.raw()) })
+    }
+
+    /// The current user; None when signed out.
+    pub fn current_user(&self) -> Result<Option<User>> {
+        let mut out = std::ptr::null_mut();
+        check(unsafe { sys::fbs_auth_current_user(self.raw(), &mut out) })?;
+        Ok(unsafe { User::take(out) })
+    }
+
+    /// The current user's ID token, refreshed first when about to expire or when `force_refresh`.
+    pub fn id_token(&self, force_refresh: bool) -> Result<String> {
+        let mut out = std::ptr::null_mut();
+        check(unsafe { sys::fbs_auth_get_id_token(self.raw(), force_refresh.into(), &mut out) })?;
+        Ok(unsafe { owned(out) }.unwrap_or_default())
+    }
+
+    fn add_listener(
+        &self,
+        add: unsafe extern "C" fn(*mut sys::fbs_auth, sys::fbs_auth_listener, *mut c_void, *mut sys::fbs_listener_handle) -> i32,
+        listener: Box<Listener>,
+    ) -> Result<ListenerHandle> {
+        let key = LISTENERS.insert(listener);
+        let mut raw = 0;
+        if let Err(error) = check(unsafe { add(self.raw(), Some(on_auth_change), user_data(key), &mut raw) }) {
+            LISTENERS.remove(key);
+            return Err(error);
+        }
+        lock(&self.listeners).push(key);
+        Ok(ListenerHandle { key, raw })
+    }
+
+    /// Runs `listener` (on the auth's callback thread) at once with the current user, then on
+    /// sign-in, sign-out and a change of user.
+    pub fn add_state_listener(&self, listener: impl FnMut(Option<&User>) + Send + 'static) -> Result<ListenerHandle> {
+        self.add_listener(sys::fbs_auth_add_state_listener, Box::new(listener))
+    }
+
+    /// As a state listener, and also on every new ID token.
+    pub fn add_id_token_listener(&self, listener: impl FnMut(Option<&User>) + Send + 'static) -> Result<ListenerHandle> {
+        self.add_listener(sys::fbs_auth_add_id_token_listener, Box::new(listener))
+    }
+
+    /// The listener is not called again; its closure is dropped.
+    pub fn remove_listener(&self, handle: ListenerHandle) -> Result<()> {
+        let result = check(unsafe { sys::fbs_auth_remove_listener(self.raw(), handle.raw) });
+        lock(&self.listeners).retain(|&key| key != handle.key);
+        LISTENERS.remove(handle.key);
+        result
+    }
+}
+
+impl std::fmt::Debug for Auth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Auth").finish_non_exhaustive()
+    }
+}
+
+impl Drop for Auth {
+    fn drop(&mut self) {
+        unsafe { sys::fbs_auth_free(self.raw()) };
+        // A storage still using the auth may still trigger listeners: they now find nothing.
+        for key in lock(&self.listeners).drain(..) {
+            LISTENERS.remove(key);
+        }
+    }
+}
+
+impl Storage {
+    /// Every request of this storage, running tasks included, carries the current user of
+    /// `auth` (refreshed as needed). The storage keeps the auth alive. None detaches.
+    pub fn use_auth(&self, auth: Option<&Auth>) -> Result<()> {
+        let auth = auth.map_or(std::ptr::null_mut(), Auth::raw);
+        check(unsafe { sys::fbs_storage_use_auth(self.raw(), auth) })
+    }
+}

@@ -1,0 +1,54 @@
+//! Cloud Storage for Firebase as a signed-in user, from Rust: a thin safe layer over
+//! `libfbstorage.so` (`include/fbstorage.h`), with no dependencies beyond the standard library.
+//!
+//! - [`Storage`] is a bucket; [`Reference`] an object path with its operations (metadata,
+//!   delete, download URL, data, listing), which block the calling thread.
+//! - Uploads and file downloads are [`Task`]s: observe them with closures, pause, resume or
+//!   cancel them, then [`Task::wait`] or `.await` them on any executor.
+//! - [`Auth`] signs a user in; [`Storage::use_auth`] sends that user's ID token.
+//! - Failures are [`StorageError`]s carrying an [`ErrorCode`].
+//!
+//! Thread rules: every type is `Send + Sync` (every C call is thread-safe). Observers and
+//! listeners run on the library's callback thread, one at a time, so they must be `Send`; they
+//! may call any method except a blocking wait on an unfinished task (which fails instead of
+//! hanging).
+//!
+//! ```
+//! use fbstorage::{MetadataChanges, Storage, TaskStatus};
+//! // With FIREBASE_STORAGE_EMULATOR_HOST=127.0.0.1:9199 this talks to the emulator.
+//! # assert!(std::env::var_os("FIREBASE_STORAGE_EMULATOR_HOST").is_some(), "doctests talk to an emulator: run them with `make test-rust` or under Tests/c/with-emulator.sh");
+//! let storage = Storage::new("my-app.appspot.com")?;
+//! let file = std::env::temp_dir().join(format!("fbstorage-doc-{}.txt", std::process::id()));
+//! std::fs::write(&file, b"hello from Rust")?;
+//! let task = storage.reference("docs/hello.txt")?.put_file(&file, Some(&MetadataChanges::new().custom("lang", "rust")))?;
+//! task.observe(TaskStatus::Progress, |s| println!("{} bytes", s.bytes_transferred))?;
+//! let done = task.wait()?;
+//! assert_eq!(done.metadata.unwrap().content_type.as_deref(), Some("text/plain"));
+//! # std::fs::remove_file(&file)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![warn(missing_debug_implementations)]
+
+mod auth;
+mod error;
+mod list;
+mod metadata;
+mod reference;
+mod registry;
+mod storage;
+mod strings;
+pub mod sys;
+mod task;
+
+pub use auth::{Auth, ListenerHandle, User};
+pub use error::{ErrorCode, Result, StorageError};
+pub use list::{ListResult, Pages};
+pub use metadata::{Metadata, MetadataChanges};
+pub use reference::Reference;
+pub use storage::Storage;
+pub use task::{ObserverHandle, Snapshot, Task, TaskStatus};
+
+/// The version of the loaded library, e.g. "0.2.0".
+pub fn version() -> String {
+    unsafe { strings::borrowed(sys::fbs_version()) }.unwrap_or_default()
+}
