@@ -38,6 +38,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--data-dir", help="persist objects here across restarts (default: memory only)")
     parser.add_argument("--flavor", choices=sorted(FLAVORS), default=PRODUCTION.name,
                         help="production (default) or firebase-tools: the official emulator's quirks")
+    parser.add_argument("--bucket", action="append", default=[],
+                        help="a bucket that exists from the start, for the GCS API (repeatable)")
     rules = parser.add_mutually_exclusive_group()
     rules.add_argument("--rules", help="storage.rules file, reloaded when it changes (default: everything allowed)")
     rules.add_argument("--config", help='firebase.json: the rules named by its "storage" key')
@@ -54,6 +56,7 @@ async def serve(args: argparse.Namespace) -> None:
     sources = _rules_sources(args)
     rules = loading.load(sources) if sources else BucketRules.allow_all()
     store = ObjectStore(args.data_dir)
+    store.configure_buckets(args.bucket + [bucket for source in sources for bucket in source.buckets or ()])
     try:
         state = EmulatorState(flavor=FLAVORS[args.flavor], store=store, startup_rules=rules, rules=rules)
         runner = web.AppRunner(create_app(state), access_log=None, handle_signals=False)

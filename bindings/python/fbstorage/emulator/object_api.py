@@ -25,6 +25,7 @@ async def handle_v0(request: web.Request) -> web.StreamResponse:
     if request.raw_path in ("/v0", "/v0/"):
         return web.json_response({"emulator": "storage"})
     target = parse_v0_target(request.raw_path)
+    state.store.add_bucket(target.bucket)  # the app's buckets exist, as in a Firebase project
     principal = principal_from_header(request.headers.get("Authorization"))
     method = request.method
     if method == "PUT" and request.headers.get("X-HTTP-Method-Override", "").upper() == "PATCH":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 
 from aiohttp import web
 
@@ -11,6 +12,7 @@ from .control import routes as control_routes
 from .errors import ApiError, json_error
 from .gcs import add_gcs_routes
 from .object_api import handle_v0
+from .requestlog import log_request
 from .state import STATE, EmulatorState
 
 CONTROL_PREFIX = "/_emulator/"
@@ -33,6 +35,7 @@ async def record_requests(request: web.Request, handler) -> web.StreamResponse:
     requests = request.app[STATE].requests
     requests.in_flight += 1
     response = None
+    started = time.perf_counter()
     try:
         response = await handler(request)
         return response
@@ -40,6 +43,7 @@ async def record_requests(request: web.Request, handler) -> web.StreamResponse:
         requests.in_flight -= 1
         dropped = request.transport is None or request.transport.is_closing()
         requests.record(request, None if dropped else response.status, dropped)
+        log_request(request, None if dropped else response.status, time.perf_counter() - started)
 
 
 @web.middleware

@@ -19,7 +19,7 @@ from ..state import EmulatorState
 from ..store import StoredObject
 from ..uploads import ACTIVE, CANCELLED, FINAL, commit_upload
 from .objects import read_json
-from .preconditions import Preconditions, int_parameter, live_object
+from .preconditions import Preconditions, int_parameter, requested_object
 from .resource import base_url, object_resource, upload_resource
 
 REWRITE_BYTES_PER_CALL = 8 << 20  # a larger object takes several rewriteTo calls, as in GCS
@@ -51,7 +51,7 @@ def _integer(value: Any, what: str) -> int | None:
 
 
 def _source(state: EmulatorState, bucket: str, name: str, query: dict[str, str]) -> StoredObject:
-    stored = live_object(state.store.get(bucket, name), bucket, name, int_parameter(query, "sourceGeneration"))
+    stored = requested_object(state.store, bucket, name, int_parameter(query, "sourceGeneration"))
     Preconditions.from_query(query, source=True).check(stored)
     return stored
 
@@ -149,8 +149,7 @@ async def compose_object(request: web.Request, state: EmulatorState, bucket: str
         conditions = source.get("objectPreconditions") or {}
         if not isinstance(conditions, dict):
             raise bad_request("objectPreconditions must be an object.")
-        stored = live_object(state.store.get(bucket, source["name"]), bucket, source["name"],
-                             _integer(source.get("generation"), "generation"))
+        stored = requested_object(state.store, bucket, source["name"], _integer(source.get("generation"), "generation"))
         match = _integer(conditions.get("ifGenerationMatch"), "ifGenerationMatch")
         if match is not None and match != stored.metadata.generation:
             raise ApiError(412, f"Source {source['name']} does not match ifGenerationMatch={match}.")
