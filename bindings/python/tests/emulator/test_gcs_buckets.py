@@ -100,7 +100,7 @@ def test_list_buckets_in_pages(emu, gcs):
     assert raw["items"][0]["kind"] == "storage#bucket" and raw["nextPageToken"]
     empty = requests.get(gcs_url(emu, "/b"), params={"project": "p", "prefix": "zzz"}).json()
     assert empty == {"kind": "storage#buckets"}
-    assert_json_error(requests.get(gcs_url(emu, "/b")), 400)  # the project is required
+    assert [b["name"] for b in requests.get(gcs_url(emu, "/b")).json()["items"]] == everything  # any project
     assert_json_error(requests.get(gcs_url(emu, "/b"), params={"project": "p", "pageToken": "!!"}), 400)
 
 

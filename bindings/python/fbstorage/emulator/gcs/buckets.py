@@ -58,9 +58,8 @@ def _versioning(body: dict[str, Any]) -> bool | None:
 
 
 def list_buckets(request: web.Request, state: EmulatorState, query: dict[str, str]) -> web.Response:
-    """Every bucket belongs to the one project; paged by name with an opaque token."""
-    if not query.get("project"):
-        raise bad_request("Required parameter: project")
+    """Every bucket belongs to the one project, so `project` is not checked (GCS requires it; gcsfs
+    lists without one when it has none); paged by name with an opaque token."""
     prefix = query.get("prefix", "")
     names = sorted((name for name in state.store.buckets if name.startswith(prefix)), key=utf8_order)
     first = 0
