@@ -11,6 +11,7 @@ from .bodies import DROP_AFTER_BYTES, BodyDropped
 from .control import routes as control_routes
 from .errors import ApiError, json_error
 from .gcs import add_gcs_routes
+from .gcs.xml_api import serve_xml_api
 from .object_api import handle_v0
 from .requestlog import log_request
 from .state import STATE, EmulatorState
@@ -103,7 +104,7 @@ def create_app(state: EmulatorState) -> web.Application:
     app = web.Application(
         client_max_size=MAX_BODY_BYTES,
         handler_args={"read_bufsize": READ_BUFFER_BYTES},
-        middlewares=[allow_cross_origin, record_requests, inject_faults, render_errors])
+        middlewares=[allow_cross_origin, record_requests, inject_faults, render_errors, serve_xml_api])
     app[STATE] = state
     app.add_routes(control_routes)
     # Any character, newlines included: names are decoded and judged by the v0 handler.

@@ -56,7 +56,7 @@ def _source(state: EmulatorState, bucket: str, name: str, query: dict[str, str])
     return stored
 
 
-async def _write_object(state: EmulatorState, bucket: str, name: str, resource: dict[str, Any],
+async def write_object(state: EmulatorState, bucket: str, name: str, resource: dict[str, Any],
                         sources: list[Iterator[bytes]], conditions: Preconditions) -> ObjectMetadata:
     """`sources` are the source blobs' pieces, opened before any await: a concurrent overwrite
     or delete of a source cannot take its bytes away (see FileBlob.pieces)."""
@@ -76,7 +76,7 @@ async def copy_object(request: web.Request, state: EmulatorState, source: tuple[
     stored = _source(state, *source, query)
     conditions = Preconditions.from_query(query)
     conditions.check(state.store.get(*destination))
-    metadata = await _write_object(state, *destination, upload_resource(stored.metadata, changes),
+    metadata = await write_object(state, *destination, upload_resource(stored.metadata, changes),
                                    [stored.blob.pieces(0, stored.metadata.size)], conditions)
     return web.json_response(object_resource(metadata, base_url(request)))
 
@@ -157,5 +157,5 @@ async def compose_object(request: web.Request, state: EmulatorState, bucket: str
     conditions = Preconditions.from_query(query)
     conditions.check(state.store.get(bucket, name))
     resource = {key: value for key, value in destination.items() if key != "name"}
-    metadata = await _write_object(state, bucket, name, resource, pieces, conditions)
+    metadata = await write_object(state, bucket, name, resource, pieces, conditions)
     return web.json_response(object_resource(metadata, base_url(request)))

@@ -25,16 +25,11 @@ Entry = tuple[bytes, int, int, str]  # (UTF-8 name, ITEM or PREFIX, generation (
 
 
 def list_page(state: EmulatorState, base: str, bucket: str, query: dict[str, str]) -> dict[str, Any]:
-    prefix, delimiter = query.get("prefix", ""), query.get("delimiter", "")
-    start, end = query.get("startOffset", ""), query.get("endOffset", "")
-    trailing = query.get("includeTrailingDelimiter", "false").lower() == "true"
-    versions = query.get("versions", "false").lower() == "true"
-    page_size = max_results(query.get("maxResults"))
-    key = ("gcs", prefix, delimiter, start, end, trailing, versions)
-    entries: list[Entry] = memoized(state.store.memo(bucket), key, lambda: _entries(
-        state, bucket, prefix, delimiter, start, end, trailing, versions))
-    first = _after(entries, query["pageToken"]) if query.get("pageToken") else 0
-    chosen = entries[first:first + page_size]
+    entries = listing_entries(state, bucket, query.get("prefix", ""), query.get("delimiter", ""),
+                              start=query.get("startOffset", ""), end=query.get("endOffset", ""),
+                              trailing=query.get("includeTrailingDelimiter", "false").lower() == "true",
+                              versions=query.get("versions", "false").lower() == "true")
+    chosen, next_token = page_of(entries, query.get("pageToken"), max_results(query.get("maxResults")))
     page: dict[str, Any] = {"kind": "storage#objects"}
     prefixes = [name for _, kind, _, name in chosen if kind == PREFIX]
     items = [object_resource(state.store.get(bucket, name, generation).metadata, base)
@@ -43,11 +38,27 @@ def list_page(state: EmulatorState, base: str, bucket: str, query: dict[str, str
         page["prefixes"] = prefixes
     if items:
         page["items"] = items
-    if first + page_size < len(entries):
-        name_bytes, kind, generation, _ = chosen[-1]
-        token = bytes([kind]) + generation.to_bytes(8, "big") + name_bytes
-        page["nextPageToken"] = base64.urlsafe_b64encode(token).decode("ascii")
+    if next_token:
+        page["nextPageToken"] = next_token
     return page
+
+
+def listing_entries(state: EmulatorState, bucket: str, prefix: str, delimiter: str, *, start: str = "",
+                    end: str = "", trailing: bool = False, versions: bool = False) -> list[Entry]:
+    """The listing's entries in order, computed once per bucket state (the store's memo)."""
+    key = ("gcs", prefix, delimiter, start, end, trailing, versions)
+    return memoized(state.store.memo(bucket), key, lambda: _entries(
+        state, bucket, prefix, delimiter, start, end, trailing, versions))
+
+
+def page_of(entries: list[Entry], token: str | None, size: int) -> tuple[list[Entry], str | None]:
+    """The page after the entry `token` names (from the start without one), and the next page's token."""
+    first = _after(entries, token) if token else 0
+    chosen = entries[first:first + size]
+    if first + size >= len(entries):
+        return chosen, None
+    name_bytes, kind, generation, _ = chosen[-1]
+    return chosen, base64.urlsafe_b64encode(bytes([kind]) + generation.to_bytes(8, "big") + name_bytes).decode("ascii")
 
 
 def max_results(raw: str | None) -> int:
