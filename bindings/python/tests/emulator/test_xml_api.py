@@ -96,8 +96,7 @@ def test_xml_errors(emu):
     assert taken.status_code == 412 and error_code(taken) == "PreconditionFailed"
     assert error_code(requests.put(f"{base}/x", params={"partNumber": "1", "uploadId": "nope"})) == "NoSuchUpload"
     started = requests.post(f"{base}/mp", params={"uploads": ""})
-    upload_id = ElementTree.fromstring(started.content).findtext("{*}UploadId") or ElementTree.fromstring(
-        started.content).findtext("UploadId")
+    upload_id = ElementTree.fromstring(started.content).findtext("{*}UploadId")
     part = requests.put(f"{base}/mp", params={"partNumber": "1", "uploadId": upload_id}, data=b"part")
     bad = requests.post(f"{base}/mp", params={"uploadId": upload_id},
                         data=b"<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>\"x\"</ETag></Part>"

@@ -289,8 +289,7 @@ async def _complete(request: web.Request, state: EmulatorState, session: UploadS
         document = ElementTree.fromstring(await read_small_body(request))
     except ElementTree.ParseError:
         raise XmlError(400, "MalformedXML", "The XML you provided was not well-formed.") from None
-    listed = [(part.findtext("{*}PartNumber") or part.findtext("PartNumber"), part.findtext("{*}ETag") or part.findtext("ETag"))
-              for part in document.iter() if part.tag.rsplit("}", 1)[-1] == "Part"]
+    listed = [(part.findtext("{*}PartNumber"), part.findtext("{*}ETag")) for part in document.iterfind("{*}Part")]
     parts = session.protocol_state.parts
     numbers = []
     for number, etag in listed:
