@@ -25,8 +25,10 @@ fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/gcsfs-suite.XXXXXX")
 EMULATOR_PID=
 cleanup() {
-  [ -n "$EMULATOR_PID" ] && kill "$EMULATOR_PID" 2>/dev/null && wait "$EMULATOR_PID" 2>/dev/null
+  local status=$?  # the script's, not the emulator's
+  if [ -n "$EMULATOR_PID" ]; then kill "$EMULATOR_PID" 2>/dev/null; wait "$EMULATOR_PID" 2>/dev/null || true; fi
   rm -rf "$WORK"
+  exit $status
 }
 trap cleanup EXIT
 
@@ -49,6 +51,5 @@ status=0
 STORAGE_EMULATOR_HOST=$url GCSFS_EXPERIMENTAL_ZB_HNS_SUPPORT=false \
   GOOGLE_APPLICATION_CREDENTIALS=$WORK/src/gcsfs/tests/fake-service-account-credentials.json \
   "$WORK/venv/bin/python" -m pytest -q -p no:cacheprovider --color=no --timeout=300 "${TESTS[@]}" "$@" || status=$?
-# gcsfs's interpreter may abort at exit (status 134) after printing its summary: the counts above
-# are the result. Known difference from fake-gcs-server: docs/emulator.md, "gcsfs's own test suite".
+# The known difference from fake-gcs-server: docs/emulator.md, "gcsfs's own test suite".
 exit $status

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
 import threading
@@ -107,7 +108,9 @@ def event_loop_factory(choice: str) -> Callable[[], asyncio.AbstractEventLoop] |
 
 def _stop_on_stdin_eof(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
     def drain() -> None:
-        while sys.stdin.buffer.read1(65536):
+        # os.read, not sys.stdin: a daemon thread blocked in a buffered read makes the interpreter
+        # abort (SIGABRT) when a signal stops it with stdin still open.
+        while os.read(sys.stdin.fileno(), 65536):
             pass
         loop.call_soon_threadsafe(stop.set)
     threading.Thread(target=drain, name="stdin-eof", daemon=True).start()
