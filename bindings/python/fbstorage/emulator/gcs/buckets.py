@@ -24,8 +24,11 @@ from .objects import read_json
 from .resource import base_url
 
 
+NO_SUCH_BUCKET = "The specified bucket does not exist."
+
+
 def no_such_bucket() -> ApiError:
-    return ApiError(404, "The specified bucket does not exist.")
+    return ApiError(404, NO_SUCH_BUCKET)
 
 
 def require_bucket(state: EmulatorState, name: str) -> Bucket:

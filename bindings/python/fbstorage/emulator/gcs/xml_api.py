@@ -30,7 +30,7 @@ from ..names import check_object_name, decode_component, parse_query
 from ..state import STATE, EmulatorState
 from ..uploads import ACTIVE, CANCELLED, UploadSession, commit_upload
 from ..buckets import valid_bucket_name
-from .buckets import require_bucket
+from .buckets import NO_SUCH_BUCKET, require_bucket
 from .copies import write_object, write_pieces
 from .listing import ITEM, listing_entries, page_of
 from .preconditions import Preconditions
@@ -62,7 +62,7 @@ def xml_response(body: str, status: int = 200, headers: dict[str, str] | None = 
 
 def _error_response(error: ApiError) -> web.Response:
     code = getattr(error, "code", None) or ERROR_CODES.get(error.status, "InternalError")
-    if error.message == "The specified bucket does not exist.":
+    if error.message == NO_SUCH_BUCKET:
         code = "NoSuchBucket"
     return xml_response(f"<Error><Code>{code}</Code><Message>{escape(error.message)}</Message></Error>",
                         error.status, error.headers)
