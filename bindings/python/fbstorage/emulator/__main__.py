@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
 import threading
@@ -46,6 +47,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--data-dir", help="persist objects here across restarts (default: memory only)")
     parser.add_argument("--flavor", choices=sorted(FLAVORS), default=PRODUCTION.name,
                         help="production (default) or firebase-tools: the official emulator's quirks")
+    parser.add_argument("--bucket", action="append", default=[],
+                        help="a bucket that exists from the start, for the GCS API (repeatable)")
     rules = parser.add_mutually_exclusive_group()
     rules.add_argument("--rules", help="storage.rules file, reloaded when it changes (default: everything allowed)")
     rules.add_argument("--config", help='firebase.json: the rules named by its "storage" key')
@@ -91,6 +94,7 @@ async def serve(args: argparse.Namespace) -> int:
     accounts = AccountStore(args.data_dir, auth.project, args.auth_token_lifetime)
     store = ObjectStore(args.data_dir)
     status = 0
+    store.configure_buckets(args.bucket + [bucket for source in sources for bucket in source.buckets or ()])
     try:
         await workflows.load(store, auth.project)
         state = EmulatorState(flavor=FLAVORS[args.flavor], store=store, startup_rules=rules, rules=rules,
@@ -168,7 +172,9 @@ def event_loop_factory(choice: str) -> Callable[[], asyncio.AbstractEventLoop] |
 
 def _stop_on_stdin_eof(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
     def drain() -> None:
-        while sys.stdin.buffer.read1(65536):
+        # os.read, not sys.stdin: a daemon thread blocked in a buffered read makes the interpreter
+        # abort (SIGABRT) when a signal stops it with stdin still open.
+        while os.read(sys.stdin.fileno(), 65536):
             pass
         loop.call_soon_threadsafe(stop.set)
     threading.Thread(target=drain, name="stdin-eof", daemon=True).start()

@@ -59,9 +59,11 @@ def object_headers(stored: StoredObject, flavor: Flavor) -> dict[str, str]:
     return headers
 
 
-async def download_response(request: web.Request, stored: StoredObject, flavor: Flavor) -> web.StreamResponse:
+async def download_response(request: web.Request, stored: StoredObject, flavor: Flavor,
+                            extra_headers: dict[str, str] | None = None) -> web.StreamResponse:
+    """`extra_headers` add to (or replace) the object headers: the XML API has its own ETag."""
     size = stored.blob.size
-    headers = object_headers(stored, flavor)
+    headers = {**object_headers(stored, flavor), **(extra_headers or {})}
     try:
         span = parse_range(request.headers.get("Range"), size)
     except UnsatisfiableRange:

@@ -71,7 +71,7 @@ async def export_storage(store: ObjectStore, folder: Path) -> None:
     async with store.writes_paused():  # no commit may replace a blob while it is copied
         objects = [(stored.metadata.to_record(), stored.blob) for stored in store.objects()]
         await asyncio.get_running_loop().run_in_executor(
-            None, _write_storage_folder, folder, store.buckets(), objects)
+            None, _write_storage_folder, folder, list(store.buckets), objects)
 
 
 def _write_storage_folder(folder: Path, buckets: list[str], objects: list) -> None:

@@ -29,6 +29,8 @@ class Flavor:
     crc32c_as_base64: bool  # else the decimal string of the unsigned value
     rejects_unsatisfiable_range: bool  # 416; else 200 with the full body
     rfc5987_filename: bool  # `filename*=utf-8''<escaped>`; else the bare name, as firebase-tools sends
+    # Buckets (GCS API).
+    creates_buckets_on_use: bool  # a path naming `/b/{bucket}/…` creates it; else a bucket never created is 404
     # Security rules.
     names_denied_permission: bool  # 403 "Permission denied. No READ permission."; else "Permission denied."
     rejects_v1_list: bool  # 400 for a list under rules_version 1; else the 403 of any denial
@@ -61,6 +63,7 @@ PRODUCTION = Flavor(
     crc32c_as_base64=True,
     rejects_unsatisfiable_range=True,
     rfc5987_filename=True,
+    creates_buckets_on_use=False,
     names_denied_permission=False,
     rejects_v1_list=True,
     rules_see_all_fields=True,
@@ -80,6 +83,7 @@ FIREBASE_TOOLS = Flavor(
     crc32c_as_base64=False,
     rejects_unsatisfiable_range=False,
     rfc5987_filename=False,
+    creates_buckets_on_use=True,
     names_denied_permission=True,
     rejects_v1_list=False,
     rules_see_all_fields=False,

@@ -85,6 +85,7 @@ class ObjectMetadata:
     content_language: str | None = None
     cache_control: str | None = None
     custom: dict[str, str] = field(default_factory=dict)
+    time_deleted_us: int | None = None  # set once a versioned bucket keeps it as a noncurrent generation
 
     @classmethod
     def for_upload(cls, bucket: str, name: str, resource: dict[str, Any], digest: Digest,

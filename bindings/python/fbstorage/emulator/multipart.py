@@ -1,5 +1,10 @@
 """Streaming parser for `multipart/related` uploads: a JSON metadata part, then the data part.
 
+Line breaks are CRLF or bare LF, as in Go's mime/multipart: the line break that ends the first
+delimiter line decides the one before every later delimiter (gcsfs, for one, sends LF only, and
+GCS accepts it). After a CRLF first line, `\n--boundary` is data, so a body that switches to bare
+LF later has no closing delimiter and is refused.
+
 The head (everything before the data) is parsed by plain functions over the bytes received so
 far, again from its start whenever a piece ends inside it (`_NeedMore`): it is small, and it
 usually comes whole in the first piece. The data part then goes straight to a BlobWriter piece
@@ -71,7 +76,7 @@ class _Buffer:
 
     def __init__(self, pieces: AsyncIterator[bytes]):
         self._pieces = pieces
-        self.data = bytearray(b"\r\n")  # so the first delimiter looks like all the others
+        self.data = bytearray(b"\n")  # so the first delimiter looks like all the others
         self.eof = False
 
     async def fill(self) -> None:
@@ -125,10 +130,10 @@ async def parse_multipart(content_type: str | None, pieces: AsyncIterator[bytes]
     go once it has arrived, usually with the first piece of the body: a small upload's whole
     body is one piece, so it costs no more than a few awaits.
     """
-    delimiter = b"\r\n--" + _boundary(content_type).encode("latin-1")
+    dash_boundary = b"--" + _boundary(content_type).encode("latin-1")
     body = _Buffer(pieces)
     await body.fill()  # a small body arrives in one piece: its head then parses at the first try
-    resource, data_content_type = await body.parse(lambda cursor: _head(cursor, delimiter))
+    resource, data_content_type, delimiter = await body.parse(lambda cursor: _head(cursor, dash_boundary))
     await body.stream_until(delimiter, writer.write)
     if await body.parse(lambda cursor: cursor.peek(2)) != b"--":
         raise multipart_error("Unexpected number of parts in request body")
@@ -136,10 +141,11 @@ async def parse_multipart(content_type: str | None, pieces: AsyncIterator[bytes]
     return resource, data_content_type
 
 
-def _head(body: _Cursor, delimiter: bytes) -> tuple[dict[str, Any], str]:
-    """The metadata resource and the data part's content type; `body` is left at the data."""
-    body.read_until(delimiter, MAX_HEADER_BYTES)  # the preamble, if any, is ignored
-    _open_part(body)
+def _head(body: _Cursor, dash_boundary: bytes) -> tuple[dict[str, Any], str, bytes]:
+    """The metadata resource, the data part's content type and the delimiter that ends the data
+    part (the first delimiter's line break, then `--boundary`); `body` is left at the data."""
+    body.read_until(b"\n" + dash_boundary, MAX_HEADER_BYTES)  # the preamble, if any, is ignored
+    delimiter = (b"\r\n" if _open_part(body).endswith(b"\r") else b"\n") + dash_boundary
     _part_content_type(body)
     try:
         resource = json.loads(body.read_until(delimiter, MAX_METADATA_BYTES))
@@ -148,14 +154,15 @@ def _head(body: _Cursor, delimiter: bytes) -> tuple[dict[str, Any], str]:
     if not isinstance(resource, dict):
         raise multipart_error("Failed to parse multipart request body part. Metadata is not a JSON object.")
     _open_part(body)
-    return resource, _part_content_type(body)
+    return resource, _part_content_type(body), delimiter
 
 
-def _open_part(body: _Cursor) -> None:
-    """After a delimiter: `--` closes the body (too early here), else the rest of the line is padding."""
+def _open_part(body: _Cursor) -> bytes:
+    """After a delimiter: `--` closes the body (too early here), else the rest of the line is
+    padding; returned without its LF."""
     if body.peek(2) == b"--":
         raise multipart_error("Unexpected number of parts in request body")
-    body.read_until(b"\n", MAX_HEADER_BYTES)
+    return body.read_until(b"\n", MAX_HEADER_BYTES)
 
 
 def _part_content_type(body: _Cursor) -> str:

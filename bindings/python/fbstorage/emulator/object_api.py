@@ -26,6 +26,7 @@ async def handle_v0(request: web.Request) -> web.StreamResponse:
     if request.raw_path in ("/v0", "/v0/"):
         return web.json_response({"emulator": "storage"})
     target = parse_v0_target(request.raw_path)
+    state.store.add_bucket(target.bucket)  # the app's buckets exist, as in a Firebase project
     principal = principal_from_header(request.headers.get("Authorization"))
     if state.flavor.verifies_id_tokens and principal.claims is not None:
         refused = refusal(state.accounts, principal.claims)

@@ -1,14 +1,38 @@
-"""A bounded record of the requests (v0, GCS and Auth) the emulator received, for tests to inspect."""
+"""A bounded record of the requests (v0, GCS and Auth) the emulator received, for tests to inspect,
+and one debug log line per request for users debugging a client."""
 
 from __future__ import annotations
 
 import collections
+import logging
 import time
 from typing import Any
 
 from aiohttp import web
 
+from .auth import principal_from_header
+
 MAX_ENTRIES = 10000
+log = logging.getLogger("fbstorage.emulator.requests")
+
+
+def log_request(request: web.Request, status: int | None, seconds: float) -> None:
+    """`GET /v0/b/b/o/a%2Fb 200 1.3 ms admin`: the raw path without its query (a download token
+    may be there), and who the caller is, never their credentials."""
+    if log.isEnabledFor(logging.DEBUG):
+        log.debug("%s %s %s %.1f ms %s", request.method, request.raw_path.partition("?")[0],
+                  "dropped" if status is None else status, seconds * 1000, _principal(request))
+
+
+def _principal(request: web.Request) -> str:
+    if not request.path.startswith("/v0"):
+        return "admin (GCS API)"  # rules never apply there, whatever the header
+    principal = principal_from_header(request.headers.get("Authorization"))
+    if principal.is_admin:
+        return "admin"
+    if principal.claims is not None:
+        return f"uid={principal.claims.get('user_id') or principal.claims.get('sub')}"
+    return "unreadable token" if principal.token_invalid else "anonymous"
 
 
 class RequestLog:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 
 from aiohttp import web
 
@@ -12,7 +13,9 @@ from .errors import ApiError, json_error
 from .gcs import add_gcs_routes
 from .harness import routes as harness_routes
 from .identity.routes import add_identity_routes, ready as auth_ready
+from .gcs.xml_api import serve_xml_api
 from .object_api import handle_v0
+from .requestlog import log_request
 from .state import STATE, EmulatorState
 
 # Test control, firebase-tools' harness routes and its hub's export: not logged, never faulted.
@@ -36,6 +39,7 @@ async def record_requests(request: web.Request, handler) -> web.StreamResponse:
     requests = request.app[STATE].requests
     requests.in_flight += 1
     response = None
+    started = time.perf_counter()
     try:
         response = await handler(request)
         return response
@@ -43,6 +47,7 @@ async def record_requests(request: web.Request, handler) -> web.StreamResponse:
         requests.in_flight -= 1
         dropped = request.transport is None or request.transport.is_closing()
         requests.record(request, None if dropped else response.status, dropped)
+        log_request(request, None if dropped else response.status, time.perf_counter() - started)
 
 
 @web.middleware
@@ -102,7 +107,7 @@ def _application(state: EmulatorState) -> web.Application:
     app = web.Application(
         client_max_size=MAX_BODY_BYTES,
         handler_args={"read_bufsize": READ_BUFFER_BYTES},
-        middlewares=[allow_cross_origin, record_requests, inject_faults, render_errors])
+        middlewares=[allow_cross_origin, record_requests, inject_faults, render_errors, serve_xml_api])
     app[STATE] = state
     return app
 

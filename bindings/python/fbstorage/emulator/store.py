@@ -5,13 +5,18 @@ Layout of the root directory (a private temp dir unless --data-dir is given):
     tmp/                 uploads being received (cleared at start)
     blobs/<uuid>         object bytes; a new blob per write, never modified in place
     objects/<sha256>.json  {"metadata": …, "blob": <uuid>} keyed by a hash of bucket and name,
-                         so no object name can reach outside the directory
+                         so no object name can reach outside the directory (a noncurrent
+                         generation: of bucket, name and generation)
+    buckets.json         the buckets and their settings (buckets.py)
 
 A write is durable and atomic in a data directory: the blob is fsynced and renamed into
 blobs/, then the record is written to tmp/, fsynced and renamed over the old one; the old blob
 is deleted last. A crash leaves either the old or the new object, plus at worst an unreferenced
 blob that the next start deletes. Without a data directory nothing is fsynced and objects up to
 SMALL_OBJECT_BYTES are kept in memory.
+
+In a bucket with versioning enabled, a replaced or deleted object stays as a noncurrent
+generation (its metadata has `time_deleted_us`), readable by generation until deleted by it.
 """
 
 from __future__ import annotations
@@ -29,7 +34,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from .blobs import Blob, BlobWriter, FileBlob, MemoryBlob
-from .metadata import ObjectMetadata
+from .buckets import Bucket
+from .metadata import ObjectMetadata, now_us
 
 SMALL_OBJECT_BYTES = 1 << 20
 # Called with the object about to be replaced (None if there is none) before a commit changes
@@ -60,7 +66,10 @@ class ObjectStore:
         self._tmp_dir = str(self._tmp)
         for directory in (self._tmp, self._blobs, self._records):
             directory.mkdir(parents=True, exist_ok=True)
-        self._buckets: dict[str, dict[str, StoredObject]] = {}
+        self._buckets: dict[str, dict[str, StoredObject]] = {}  # the live objects
+        self._noncurrent: dict[str, dict[str, list[StoredObject]]] = {}  # older generations, oldest first
+        self.buckets: dict[str, Bucket] = {}
+        self._configured_buckets: set[str] = set()  # kept by a reset
         self._memos: dict[str, dict[Any, Any]] = {}  # per bucket, dropped when the bucket changes
         self._commit_lock = asyncio.Lock()  # disk steps of commits run one at a time, in order
         self.observers: list[ChangeObserver] = []  # storage triggers
@@ -69,25 +78,69 @@ class ObjectStore:
 
     # Reading.
 
-    def get(self, bucket: str, name: str) -> StoredObject | None:
-        return self._buckets.get(bucket, {}).get(name)
+    def get(self, bucket: str, name: str, generation: int | None = None) -> StoredObject | None:
+        """The live object, or with `generation` the object of that generation, live or noncurrent."""
+        live = self._buckets.get(bucket, {}).get(name)
+        if generation is None or (live is not None and live.metadata.generation == generation):
+            return live
+        for stored in self._noncurrent.get(bucket, {}).get(name, ()):
+            if stored.metadata.generation == generation:
+                return stored
+        return None
+
+    def generations(self, bucket: str, name: str) -> list[StoredObject]:
+        """Every generation of `name`, oldest first (the live one last)."""
+        live = self._buckets.get(bucket, {}).get(name)
+        return [*self._noncurrent.get(bucket, {}).get(name, ()), *([live] if live else [])]
+
+    def is_empty(self, bucket: str) -> bool:
+        return not self._buckets.get(bucket) and not self._noncurrent.get(bucket)
 
     def memo(self, bucket: str) -> dict[Any, Any]:
         """Values computed from the bucket's names (the sorted names, listings), kept until the
         bucket next changes: a listing of many pages sorts and filters its names once."""
         return self._memos.setdefault(bucket, {})
 
-    def sorted_names(self, bucket: str) -> list[str]:
+    def sorted_names(self, bucket: str, *, noncurrent: bool = False) -> list[str]:
+        """The live objects' names in order; with `noncurrent`, also those of noncurrent generations."""
         memo = self.memo(bucket)
-        names = memo.get("sorted_names")
+        key = ("sorted_names", noncurrent)
+        names = memo.get(key)
         if names is None:
-            names = memo["sorted_names"] = sorted(self._buckets.get(bucket, {}), key=utf8_order)
+            names = set(self._buckets.get(bucket, {}))
+            if noncurrent:
+                names.update(self._noncurrent.get(bucket, {}))
+            names = memo[key] = sorted(names, key=utf8_order)
         return names
 
-    def buckets(self) -> list[str]:
-        return list(self._buckets)
+    # Buckets.
+
+    def configure_buckets(self, names: list[str]) -> None:
+        """Buckets that exist from the start and after every reset."""
+        self._configured_buckets.update(names)
+        for name in names:
+            self.add_bucket(name)
+
+    def add_bucket(self, name: str, versioning: bool = False) -> Bucket:
+        """The bucket `name`, created (with `versioning`) if it does not exist yet."""
+        bucket = self.buckets.get(name)
+        if bucket is None:
+            bucket = self.buckets[name] = Bucket.new(name, versioning)
+            self.save_buckets()
+        return bucket
+
+    def delete_bucket(self, name: str) -> None:
+        del self.buckets[name]
+        self.save_buckets()
+
+    def save_buckets(self) -> None:
+        """Persist the buckets (a small file, rewritten whole when a bucket changes)."""
+        if self.persistent:
+            records = [bucket.to_record() for bucket in self.buckets.values()]
+            _write_atomically(self._tmp, self.root / "buckets.json", json.dumps(records).encode("utf-8"))
 
     def objects(self) -> Iterator[StoredObject]:
+        """The live objects of every bucket."""
         for index in self._buckets.values():
             yield from index.values()
 
@@ -96,9 +149,6 @@ class ObjectStore:
         return self._commit_lock
 
     # Writing.
-
-    def add_bucket(self, bucket: str) -> None:
-        self._index(bucket)
 
     def new_writer(self, one_shot: bool = False) -> BlobWriter:
         """A writer for incoming bytes, staged in tmp/ until `put` commits them. A one-shot
@@ -128,7 +178,7 @@ class ObjectStore:
             self._index(metadata.bucket)[metadata.name] = stored
             self._memos.pop(metadata.bucket, None)
             if old is not None:
-                await self._drop_blob(old)
+                await self._retire(old)
         self._notify("finalized", stored)
         return stored
 
@@ -139,25 +189,42 @@ class ObjectStore:
                 await self._in_thread(self._write_record, stored.metadata, stored.blob_id)
         self._notify("metadataUpdated", stored)
 
-    async def delete(self, bucket: str, name: str, precondition: Precondition | None = None) -> bool:
+    async def delete(self, bucket: str, name: str, precondition: Precondition | None = None,
+                     generation: int | None = None) -> bool:
+        """Delete the live object (kept as noncurrent if the bucket is versioned), or with
+        `generation` that generation for good. `precondition` sees the object named."""
         async with self._commit_lock:
+            stored = self.get(bucket, name, generation)
             if precondition is not None:
-                precondition(self.get(bucket, name))
-            stored = self._index(bucket).pop(name, None)
+                precondition(stored)
             if stored is None:
                 return False
             self._memos.pop(bucket, None)
+            live = stored is self._index(bucket).get(name)
+            if live:
+                del self._index(bucket)[name]
+            else:
+                versions = self._noncurrent[bucket][name]
+                versions.remove(stored)
+                if not versions:
+                    del self._noncurrent[bucket][name]
             if self.persistent:
-                await self._in_thread(self._remove_record, bucket, name)
-            await self._drop_blob(stored)
+                await self._in_thread(self._remove_record, bucket, name, None if live else generation)
+            if live and generation is None:
+                await self._retire(stored)
+            else:
+                await self._drop_blob(stored)
         self._notify("deleted", stored)
         return True
 
     async def reset(self) -> None:
-        """Delete every object of every bucket."""
+        """Delete every object of every bucket, and every bucket not configured."""
         async with self._commit_lock:
             self._buckets.clear()
+            self._noncurrent.clear()
             self._memos.clear()
+            self.buckets = {name: Bucket.new(name) for name in self._configured_buckets}
+            self.save_buckets()
             for directory in (self._blobs, self._records):
                 shutil.rmtree(directory, ignore_errors=True)
                 directory.mkdir()
@@ -173,11 +240,24 @@ class ObjectStore:
             observer(change, stored)
 
     def _index(self, bucket: str) -> dict[str, StoredObject]:
+        if bucket not in self.buckets:
+            self.add_bucket(bucket)  # an object's bucket exists
         return self._buckets.setdefault(bucket, {})
 
-    def _record_path(self, bucket: str, name: str) -> Path:
-        key = hashlib.sha256(f"{bucket}\0{name}".encode("utf-8")).hexdigest()
-        return self._records / f"{key}.json"
+    async def _retire(self, stored: StoredObject) -> None:
+        """`stored` is no longer live: a noncurrent generation if its bucket is versioned, else gone."""
+        metadata = stored.metadata
+        if not self.buckets[metadata.bucket].versioning:
+            await self._drop_blob(stored)
+            return
+        metadata.time_deleted_us = now_us()
+        self._noncurrent.setdefault(metadata.bucket, {}).setdefault(metadata.name, []).append(stored)
+        if self.persistent:
+            await self._in_thread(self._write_record, metadata, stored.blob_id)
+
+    def _record_path(self, bucket: str, name: str, noncurrent_generation: int | None) -> Path:
+        key = f"{bucket}\0{name}" + ("" if noncurrent_generation is None else f"\0{noncurrent_generation}")
+        return self._records / f"{hashlib.sha256(key.encode('utf-8')).hexdigest()}.json"
 
     def _commit_blob(self, staged_path: str, blob_path: Path, metadata: ObjectMetadata, blob_id: str) -> None:
         os.rename(staged_path, blob_path)
@@ -187,16 +267,11 @@ class ObjectStore:
 
     def _write_record(self, metadata: ObjectMetadata, blob_id: str | None) -> None:
         record = json.dumps({"metadata": metadata.to_record(), "blob": blob_id}).encode("utf-8")
-        temp = self._tmp / f"record-{uuid.uuid4().hex}"
-        with open(temp, "wb") as file:
-            file.write(record)
-            file.flush()
-            os.fsync(file.fileno())
-        os.rename(temp, self._record_path(metadata.bucket, metadata.name))
-        _fsync_directory(self._records)
+        noncurrent_generation = None if metadata.time_deleted_us is None else metadata.generation
+        _write_atomically(self._tmp, self._record_path(metadata.bucket, metadata.name, noncurrent_generation), record)
 
-    def _remove_record(self, bucket: str, name: str) -> None:
-        self._record_path(bucket, name).unlink(missing_ok=True)
+    def _remove_record(self, bucket: str, name: str, noncurrent_generation: int | None) -> None:
+        self._record_path(bucket, name, noncurrent_generation).unlink(missing_ok=True)
         _fsync_directory(self._records)
 
     async def _drop_blob(self, stored: StoredObject) -> None:
@@ -209,6 +284,14 @@ class ObjectStore:
         await asyncio.get_running_loop().run_in_executor(None, function, *args)
 
     def _load(self) -> None:
+        try:
+            for record in json.loads((self.root / "buckets.json").read_text(encoding="utf-8")):
+                bucket = Bucket.from_record(record)
+                self.buckets[bucket.name] = bucket
+        except FileNotFoundError:
+            pass
+        except (OSError, ValueError, TypeError) as error:
+            log.warning("skipping unreadable buckets.json: %s", error)
         referenced = set()
         for record_path in self._records.glob("*.json"):
             try:
@@ -221,13 +304,30 @@ class ObjectStore:
                 log.warning("skipping unreadable object record %s: %s", record_path.name, error)
                 continue
             referenced.add(record["blob"])
-            self._index(metadata.bucket)[metadata.name] = StoredObject(
-                metadata, FileBlob(str(blob_path), metadata.size), record["blob"])
+            stored = StoredObject(metadata, FileBlob(str(blob_path), metadata.size), record["blob"])
+            if metadata.time_deleted_us is None:
+                self._index(metadata.bucket)[metadata.name] = stored
+            else:
+                self._noncurrent.setdefault(metadata.bucket, {}).setdefault(metadata.name, []).append(stored)
+        for versions in self._noncurrent.values():
+            for generations in versions.values():
+                generations.sort(key=lambda stored: stored.metadata.generation)
         for blob_path in self._blobs.iterdir():
             if blob_path.name not in referenced:
                 blob_path.unlink()
         for leftover in self._tmp.iterdir():
             leftover.unlink()
+
+
+def _write_atomically(tmp: Path, path: Path, data: bytes) -> None:
+    """Write `data` to a temp file in `tmp`, fsync it and rename it over `path`."""
+    temp = tmp / f"record-{uuid.uuid4().hex}"
+    with open(temp, "wb") as file:
+        file.write(data)
+        file.flush()
+        os.fsync(file.fileno())
+    os.rename(temp, path)
+    _fsync_directory(path.parent)
 
 
 def _fsync_directory(path: Path) -> None:

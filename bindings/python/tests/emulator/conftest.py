@@ -19,6 +19,8 @@ import requests
 
 PYTHON_ROOT = Path(__file__).resolve().parents[2]  # bindings/python
 FLAVORS = ("production", "firebase-tools")
+# The shared emulators' configured buckets ("b": the v0 tests' bucket, which the GCS tests share).
+GCS_BUCKETS = ("b", "demo-project.appspot.com", "other-bucket")
 ADMIN = {"Authorization": "Bearer owner"}
 
 
@@ -174,7 +176,7 @@ def assert_error(emu: Emulator, response: requests.Response, status: int, quirk_
 
 @pytest.fixture(scope="session", params=FLAVORS)
 def shared_emulator(request):
-    emulator = Emulator(flavor=request.param)
+    emulator = Emulator(*(f"--bucket={bucket}" for bucket in GCS_BUCKETS), flavor=request.param)
     yield emulator
     assert emulator.stop() == 0
     assert "Traceback" not in emulator.stderr(), emulator.stderr()

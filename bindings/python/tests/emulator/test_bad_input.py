@@ -75,8 +75,10 @@ def test_bad_names(emu, path):
 
 def test_unencoded_slash_and_unknown_paths_are_json_404(emu):
     assert_error(emu, emu.http.get(emu.url("/v0/b/b/o/a/b")), 404, "Not Found")
-    assert_json_error(emu.http.get(emu.url("/elsewhere")), 404)
+    assert_json_error(emu.http.get(emu.url("/Not_A_Bucket!")), 404)
     assert_json_error(emu.http.get(emu.url("/_emulator/nothing")), 404)
+    elsewhere = emu.http.get(emu.url("/elsewhere"))  # a bucket's name: the XML API's NoSuchBucket
+    assert elsewhere.status_code == 404 and b"<Code>NoSuchBucket</Code>" in elsewhere.content
 
 
 def test_method_not_allowed_names_the_allowed_ones(emu):

@@ -27,12 +27,6 @@ def gcs_requests(emu) -> list[dict]:
     return [entry for entry in emu.recorded() if "/storage/v1/" in entry["path"]]
 
 
-def test_any_bucket_exists(gcs):
-    bucket = gcs.get_bucket("never-created")
-    assert bucket.name == "never-created" and bucket.exists()
-    assert gcs.create_bucket("made-here").name == "made-here"
-
-
 def test_small_upload_is_multipart_and_reads_back(emu, gcs):
     blob = gcs.bucket(BUCKET).blob("dir/hello.txt")
     blob.metadata = {"owner": "ada"}

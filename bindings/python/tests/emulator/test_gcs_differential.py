@@ -181,7 +181,6 @@ PEER_DIFFERENCES = {
     "put_update_replaces": "PUT (objects.update) is 501 Not Implemented",
     "generation_preconditions": "ifGenerationMatch is ignored on uploads",
     "metageneration_preconditions": "ifMetagenerationMatch is ignored on PATCH",
-    "unknown_bucket": "deliberately ours: any bucket exists, as in the Firebase emulator (GCS and the peer: 404)",
 }
 
 

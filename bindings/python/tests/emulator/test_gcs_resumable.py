@@ -213,7 +213,7 @@ def test_bad_patch_values_change_nothing(emu):
 def test_gcs_uploads_and_copies_stream_without_growing_memory(start_emulator):
     """128 MiB in two resumable chunks, then a copy, a two-step rewrite and a compose of it: the
     bytes stream through files, so the emulator's peak RSS barely moves."""
-    emu = start_emulator()
+    emu = start_emulator(f"--bucket={BUCKET}")
     size, piece = 128 << 20, bytes(range(256)) * 4096  # 1 MiB pieces, sent as they are made
     baseline = emu.rss_bytes()
     session = start(emu, name="huge", size=size)

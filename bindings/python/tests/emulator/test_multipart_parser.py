@@ -16,7 +16,21 @@ DATA = b"\r\n--B0undar\r\n--B0undarz\r\n" + bytes(range(256))  # near-delimiters
 VALID = (b"preamble\r\n--B0undary  \r\nContent-Type: application/json; charset=utf-8\r\nX-Other: 1\r\n\r\n"
          b'{"name": "n", "metadata": {"k": "v"}}\r\n--B0undary\r\ncontent-type:  image/png \r\n\r\n'
          + DATA + b"\r\n--B0undary--\r\nepilogue")
+# The same body with bare LF line breaks, as gcsfs sends it (no preamble, no final line break).
+VALID_LF = (b'--B0undary\nContent-Type: application/json; charset=UTF-8\n\n{"name": "n", "metadata": {"k": "v"}}'
+            b"\n--B0undary\ncontent-type: image/png\n\n" + DATA + b"\n--B0undary--")
+# LF mode: a CR before the LF of a delimiter is the data's last byte (as in Go's mime/multipart).
+VALID_LF_DATA_ENDS_IN_CR = (b"--B0undary\nContent-Type: application/json\n\n{}\n--B0undary\n"
+                            b"Content-Type: a/b\n\nx\r\n--B0undary--\n")
 MALFORMED = [
+    # CRLF after the first delimiter, then bare LF: the later delimiters are data, the body has no end.
+    b"--B0undary\r\nContent-Type: application/json\r\n\r\n{}\n--B0undary\nContent-Type: a/b\n\nx\n--B0undary--",
+    b"--B0undary\r\nContent-Type: application/json\r\n\r\n{}\r\n--B0undary\r\nContent-Type: a/b\r\n\r\nx\n--B0undary--",
+    # Bare LF bodies with what also makes a CRLF body malformed.
+    b"--B0undary\nContent-Type: application/json\n\n{}\n--B0undary--",
+    b"--B0undary\nContent-Type: application/json\n\n{}\n--B0undary\nContent-Type: a/b\n\nno end",
+    b"--B0undary\n\n{}\n--B0undary\nContent-Type: a/b\n\nx\n--B0undary--",
+    b"--B0undaryContent-Type: a/b",
     b"--B0undary\r\nContent-Type: application/json\r\n\r\n{}\r\n--B0undary--",
     b"--B0undary\r\n\r\n{}\r\n--B0undary\r\nContent-Type: a/b\r\n\r\nx\r\n--B0undary--",
     b"--B0undary\r\nContent-Type: application/json\r\n\r\n{bad\r\n--B0undary\r\nContent-Type: a/b\r\n\r\nx\r\n--B0undary--",
@@ -50,7 +64,12 @@ def test_one_piece(tmp_path):
     assert parse(tmp_path, VALID, []) == ({"name": "n", "metadata": {"k": "v"}}, "image/png", DATA)
 
 
-@pytest.mark.parametrize("body", [VALID, *MALFORMED])
+def test_bare_lf_line_breaks(tmp_path):
+    assert parse(tmp_path, VALID_LF, []) == ({"name": "n", "metadata": {"k": "v"}}, "image/png", DATA)
+    assert parse(tmp_path, VALID_LF_DATA_ENDS_IN_CR, []) == ({}, "a/b", b"x\r")
+
+
+@pytest.mark.parametrize("body", [VALID, VALID_LF, VALID_LF_DATA_ENDS_IN_CR, *MALFORMED])
 def test_any_cut_gives_the_one_piece_result(tmp_path, body):
     whole = parse(tmp_path, body, [])
     for cut in range(len(body) + 1):

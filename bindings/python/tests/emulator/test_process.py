@@ -1,15 +1,18 @@
 """The process: READY line, signals, port conflicts, HTTP/1.1 behaviour, concurrency, memory."""
 
 import http.client
+import os
 import signal
 import socket
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
 import pytest
 import requests
 
-from conftest import Emulator, md5_b64
+from conftest import PYTHON_ROOT, Emulator, md5_b64
 
 
 def memory_kib(emu: Emulator, field: str) -> int:
@@ -26,6 +29,27 @@ def test_ready_line_and_clean_stop(start_emulator, sig):
     assert emu.http.get(emu.url("/v0/")).json() == {"emulator": "storage"}
     emu.upload_ok("x")
     assert emu.stop(sig) == 0
+
+
+@pytest.mark.parametrize("stop", ["close stdin", "SIGTERM"])
+def test_stop_on_stdin_eof(stop):
+    """--stop-on-stdin-eof: stdin's end stops it; so does a signal while stdin is still open."""
+    process = subprocess.Popen([sys.executable, "-m", "fbstorage.emulator", "--port", "0", "--stop-on-stdin-eof"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env={**os.environ, "PYTHONPATH": str(PYTHON_ROOT)})
+    try:
+        assert process.stdout.readline().startswith(b"READY ")
+        if stop == "SIGTERM":
+            process.send_signal(signal.SIGTERM)  # stdin stays open until it has exited
+        else:
+            process.stdin.close()
+        assert process.wait(10) == 0
+        assert b"Fatal Python error" not in process.stderr.read()
+    finally:
+        process.kill()
+        process.stdin.close()
+        process.stdout.close()
+        process.stderr.close()
 
 
 def test_port_in_use_fails_with_message(start_emulator):

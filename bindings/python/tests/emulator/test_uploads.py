@@ -108,6 +108,25 @@ def test_multipart_content_type_from_data_part_and_quoted_boundary(emu):
     assert response.json()["contentType"] == "image/png"
 
 
+def test_multipart_with_bare_lf_line_breaks_on_both_apis(emu):
+    """The body gcsfs builds: LF line breaks, no preamble, no line break after the close delimiter."""
+    data = b"a\r\nb\n" + os.urandom(1000)
+
+    def body(name: str) -> bytes:
+        return (f'--==0==\nContent-Type: application/json; charset=UTF-8\n\n{{"name": "{name}"}}\n'
+                f"--==0==\nContent-Type: application/x-lf\n\n").encode() + data + b"\n--==0==--"
+    v0 = multipart_upload(emu, "lf-v0", body("lf-v0"), boundary='"==0=="')
+    gcs = emu.http.post(emu.url("/upload/storage/v1/b/b/o"), params={"uploadType": "multipart"},
+                        data=body("lf-gcs"), headers={"Content-Type": 'multipart/related; boundary="==0=="'})
+    for response, name in ((v0, "lf-v0"), (gcs, "lf-gcs")):
+        assert response.status_code == 200, response.text
+        assert response.json()["contentType"] == "application/x-lf"
+        assert emu.download(name).content == data
+    mixed = body("mixed").replace(b"\n", b"\r\n", 3)  # CRLF first, then bare LF: never closed
+    assert multipart_upload(emu, "mixed", mixed, boundary='"==0=="').status_code == 400
+    assert emu.get_metadata("mixed").status_code == 404
+
+
 def test_upload_metadata_fields_and_tokens(emu):
     body = multipart_body('{"cacheControl":"no-cache","contentLanguage":"fr","contentDisposition":"attachment",'
                           '"contentEncoding":"gzip","metadata":{"n":1,"firebaseStorageDownloadTokens":"t1,t2"}}', b"z")

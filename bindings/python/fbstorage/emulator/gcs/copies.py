@@ -19,7 +19,7 @@ from ..state import EmulatorState
 from ..store import StoredObject
 from ..uploads import ACTIVE, CANCELLED, FINAL, commit_upload
 from .objects import read_json
-from .preconditions import Preconditions, int_parameter, live_object
+from .preconditions import Preconditions, int_parameter, requested_object
 from .resource import base_url, object_resource, upload_resource
 
 REWRITE_BYTES_PER_CALL = 8 << 20  # a larger object takes several rewriteTo calls, as in GCS
@@ -51,12 +51,12 @@ def _integer(value: Any, what: str) -> int | None:
 
 
 def _source(state: EmulatorState, bucket: str, name: str, query: dict[str, str]) -> StoredObject:
-    stored = live_object(state.store.get(bucket, name), bucket, name, int_parameter(query, "sourceGeneration"))
+    stored = requested_object(state.store, bucket, name, int_parameter(query, "sourceGeneration"))
     Preconditions.from_query(query, source=True).check(stored)
     return stored
 
 
-async def _write_object(state: EmulatorState, bucket: str, name: str, resource: dict[str, Any],
+async def write_object(state: EmulatorState, bucket: str, name: str, resource: dict[str, Any],
                         sources: list[Iterator[bytes]], conditions: Preconditions) -> ObjectMetadata:
     """`sources` are the source blobs' pieces, opened before any await: a concurrent overwrite
     or delete of a source cannot take its bytes away (see FileBlob.pieces)."""
@@ -76,7 +76,7 @@ async def copy_object(request: web.Request, state: EmulatorState, source: tuple[
     stored = _source(state, *source, query)
     conditions = Preconditions.from_query(query)
     conditions.check(state.store.get(*destination))
-    metadata = await _write_object(state, *destination, upload_resource(stored.metadata, changes),
+    metadata = await write_object(state, *destination, upload_resource(stored.metadata, changes),
                                    [stored.blob.pieces(0, stored.metadata.size)], conditions)
     return web.json_response(object_resource(metadata, base_url(request)))
 
@@ -149,8 +149,7 @@ async def compose_object(request: web.Request, state: EmulatorState, bucket: str
         conditions = source.get("objectPreconditions") or {}
         if not isinstance(conditions, dict):
             raise bad_request("objectPreconditions must be an object.")
-        stored = live_object(state.store.get(bucket, source["name"]), bucket, source["name"],
-                             _integer(source.get("generation"), "generation"))
+        stored = requested_object(state.store, bucket, source["name"], _integer(source.get("generation"), "generation"))
         match = _integer(conditions.get("ifGenerationMatch"), "ifGenerationMatch")
         if match is not None and match != stored.metadata.generation:
             raise ApiError(412, f"Source {source['name']} does not match ifGenerationMatch={match}.")
@@ -158,5 +157,5 @@ async def compose_object(request: web.Request, state: EmulatorState, bucket: str
     conditions = Preconditions.from_query(query)
     conditions.check(state.store.get(bucket, name))
     resource = {key: value for key, value in destination.items() if key != "name"}
-    metadata = await _write_object(state, bucket, name, resource, pieces, conditions)
+    metadata = await write_object(state, bucket, name, resource, pieces, conditions)
     return web.json_response(object_resource(metadata, base_url(request)))

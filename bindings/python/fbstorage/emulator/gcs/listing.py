@@ -3,7 +3,8 @@
 Unlike v0, GCS hides no name, takes any prefix, bounds the names by startOffset/endOffset and,
 with includeTrailingDelimiter, lists a name that ends in the delimiter both as an item and as a
 prefix. Items and prefixes share the pages in name order (an item before the equal prefix); the
-token is the base64 of the last entry returned.
+token is the base64 of the last entry returned. With versions=true every generation of a name is
+an item (noncurrent ones included), oldest first.
 """
 
 from __future__ import annotations
@@ -16,38 +17,51 @@ from typing import Any
 from ..errors import bad_request
 from ..listing import DEFAULT_MAX_RESULTS, group_names, memoized, names_under_prefix
 from ..state import EmulatorState
-from ..store import utf8_order
+from ..store import StoredObject, utf8_order
 from .resource import object_resource
 
 ITEM, PREFIX = 0, 1
-Entry = tuple[bytes, int, str]  # (UTF-8 name, ITEM or PREFIX, name)
+Entry = tuple[bytes, int, int, str]  # (UTF-8 name, ITEM or PREFIX, generation (0: a prefix), name)
 
 
 def list_page(state: EmulatorState, base: str, bucket: str, query: dict[str, str]) -> dict[str, Any]:
-    prefix, delimiter = query.get("prefix", ""), query.get("delimiter", "")
-    start, end = query.get("startOffset", ""), query.get("endOffset", "")
-    trailing = query.get("includeTrailingDelimiter", "false").lower() == "true"
-    max_results = _max_results(query.get("maxResults"))
-    key = ("gcs", prefix, delimiter, start, end, trailing)
-    entries: list[Entry] = memoized(state.store.memo(bucket), key,
-                                    lambda: _entries(state, bucket, prefix, delimiter, start, end, trailing))
-    first = _after(entries, query["pageToken"]) if query.get("pageToken") else 0
-    chosen = entries[first:first + max_results]
+    entries = listing_entries(state, bucket, query.get("prefix", ""), query.get("delimiter", ""),
+                              start=query.get("startOffset", ""), end=query.get("endOffset", ""),
+                              trailing=query.get("includeTrailingDelimiter", "false").lower() == "true",
+                              versions=query.get("versions", "false").lower() == "true")
+    chosen, next_token = page_of(entries, query.get("pageToken"), max_results(query.get("maxResults")))
     page: dict[str, Any] = {"kind": "storage#objects"}
-    prefixes = [name for _, kind, name in chosen if kind == PREFIX]
-    items = [object_resource(state.store.get(bucket, name).metadata, base)
-             for _, kind, name in chosen if kind == ITEM]
+    prefixes = [name for _, kind, _, name in chosen if kind == PREFIX]
+    items = [object_resource(state.store.get(bucket, name, generation).metadata, base)
+             for _, kind, generation, name in chosen if kind == ITEM]
     if prefixes:
         page["prefixes"] = prefixes
     if items:
         page["items"] = items
-    if first + max_results < len(entries):
-        last = chosen[-1]
-        page["nextPageToken"] = base64.urlsafe_b64encode(bytes([last[1]]) + last[0]).decode("ascii")
+    if next_token:
+        page["nextPageToken"] = next_token
     return page
 
 
-def _max_results(raw: str | None) -> int:
+def listing_entries(state: EmulatorState, bucket: str, prefix: str, delimiter: str, *, start: str = "",
+                    end: str = "", trailing: bool = False, versions: bool = False) -> list[Entry]:
+    """The listing's entries in order, computed once per bucket state (the store's memo)."""
+    key = ("gcs", prefix, delimiter, start, end, trailing, versions)
+    return memoized(state.store.memo(bucket), key, lambda: _entries(
+        state, bucket, prefix, delimiter, start, end, trailing, versions))
+
+
+def page_of(entries: list[Entry], token: str | None, size: int) -> tuple[list[Entry], str | None]:
+    """The page after the entry `token` names (from the start without one), and the next page's token."""
+    first = _after(entries, token) if token else 0
+    chosen = entries[first:first + size]
+    if first + size >= len(entries):
+        return chosen, None
+    name_bytes, kind, generation, _ = chosen[-1]
+    return chosen, base64.urlsafe_b64encode(bytes([kind]) + generation.to_bytes(8, "big") + name_bytes).decode("ascii")
+
+
+def max_results(raw: str | None) -> int:
     """GCS returns at most 1000 entries a page, whatever is asked."""
     if raw is None:
         return DEFAULT_MAX_RESULTS
@@ -57,17 +71,24 @@ def _max_results(raw: str | None) -> int:
 
 
 def _entries(state: EmulatorState, bucket: str, prefix: str, delimiter: str, start: str, end: str,
-             trailing: bool) -> list[Entry]:
-    names = names_under_prefix(state.store.sorted_names(bucket), prefix)
+             trailing: bool, versions: bool) -> list[Entry]:
+    names = names_under_prefix(state.store.sorted_names(bucket, noncurrent=versions), prefix)
     if start:
         names = names[bisect.bisect_left(names, utf8_order(start), key=utf8_order):]
     if end:
         names = names[:bisect.bisect_left(names, utf8_order(end), key=utf8_order)]
     items, prefixes = group_names(names, prefix, delimiter)
+    def listed(name: str) -> list[StoredObject]:
+        if versions:
+            return state.store.generations(bucket, name)
+        live = state.store.get(bucket, name)
+        return [live] if live else []
     if trailing:
-        items += [name for name in prefixes if state.store.get(bucket, name) is not None]
-    return sorted([(utf8_order(name), ITEM, name) for name in items]
-                  + [(utf8_order(name), PREFIX, name) for name in prefixes])
+        items += [name for name in prefixes if listed(name)]
+    entries = [(utf8_order(name), PREFIX, 0, name) for name in prefixes]
+    for name in items:
+        entries += [(utf8_order(name), ITEM, stored.metadata.generation, name) for stored in listed(name)]
+    return sorted(entries)
 
 
 def _after(entries: list[Entry], token: str) -> int:
@@ -76,6 +97,7 @@ def _after(entries: list[Entry], token: str) -> int:
         raw = base64.urlsafe_b64decode(token.encode("ascii"))
     except (binascii.Error, ValueError, UnicodeEncodeError):
         raise bad_request("Invalid pageToken.") from None
-    if not raw or raw[0] not in (ITEM, PREFIX):
+    if len(raw) < 9 or raw[0] not in (ITEM, PREFIX):
         raise bad_request("Invalid pageToken.")
-    return bisect.bisect_right(entries, (raw[1:], raw[0]), key=lambda entry: entry[:2])
+    last = (raw[9:], raw[0], int.from_bytes(raw[1:9], "big"))
+    return bisect.bisect_right(entries, last, key=lambda entry: entry[:3])

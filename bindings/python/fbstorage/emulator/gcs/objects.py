@@ -10,7 +10,8 @@ from ..bodies import read_json_object
 from ..downloads import download_response
 from ..state import EmulatorState
 from ..store import StoredObject
-from .preconditions import Preconditions, int_parameter, live_object
+from .preconditions import Preconditions, int_parameter
+from .errors import no_such_object
 from .resource import apply_changes, base_url, object_resource
 
 
@@ -24,14 +25,16 @@ def resource_response(request: web.Request, stored: StoredObject) -> web.Respons
 
 
 def checked(stored: StoredObject | None, bucket: str, name: str, query: dict[str, str]) -> StoredObject:
-    """`stored`, if it is the live object the request names and meets its `if…` conditions."""
-    stored = live_object(stored, bucket, name, int_parameter(query, "generation"))
+    """`stored`, the object the request names (a 404 if None), if it meets the `if…` conditions."""
+    if stored is None:
+        raise no_such_object(bucket, name)
     Preconditions.from_query(query).check(stored)
     return stored
 
 
 def checked_object(state: EmulatorState, bucket: str, name: str, query: dict[str, str]) -> StoredObject:
-    return checked(state.store.get(bucket, name), bucket, name, query)
+    """The object of the request's `generation` (default: the live one), checked."""
+    return checked(state.store.get(bucket, name, int_parameter(query, "generation")), bucket, name, query)
 
 
 async def get_object(request: web.Request, state: EmulatorState, bucket: str, name: str,
@@ -55,5 +58,6 @@ async def update_object(request: web.Request, state: EmulatorState, bucket: str,
 async def delete_object(state: EmulatorState, bucket: str, name: str, query: dict[str, str]) -> web.Response:
     """The conditions are checked again under the commit lock, with the delete."""
     checked_object(state, bucket, name, query)
-    await state.store.delete(bucket, name, lambda current: checked(current, bucket, name, query))
+    await state.store.delete(bucket, name, lambda current: checked(current, bucket, name, query),
+                             int_parameter(query, "generation"))
     return web.Response(status=204)

@@ -1,7 +1,7 @@
 """`ifGenerationMatch` and friends (and their `ifSource…` forms): 412 when one does not hold.
 
-The emulator keeps only the live generation of an object, so `generation=` naming any other
-one (or an object that does not exist) is a 404, as GCS answers for a deleted generation.
+`generation=` names the live generation or, in a versioned bucket, a noncurrent one; any other
+(or an object that does not exist) is a 404, as GCS answers for a deleted generation.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..errors import bad_request
 from ..metadata import ObjectMetadata
-from ..store import StoredObject
+from ..store import ObjectStore, StoredObject
 from .errors import no_such_object, precondition_failed
 
 CONDITIONS = ("GenerationMatch", "GenerationNotMatch", "MetagenerationMatch", "MetagenerationNotMatch")
@@ -61,8 +61,9 @@ class Preconditions:
                 raise precondition_failed(f"{parameter}={value}")
 
 
-def live_object(stored: StoredObject | None, bucket: str, name: str, generation: int | None) -> StoredObject:
-    """The object a request names, or a 404 (`generation` must be the live one when given)."""
-    if stored is None or (generation is not None and generation != stored.metadata.generation):
+def requested_object(store: ObjectStore, bucket: str, name: str, generation: int | None) -> StoredObject:
+    """The object a request names (the live one unless `generation` is given), or a 404."""
+    stored = store.get(bucket, name, generation)
+    if stored is None:
         raise no_such_object(bucket, name)
     return stored

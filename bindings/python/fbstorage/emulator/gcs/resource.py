@@ -37,7 +37,7 @@ def object_resource(metadata: ObjectMetadata, base: str) -> dict[str, Any]:
     if custom:
         resource["metadata"] = custom
     path = object_path(metadata.bucket, metadata.name)
-    return {
+    resource = {
         "kind": "storage#object",
         "id": f"{metadata.bucket}/{metadata.name}/{metadata.generation}",
         "selfLink": f"{base}/storage/v1{path}",
@@ -45,16 +45,9 @@ def object_resource(metadata: ObjectMetadata, base: str) -> dict[str, Any]:
         **resource,
         "timeStorageClassUpdated": rfc3339(metadata.time_created_us),
     }
-
-
-def bucket_resource(bucket: str, base: str) -> dict[str, Any]:
-    """Any bucket exists, as in the Firebase emulator; this is what a client reads of one."""
-    return {"kind": "storage#bucket", "id": bucket, "name": bucket,
-            "selfLink": f"{base}/storage/v1/b/{quote(bucket, safe='')}",
-            "projectNumber": "0", "metageneration": "1", "location": "US-CENTRAL1",
-            "storageClass": "STANDARD", "locationType": "region",
-            "timeCreated": "1970-01-01T00:00:00.000Z", "updated": "1970-01-01T00:00:00.000Z",
-            "etag": "CAE="}
+    if metadata.time_deleted_us is not None:  # a noncurrent generation
+        resource["timeDeleted"] = rfc3339(metadata.time_deleted_us)
+    return resource
 
 
 def upload_resource(source: ObjectMetadata, changes: dict[str, Any]) -> dict[str, Any]:

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from ..errors import ApiError
-from ..state import STATE
+from ..state import STATE, EmulatorState
+from .buckets import create_bucket, delete_bucket, get_bucket, list_buckets, require_bucket, update_bucket
 from .copies import compose_object, copy_object, rewrite_object
 from .errors import not_implemented, renders_gcs_errors
 from .listing import list_page
-from .objects import delete_object, get_object, read_json, update_object
-from .resource import base_url, bucket_resource
+from .objects import delete_object, get_object, update_object
+from .resource import base_url
 from .targets import Target, UnknownTarget, parse_target
 from .uploads import cancel_resumable, continue_resumable, insert_object
 
@@ -35,9 +35,32 @@ async def handle_gcs(request: web.Request) -> web.StreamResponse:
     return response
 
 
+def _check_buckets(state: EmulatorState, target: Target) -> None:
+    """404 for a bucket that does not exist, unless the flavor creates it on use, as firebase-tools
+    does for any path naming `/b/{bucket}/…` (the upload session URLs included)."""
+    buckets = [target.bucket] + ([target.destination[0]] if target.destination else [])
+    for bucket in buckets:
+        if state.flavor.creates_buckets_on_use and (target.objects or target.api != "json"):
+            state.store.add_bucket(bucket)
+        require_bucket(state, bucket)
+
+
 async def _dispatch(request: web.Request, method: str, target: Target) -> web.StreamResponse | None:
     state, query = request.app[STATE], target.query
     bucket, name = target.bucket, target.name
+    if target.api == "json" and bucket is None:  # the bucket collection
+        if method == "GET":
+            return list_buckets(request, state, query)
+        return await create_bucket(request, state) if method == "POST" else None
+    if bucket is None:
+        return None
+    if target.api == "json" and not target.objects:
+        if method == "GET":
+            return get_bucket(request, state, bucket)
+        if method in ("PATCH", "PUT"):
+            return await update_bucket(request, state, bucket, replace=method == "PUT")
+        return delete_bucket(state, bucket) if method == "DELETE" else None
+    _check_buckets(state, target)
     if target.api == "upload":
         if not target.objects or name is not None:
             return None
@@ -50,15 +73,6 @@ async def _dispatch(request: web.Request, method: str, target: Target) -> web.St
         if name is None or method != "GET" or target.action:
             return None
         return await get_object(request, state, bucket, name, {**query, "alt": "media"})
-    if bucket is None:  # the bucket collection: creating one succeeds, as any bucket exists
-        if method != "POST":
-            return None
-        body = await read_json(request)
-        if not isinstance(body.get("name"), str) or not body["name"]:
-            raise ApiError(400, "A bucket needs a name.")
-        return web.json_response(bucket_resource(body["name"], base_url(request)))
-    if not target.objects:
-        return web.json_response(bucket_resource(bucket, base_url(request))) if method == "GET" else None
     if name is None:
         return web.json_response(list_page(state, base_url(request), bucket, query)) if method == "GET" else None
     if target.action == "compose":

@@ -1,0 +1,52 @@
+"""`--log-level debug`: one line per request with method, path, status, duration and principal,
+and never a credential."""
+
+import base64
+import json
+import re
+
+import pytest
+import requests
+
+from conftest import ADMIN, wait_until
+
+LINE = re.compile(r"^fbstorage\.emulator: DEBUG (\S+) (\S+) (\d{3}|dropped) (\d+\.\d) ms (.+)$")
+
+
+def unsigned_jwt(claims: dict) -> str:
+    def part(value: dict) -> str:
+        return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
+    return f"{part({'alg': 'none'})}.{part(claims)}.sig"
+
+
+def request_lines(emu) -> list[tuple[str, ...]]:
+    return [match.groups() for line in emu.stderr().splitlines() if (match := LINE.match(line))]
+
+
+@pytest.mark.parametrize("flavor", ["production", "firebase-tools"])
+def test_one_debug_line_per_request(start_emulator, flavor):
+    emu = start_emulator("--log-level", "debug", "--bucket", "logged", flavor=flavor)
+    token = unsigned_jwt({"user_id": "alice", "sub": "alice"})
+    emu.upload_ok("a/b", b"x", bucket="logged", headers=ADMIN)
+    emu.http.get(emu.object_url("a/b", bucket="logged"), params={"alt": "media", "token": "secret-token"},
+                 headers={"Authorization": f"Bearer {token}"})
+    emu.http.get(emu.object_url("missing", bucket="logged"))
+    requests.get(emu.url("/storage/v1/b/logged/o"), headers={"Authorization": "Bearer ya29.not-a-jwt"})
+    requests.get(emu.url("/_emulator/requests"))  # control calls are not API requests: no line
+    wait_until(lambda: len(request_lines(emu)) >= 4)
+    lines = request_lines(emu)
+    assert [(method, path, status, who) for method, path, status, _, who in lines] == [
+        ("POST", "/v0/b/logged/o", "200", "admin"),
+        ("GET", "/v0/b/logged/o/a%2Fb", "200", "uid=alice"),
+        ("GET", "/v0/b/logged/o/missing", "404", "anonymous"),
+        ("GET", "/storage/v1/b/logged/o", "200", "admin (GCS API)"),
+    ]
+    for secret in ("secret-token", token, "ya29"):
+        assert secret not in emu.stderr()
+
+
+def test_no_request_lines_above_debug(start_emulator):
+    emu = start_emulator("--log-level", "info")
+    emu.upload_ok("x", b"x")
+    assert emu.http.get(emu.url("/_emulator/requests")).json()["requests"]  # the request was answered
+    assert request_lines(emu) == []
