@@ -14,10 +14,15 @@ from conftest import SMALL_CHUNK
 
 
 @pytest.fixture
-def bucket(emulator, monkeypatch):
+def bucket(emulator, storage, monkeypatch):
+    """The test bucket through google-cloud-storage, created as a GCS user would (after the
+    storage fixture's reset: in the production flavor a bucket exists once created)."""
     monkeypatch.setenv("STORAGE_EMULATOR_HOST", emulator.url)
     client = gcs_storage.Client(project="demo-project", credentials=AnonymousCredentials())
-    return client.bucket(TEST_BUCKET)
+    bucket = client.bucket(TEST_BUCKET)
+    if not bucket.exists():
+        bucket.create()
+    return bucket
 
 
 def test_an_upload_by_fbstorage_is_read_by_google_cloud_storage(storage, bucket):

@@ -80,7 +80,9 @@ def test_internal_export_writes_the_storage_folder(emu, tmp_path):
                                                                   "initiatedBy": "test"})
     assert (response.status_code, response.text) == (200, "OK")
     folder = tmp_path / "storage_export"
-    assert json.loads((folder / "buckets.json").read_text()) == {"buckets": [{"id": "b"}]}
+    exported = [entry["id"] for entry in json.loads((folder / "buckets.json").read_text())["buckets"]]
+    known = {item["name"] for item in emu.http.get(emu.url("/storage/v1/b")).json().get("items", [])}
+    assert "b" in exported and set(exported) == known   # every bucket the emulator knows
     [metadata_file] = (folder / "metadata").iterdir()
     metadata = json.loads(metadata_file.read_text())
     assert (metadata["name"], metadata["contentType"], metadata["size"]) == ("dir/file.txt", "text/plain", 5)
