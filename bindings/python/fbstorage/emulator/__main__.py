@@ -1,6 +1,7 @@
 """Command line: `python -m fbstorage.emulator --host 127.0.0.1 --port 9199 [options]`.
 
-Prints `READY http://HOST:PORT` (flushed) once it accepts connections and exits cleanly on
+Prints `READY http://HOST:PORT` (flushed) once it accepts connections, then `READY-UI http://HOST:PORT`
+for the web UI (unless --no-ui), and exits cleanly on
 SIGINT or SIGTERM (or, with --stop-on-stdin-eof, when its stdin closes: a parent that dies
 without stopping it cannot leave it running).
 """
@@ -26,8 +27,10 @@ from .server import create_app
 from .state import EmulatorState
 from .store import ObjectStore
 from .tuning import keep_large_buffers_in_heap
+from .ui import UiSettings, add_to_storage_app, create_ui_server
 
 log = logging.getLogger("fbstorage.emulator")
+DEFAULT_UI_PORT = 4000
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -45,6 +48,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="the least severe log lines shown on stderr (default warning)")
     parser.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto",
                         help="event loop: uvloop (auto: when installed) or asyncio's own (default auto)")
+    parser.add_argument("--ui-port", type=int,
+                        help="port of the web UI, also served under /ui on the storage port; 0 picks a free one "
+                             f"(default {DEFAULT_UI_PORT}, or a free one when --port is 0)")
+    parser.add_argument("--no-ui", action="store_true", help="serve no web UI (and keep no UI request log)")
     parser.add_argument("--stop-on-stdin-eof", action="store_true",
                         help="also stop when stdin reaches end of file (for test harnesses)")
     return parser.parse_args(argv)
@@ -56,8 +63,13 @@ async def serve(args: argparse.Namespace) -> None:
     store = ObjectStore(args.data_dir)
     try:
         state = EmulatorState(flavor=FLAVORS[args.flavor], store=store, startup_rules=rules, rules=rules)
-        runner = web.AppRunner(create_app(state), access_log=None, handle_signals=False)
+        app = create_app(state)
+        ui = None if args.no_ui else UiSettings(args.host)
+        if ui:
+            add_to_storage_app(app, state, ui)
+        runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await runner.setup()
+        ui_runner = None
         try:
             site = web.TCPSite(runner, args.host, args.port, reuse_address=True)
             await site.start()
@@ -69,16 +81,40 @@ async def serve(args: argparse.Namespace) -> None:
             if args.stop_on_stdin_eof:
                 _stop_on_stdin_eof(loop, stop)
             watcher = loop.create_task(loading.watch(sources, rules)) if sources else None
-            host, port = runner.addresses[0][:2]
-            shown = f"[{host}]" if ":" in host else host
-            print(f"READY http://{shown}:{port}", flush=True)
+            storage_url = _url(runner)
+            if ui:
+                ui_runner = await _start_ui(state, ui, storage_url, args)
+            print(f"READY {storage_url}", flush=True)
+            if ui_runner:
+                print(f"READY-UI {_url(ui_runner)}/ui/", flush=True)
             await stop.wait()
             if watcher:
                 watcher.cancel()
         finally:
+            if ui_runner:
+                await ui_runner.cleanup()
             await runner.cleanup()
     finally:
         store.close()
+
+
+async def _start_ui(state: EmulatorState, ui: UiSettings, storage_url: str,
+                    args: argparse.Namespace) -> web.AppRunner:
+    port = args.ui_port if args.ui_port is not None else 0 if args.port == 0 else DEFAULT_UI_PORT
+    ui_runner = web.AppRunner(create_ui_server(state, ui, storage_url), access_log=None, handle_signals=False)
+    await ui_runner.setup()
+    try:
+        await web.TCPSite(ui_runner, args.host, port, reuse_address=True).start()
+    except OSError as error:
+        await ui_runner.cleanup()
+        raise OSError(f"web UI port {port}: {error.strerror or error} (--ui-port 0 picks a free one, "
+                      "--no-ui serves none)") from None
+    return ui_runner
+
+
+def _url(runner: web.AppRunner) -> str:
+    host, port = runner.addresses[0][:2]
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def _rules_sources(args: argparse.Namespace) -> list[loading.RulesSource]:

@@ -69,6 +69,10 @@ class ObjectStore:
     def get(self, bucket: str, name: str) -> StoredObject | None:
         return self._buckets.get(bucket, {}).get(name)
 
+    def buckets(self) -> list[str]:
+        """The buckets that hold objects, sorted."""
+        return sorted(bucket for bucket, objects in self._buckets.items() if objects)
+
     def memo(self, bucket: str) -> dict[Any, Any]:
         """Values computed from the bucket's names (the sorted names, listings), kept until the
         bucket next changes: a listing of many pages sorts and filters its names once."""
