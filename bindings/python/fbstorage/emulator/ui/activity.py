@@ -7,6 +7,7 @@ import collections
 import itertools
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 from urllib.parse import unquote
 
@@ -25,11 +26,15 @@ class Activity:
     id: int
     time: float
     method: str
-    path: str  # decoded, with the query (an upload names its object there)
-    user: str
+    path: str  # as sent, with the query (an upload names its object there)
+    authorization: str | None  # read when the log is read, not while the request is served
     status: int | None = None
     duration_ms: float = 0.0
     decisions: list[Decision] = field(default_factory=list)
+
+    @cached_property
+    def user(self) -> str:
+        return user_label(self.authorization)
 
     @property
     def verdict(self) -> str | None:
@@ -39,7 +44,7 @@ class Activity:
         return "allowed" if all(decision.allowed for decision in self.decisions) else "denied"
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "time": self.time, "method": self.method, "path": self.path, "user": self.user,
+        return {"id": self.id, "time": self.time, "method": self.method, "path": unquote(self.path), "user": self.user,
                 "status": self.status, "duration_ms": round(self.duration_ms, 2), "verdict": self.verdict,
                 "decisions": [decision.explain() for decision in self.decisions]}
 
@@ -62,8 +67,8 @@ class ActivityLog:
         self._ids = itertools.count(1)
 
     def start(self, request: web.Request) -> Activity:
-        return Activity(next(self._ids), time.time(), request.method, unquote(request.raw_path),
-                        user_label(request.headers.get("Authorization")))
+        return Activity(next(self._ids), time.time(), request.method, request.raw_path,
+                        request.headers.get("Authorization"))
 
     def add(self, entry: Activity) -> None:
         self._entries.append(entry)
@@ -76,7 +81,7 @@ class ActivityLog:
         `verdict` (allowed, denied, none; empty: any); the newest `limit` of them."""
         wanted_verdict = None if verdict == "none" else verdict
         chosen = [entry for entry in self._entries
-                  if entry.id > after and path in entry.path and user in entry.user
+                  if entry.id > after and (not path or path in unquote(entry.path)) and user in entry.user
                   and (not verdict or entry.verdict == wanted_verdict)]
         return chosen[-limit:]
 
