@@ -1,0 +1,111 @@
+"""Fixtures of the UI's browser tests: one emulator with storage.rules (its UI on a free port),
+headless Chromium from Debian driven by Selenium through the system chromedriver, screenshots
+under build/ui-screenshots/, and no console error allowed in any test."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Iterator
+
+import aiohttp
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
+
+PYTHON_ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = PYTHON_ROOT.parents[1] / "build" / "ui-screenshots"
+RULES = """rules_version = '2';
+service firebase.storage {
+  match /b/{bucket}/o {
+    match /uploads/{uid}/{file} {
+      allow read: if request.auth != null;
+      allow write: if request.auth != null && request.auth.uid == uid
+                   && request.resource.size < 5 * 1024 * 1024;
+    }
+  }
+}
+"""
+
+
+class UiEmulator:
+    def __init__(self, rules: Path):
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "fbstorage.emulator", "--host", "127.0.0.1", "--port", "0", "--rules", str(rules)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "PYTHONPATH": str(PYTHON_ROOT)})
+        ready, ready_ui = self.process.stdout.readline(), self.process.stdout.readline()
+        if not ready.startswith("READY ") or not ready_ui.startswith("READY-UI "):
+            self.process.kill()
+            raise RuntimeError(f"emulator did not start: {ready!r} {ready_ui!r} {self.process.stderr.read()}")
+        self.base, self.ui = ready.split()[1], ready_ui.split()[1]
+        self.port = int(self.base.rsplit(":", 1)[1])
+
+    def stop(self) -> str:
+        self.process.terminate()
+        _, stderr = self.process.communicate(timeout=10)
+        return stderr
+
+
+@pytest.fixture(scope="session")
+def emulator() -> Iterator[UiEmulator]:
+    with tempfile.TemporaryDirectory() as directory:
+        rules = Path(directory) / "storage.rules"
+        rules.write_text(RULES)
+        running = UiEmulator(rules)
+        yield running
+        assert "Traceback" not in running.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[webdriver.Chrome]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,860",
+                     "--disable-gpu", "--no-first-run", "--disable-extensions", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync", "--metrics-recording-only"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+    driver.implicitly_wait(0)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(autouse=True)
+def no_console_errors(request):
+    """Every test that used the browser leaves its console free of errors."""
+    yield
+    if "browser" in request.fixturenames:
+        driver = request.getfixturevalue("browser")
+        errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        assert errors == []
+
+
+def screenshot(driver: webdriver.Chrome, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    driver.save_screenshot(str(path))
+    return path
+
+
+def wait(driver: webdriver.Chrome, condition, timeout: float = 10):
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(condition)
+
+
+def fill(bucket_url: str, names: list[str], concurrency: int = 16) -> None:
+    """Upload a one-byte object under each name, several requests at a time (as the admin)."""
+    async def run() -> None:
+        pending = iter(names)
+        async with aiohttp.ClientSession(headers={"Authorization": "Bearer owner"}) as http:
+            async def worker() -> None:
+                for name in pending:
+                    async with http.post(bucket_url, params={"name": name}, data=b"x") as response:
+                        assert response.status == 200, await response.text()
+            await asyncio.gather(*(worker() for _ in range(concurrency)))
+    asyncio.run(run())
