@@ -88,6 +88,9 @@ def no_console_errors(request):
 
 
 def screenshot(driver: webdriver.Chrome, name: str) -> Path:
+    """Saved under build/ui-screenshots/, after checking that nothing is wider than the window."""
+    overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"{name}: the page is {overflow} px wider than the window"
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     driver.save_screenshot(str(path))

@@ -57,8 +57,7 @@ async def index(request: web.Request) -> web.Response:
 
 def _page_headers(settings: UiSettings, request: web.Request) -> dict[str, str]:
     """Nothing but this server and the emulators: no other network, no framing by other sites."""
-    others = " ".join(url for url in (settings.storage_url, settings.identity_url) if url)
-    return {"Content-Security-Policy": f"default-src 'self'; connect-src 'self' {others}; img-src 'self' blob: data:; "
+    return {"Content-Security-Policy": f"default-src 'self'; connect-src 'self' {settings.storage_url or ''}; img-src 'self' blob: data:; "
                                        f"frame-src blob:; frame-ancestors 'none'; form-action 'none'",
             "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store"}
 
@@ -88,6 +87,7 @@ def _ui_app(state: EmulatorState, settings: UiSettings, guarded: bool = True) ->
 def add_to_storage_app(storage_app: web.Application, state: EmulatorState, settings: UiSettings) -> None:
     """The UI under /ui/ of the storage port, and the request log it shows (requests there and
     under /_emulator/ are not logged)."""
+    settings.storage_app = storage_app
     storage_app.middlewares.insert(1, recorder(settings.activity, (PREFIX, "/_emulator/")))
     storage_app.router.add_get(PREFIX, to_index)
     storage_app.add_subapp(PREFIX, _ui_app(state, settings))
@@ -95,7 +95,7 @@ def add_to_storage_app(storage_app: web.Application, state: EmulatorState, setti
 
 def create_ui_server(state: EmulatorState, settings: UiSettings, storage_url: str) -> web.Application:
     """The app of the UI's own port: the same UI, talking to the storage API at `storage_url`."""
-    own = UiSettings(settings.bind_host, settings.activity, settings.token, storage_url, settings.identity_url)
+    own = UiSettings(settings.bind_host, settings.activity, settings.token, storage_url, settings.storage_app)
     app = web.Application(middlewares=[guard])
     app[SETTINGS] = own
     app.router.add_get("/", to_index)

@@ -34,6 +34,12 @@ class Activity:
 
     @cached_property
     def user(self) -> str:
+        """Who the rules saw (an upload's later requests act for the user who started it), else
+        who the Authorization header names."""
+        for decision in self.decisions:
+            if decision.variables:
+                auth = decision.variables["request"]["auth"]
+                return "anonymous" if auth is None else _uid_label(auth["token"])
         return user_label(self.authorization)
 
     @property
@@ -57,7 +63,11 @@ def user_label(authorization: str | None) -> str:
         return "invalid token"
     if principal.claims is None:
         return "anonymous"
-    uid = principal.claims.get("user_id", principal.claims.get("sub"))
+    return _uid_label(principal.claims)
+
+
+def _uid_label(claims: dict[str, Any]) -> str:
+    uid = claims.get("user_id", claims.get("sub"))
     return str(uid) if uid is not None else "token without uid"
 
 

@@ -37,8 +37,9 @@ def _log(request: web.Request) -> ActivityLog:
 @routes.get("/api/config")
 async def config(request: web.Request) -> web.Response:
     settings, state = request.app[SETTINGS], request.app[STATE]
-    return web.json_response({"storageUrl": settings.storage_url or f"{request.scheme}://{request.host}",
-                              "flavor": state.flavor.name, "identityUrl": settings.identity_url})
+    storage_url = settings.storage_url or f"{request.scheme}://{request.host}"
+    return web.json_response({"storageUrl": storage_url, "flavor": state.flavor.name,
+                              "identityUrl": storage_url if settings.serves_identity() else None})
 
 
 @routes.get("/api/buckets")

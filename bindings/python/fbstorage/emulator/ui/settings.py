@@ -11,6 +11,7 @@ from .activity import ActivityLog
 
 WILDCARD_HOSTS = ("", "0.0.0.0", "::")
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+IDENTITY_PREFIX = "/identitytoolkit.googleapis.com"
 
 
 @dataclass
@@ -21,7 +22,12 @@ class UiSettings:
     #: page cannot read it (the UI sends no CORS headers), so it cannot forge those requests.
     token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     storage_url: str | None = None  # None: the page's own origin (the UI under /ui on the storage port)
-    identity_url: str | None = None  # the Auth emulator's admin API, when it runs
+    storage_app: web.Application | None = None  # to see whether the Auth emulator is served there
+
+    def serves_identity(self) -> bool:
+        """Whether the Auth emulator's API (emulator/identity) is on the storage port."""
+        return self.storage_app is not None and any(
+            resource.canonical.startswith(IDENTITY_PREFIX) for resource in self.storage_app.router.resources())
 
     def host_allowed(self, host: str) -> bool:
         """Whether a Host header names this server: loopback names or the bound address (any name

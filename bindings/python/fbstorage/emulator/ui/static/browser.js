@@ -19,6 +19,13 @@ export function init() {
   $('refresh').addEventListener('click', () => attempt(list));
   $('more').addEventListener('click', () => attempt(() => list(view.nextPage)));
   $('delete-folder').addEventListener('click', () => attempt(deleteFolder));
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && !$('object-panel').hidden && !$('confirm').open) {
+      const name = view.selected;
+      closePanel();
+      document.querySelector(`#objects tr[data-name="${CSS.escape(name)}"] button`)?.focus();
+    }
+  });
   const zone = $('drop-zone');
   zone.addEventListener('dragover', (event) => { event.preventDefault(); zone.classList.add('dragging'); });
   zone.addEventListener('dragleave', () => zone.classList.remove('dragging'));
