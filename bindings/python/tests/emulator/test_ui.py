@@ -236,7 +236,8 @@ def test_rules_endpoint_shows_the_source_and_a_failed_reload(ruled):
     emulator.rules_file.write_text(RULES.replace("allow read:", "allow read:: if"))
     wait_until(lambda: ui.get("api/rules").json()["reloadError"] is not None)  # the watcher polls the file
     error = ui.get("api/rules").json()["reloadError"]
-    assert error["line"] == 5 and error["file"] == str(emulator.rules_file)
+    assert error["line"] == 5 and error["column"] == 18 and error["file"] == str(emulator.rules_file)
+    assert error["text"] == "      allow read:: if if request.auth != null;"
     assert ui.get("api/rules").json()["rulesets"][0]["source"] == RULES  # the previous rules stay
     emulator.rules_file.write_text(RULES + "\n")
     wait_until(lambda: ui.get("api/rules").json()["reloadError"] is None)

@@ -44,6 +44,7 @@ class UiEmulator:
             self.process.kill()
             raise RuntimeError(f"emulator did not start: {ready!r} {ready_ui!r} {self.process.stderr.read()}")
         self.base, self.ui = ready.split()[1], ready_ui.split()[1]
+        self.rules = rules
         self.port = int(self.base.rsplit(":", 1)[1])
 
     def stop(self) -> str:

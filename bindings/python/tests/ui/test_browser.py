@@ -119,6 +119,38 @@ def test_custom_metadata_edited_in_the_panel_is_read_by_the_client_library(brows
     screenshot(browser, "storage-object-panel")
 
 
+def metadata_of(emulator, name: str) -> dict:
+    return requests.get(f"{emulator.base}/v0/b/{BUCKET}/o/{quote(name, safe='')}", headers=ADMIN).json()
+
+
+def test_dropped_files_upload_and_tokens_and_moves_change_the_object(browser, emulator):
+    open_folder(browser, emulator, "dropped/")
+    wait(browser, lambda driver: driver.find_element(By.ID, "breadcrumbs").text.endswith("dropped"))
+    browser.execute_script("""
+        const files = new DataTransfer();
+        files.items.add(new File(['dropped bytes'], 'drop.txt', {type: 'text/plain'}));
+        document.getElementById('drop-zone').dispatchEvent(new DragEvent('drop', {dataTransfer: files, bubbles: true, cancelable: true}));""")
+    row = wait(browser, lambda driver: object_row(driver, "dropped/drop.txt"))
+    assert row.find_element(By.CSS_SELECTOR, "td.num").get_attribute("data-size") == str(len(b"dropped bytes"))
+    row.find_element(By.TAG_NAME, "button").click()
+    wait(browser, lambda driver: "dropped bytes" in driver.find_element(By.ID, "preview").text)
+    (first,) = metadata_of(emulator, "dropped/drop.txt")["downloadTokens"].split(",")
+    browser.find_element(By.XPATH, "//aside//button[text()='Create token']").click()
+    wait(browser, lambda driver: len(driver.find_elements(By.CSS_SELECTOR, ".tokens li")) == 2)
+    tokens = metadata_of(emulator, "dropped/drop.txt")["downloadTokens"].split(",")
+    assert len(tokens) == 2 and tokens[0] == first
+    browser.find_element(By.XPATH, f"//li[code[text()='{first}']]/button[text()='Revoke']").click()
+    wait(browser, lambda driver: len(driver.find_elements(By.CSS_SELECTOR, ".tokens li")) == 1)
+    assert metadata_of(emulator, "dropped/drop.txt")["downloadTokens"] == tokens[1]
+    move = browser.find_element(By.CSS_SELECTOR, "#move input")
+    move.clear()
+    move.send_keys("moved/drop.txt", Keys.ENTER)
+    wait(browser, lambda driver: object_row(driver, "dropped/drop.txt") is None)
+    assert "error" in metadata_of(emulator, "dropped/drop.txt")
+    moved = metadata_of(emulator, "moved/drop.txt")
+    assert moved["size"] == str(len(b"dropped bytes")) and moved["contentType"] == "text/plain"
+
+
 def test_deleting_an_object_and_a_folder(browser, emulator):
     for name in ("trash/keep/a.txt", "trash/keep/b.txt", "trash/one.txt"):
         admin_upload(emulator, name, b"bye")
@@ -205,3 +237,20 @@ def test_keyboard_and_narrow_window(browser, emulator):
         screenshot(browser, "narrow-window")  # which checks that nothing is wider than the window
     finally:
         browser.set_window_size(1280, 860)
+
+
+def test_a_failed_rules_reload_shows_its_error_line(browser, emulator):
+    good = emulator.rules.read_text()
+    emulator.rules.write_text(good.replace("allow read:", "allow read:: if"))
+    try:
+        wait(browser, lambda driver: requests.get(f"{emulator.ui}api/rules").json()["reloadError"])  # polled file
+        open_page(browser, emulator, "rules")
+        banner = wait(browser, lambda driver: driver.find_element(By.ID, "rules-error").is_displayed()
+                      and driver.find_element(By.ID, "rules-error"))
+        assert f"{emulator.rules}:5:" in banner.text
+        assert banner.find_element(By.CSS_SELECTOR, ".error-line").text.splitlines() == [
+            "5 |       allow read:: if if request.auth != null;", " " * 21 + "^"]  # under column 18
+        screenshot(browser, "rules-reload-error")
+    finally:
+        emulator.rules.write_text(good)
+    wait(browser, lambda driver: requests.get(f"{emulator.ui}api/rules").json()["reloadError"] is None)

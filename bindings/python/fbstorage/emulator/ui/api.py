@@ -144,8 +144,9 @@ def _ruleset_json(ruleset) -> dict[str, Any]:
 
 def _error_json(error: Exception) -> dict[str, Any]:
     if isinstance(error, RulesSyntaxError):
-        return {"message": str(error), "file": error.file, "line": error.line, "column": error.column}
-    return {"message": str(error), "file": None, "line": None, "column": None}
+        return {"message": str(error), "file": error.file, "line": error.line, "column": error.column,
+                "text": error.source_line}
+    return {"message": str(error), "file": None, "line": None, "column": None, "text": None}
 
 
 @routes.post("/api/playground")

@@ -7,9 +7,9 @@ const TOKEN = /(\/\/[^\n]*)|('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|(\b\d+(?:\
 const CLASSES = ['comment', 'string', 'number', 'keyword', 'method', 'capture'];
 
 /** The source as lines of highlighted spans (text nodes only: no markup from the rules reaches the page). */
-function highlight(source, errorLine) {
+function highlight(source) {
   return source.split('\n').map((text, index) => {
-    const line = el('span', { class: index + 1 === errorLine ? 'line error-line' : 'line', 'data-line': index + 1 });
+    const line = el('span', { class: 'line', 'data-line': index + 1 });
     let last = 0;
     for (const match of text.matchAll(TOKEN)) {
       line.append(text.slice(last, match.index));
@@ -36,16 +36,15 @@ export async function visible(shown) {
   const error = rules.reloadError;
   $('rules-error').hidden = !error;
   if (error) {
+    const where = error.text === null ? null
+      : el('pre', { class: 'error-line' }, `${error.line} | ${error.text}\n${' '.repeat(String(error.line).length + 2 + error.column)}^`);
     $('rules-error').replaceChildren(el('strong', {}, 'The last reload failed; the previous rules stay in force. '),
-      el('code', {}, error.message));
+      el('code', {}, error.message), where);
   }
-  const sections = rules.rulesets.map((ruleset) => {
-    const errorLine = error && error.file === ruleset.file ? error.line : null;
-    return el('div', { class: 'ruleset' },
+  const sections = rules.rulesets.map((ruleset) => el('div', { class: 'ruleset' },
       el('h2', {}, ruleset.file, el('span', { class: 'muted' }, ruleset.buckets ? ` (bucket ${ruleset.buckets.join(', ')})` : ' (every bucket)')),
       ruleset.warnings.map((warning) => el('p', { class: 'warning' }, warning)),
-      el('pre', { class: 'rules-source', tabindex: 0 }, highlight(ruleset.source, errorLine)));
-  });
+      el('pre', { class: 'rules-source', tabindex: 0 }, highlight(ruleset.source))));
   if (!rules.configured) sections.push(el('p', { class: 'muted' }, 'No rules are loaded: every request is allowed (start with --rules FILE).'));
   $('rules-sources').replaceChildren(...sections);
 }
