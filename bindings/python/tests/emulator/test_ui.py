@@ -241,3 +241,46 @@ def test_rules_endpoint_shows_the_source_and_a_failed_reload(ruled):
     assert ui.get("api/rules").json()["rulesets"][0]["source"] == RULES  # the previous rules stay
     emulator.rules_file.write_text(RULES + "\n")
     wait_until(lambda: ui.get("api/rules").json()["reloadError"] is None)
+
+
+FUNCTION_RULES = """rules_version = '2';
+service firebase.storage {
+  match /b/{bucket}/o {
+    function isOwner(uid) { return request.auth.uid == uid; }
+    function small() { let limit = 1024; return request.resource.size < limit; }
+    match /users/{uid}/{file} {
+      allow create: if isOwner(uid) && (small() || request.resource.contentType.matches('image/.*'));
+      allow get: if request.auth.token.admin == true;
+    }
+  }
+}
+"""
+
+
+def test_explanations_look_inside_functions_and_report_errors(start_emulator, tmp_path: Path):
+    rules = tmp_path / "storage.rules"
+    rules.write_text(FUNCTION_RULES)
+    ui = UI(start_emulator("--rules", str(rules)))
+
+    def play(**request) -> dict:
+        response = ui.post("api/playground", {"bucket": "b", "path": "users/alice/x", "auth": {"uid": "alice"}, **request})
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    denied = play(method="create", resource={"size": 4096, "contentType": "text/plain"})
+    assert (denied["status"], denied["verdict"]) == (403, "denied")
+    (statement,) = denied["statements"]
+    assert statement["line"] == 7 and statement["match"] == "/b/{bucket}/o/users/{uid}/{file}"
+    assert statement["failures"] == [  # isOwner(uid) held; both sides of || failed, one inside small()
+        {"expression": "request.resource.size < limit", "line": 5, "value": "false",
+         "operands": [{"expression": "request.resource.size", "value": "4096"}, {"expression": "limit", "value": "1024"}]},
+        {"expression": 'request.resource.contentType.matches("image/.*")', "line": 7, "value": "false"}]
+    assert play(method="create", resource={"size": 10})["verdict"] == "allowed"
+    not_admin = play(method="get")["statements"][0]["failures"][0]
+    assert not_admin["expression"] == "request.auth.token.admin == true" and "admin" in not_admin["error"]
+    admin = play(method="get", auth={"uid": "alice", "claims": {"admin": True}})
+    assert admin["verdict"] == "allowed" and admin["statements"] == [
+        {"match": "/b/{bucket}/o/users/{uid}/{file}", "line": 8, "granted": True, "failures": [],
+         "text": "allow get: if request.auth.token.admin == true;"}]
+    nobody = play(method="delete")
+    assert nobody["statements"] == [] and nobody["reason"] == "no allow statement grants delete on this path"
