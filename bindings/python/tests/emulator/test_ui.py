@@ -4,31 +4,17 @@ playground's verdicts against real requests. The page itself is tested in a brow
 
 from __future__ import annotations
 
-import asyncio
-import base64
 import json
 import re
 import time
 from pathlib import Path
 
-import aiohttp
 import pytest
 import requests
 
-from conftest import ADMIN, FLAVORS, assert_json_error, wait_until
+from conftest import ADMIN, FLAVORS, Emulator, assert_json_error, wait_until
+from ui_support import LIMIT, RULES, fill, id_token
 
-RULES = """rules_version = '2';
-service firebase.storage {
-  match /b/{bucket}/o {
-    match /uploads/{uid}/{file} {
-      allow read: if request.auth != null;
-      allow write: if request.auth != null && request.auth.uid == uid
-                   && request.resource.size < 5 * 1024 * 1024;
-    }
-  }
-}
-"""
-LIMIT = 5 * 1024 * 1024
 
 
 class UI:
@@ -53,33 +39,33 @@ class UI:
         return self.http.post(self.base + path, data=data, headers=headers)
 
 
-def fill(bucket_url: str, names: list[str], concurrency: int = 16) -> None:
-    """Upload a one-byte object under each name, several requests at a time."""
-    async def run() -> None:
-        pending = iter(names)
-        async with aiohttp.ClientSession() as http:
-            async def worker() -> None:
-                for name in pending:
-                    async with http.post(bucket_url, params={"name": name}, data=b"x") as response:
-                        assert response.status == 200, await response.text()
-            await asyncio.gather(*(worker() for _ in range(concurrency)))
-    asyncio.run(run())
-
-
-def id_token(uid: str) -> str:
-    """An unsigned JWT as the Auth emulator issues (the emulator reads it without a signature check)."""
-    def part(value: dict) -> str:
-        return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
-    return f"{part({'alg': 'none'})}.{part({'user_id': uid, 'sub': uid})}."
-
-
-@pytest.fixture(params=FLAVORS)
-def ruled(request, start_emulator, tmp_path: Path):
-    rules = tmp_path / "storage.rules"
+@pytest.fixture(scope="module", params=FLAVORS)
+def ruled_emulator(request, tmp_path_factory):
+    rules = tmp_path_factory.mktemp("rules") / "storage.rules"
     rules.write_text(RULES)
-    emulator = start_emulator("--rules", str(rules), flavor=request.param)
+    emulator = Emulator("--rules", str(rules), flavor=request.param)
     emulator.rules_file = rules
-    return emulator, UI(emulator)
+    yield emulator, UI(emulator)
+    assert emulator.stop() == 0
+    assert "Traceback" not in emulator.stderr()
+
+
+@pytest.fixture(scope="module")
+def plain():
+    """An emulator without rules, and its UI."""
+    emulator = Emulator()
+    yield emulator, UI(emulator)
+    assert emulator.stop() == 0
+    assert "Traceback" not in emulator.stderr()
+
+
+@pytest.fixture
+def ruled(ruled_emulator):
+    """The flavor's emulator with RULES, reset, and its UI with an empty request log."""
+    emulator, ui = ruled_emulator
+    emulator.reset()
+    assert ui.http.delete(ui.base + "api/requests", headers={"X-UI-Token": ui.token}).status_code == 204
+    return emulator, ui
 
 
 def test_ready_lines_ports_and_no_ui(start_emulator):
@@ -97,8 +83,8 @@ def test_ready_lines_ports_and_no_ui(start_emulator):
     assert bare.process.stdout.read() == ""  # no READY-UI line
 
 
-def test_mutations_need_the_runs_token_and_pages_a_local_host(start_emulator):
-    ui = UI(start_emulator())
+def test_mutations_need_the_runs_token_and_pages_a_local_host(plain):
+    _, ui = plain
     body = {"bucket": "b", "prefix": "x/"}
     assert_json_error(ui.post("api/delete-folder", body, token=None), 403)
     assert_json_error(ui.post("api/delete-folder", body, token="guessed"), 403)
@@ -126,8 +112,8 @@ def test_no_cross_origin_access_to_the_ui_but_downloads_have_cors(start_emulator
     ("api/list", {"params": {"bucket": "b", "limit": "0"}}, 400),
     ("api/requests", {"params": {"after": "x"}}, 400), ("api/requests", {"params": {"verdict": "maybe"}}, 400),
     ("static/..%2F__init__.py", {}, 404), ("static/index.html", {}, 404), ("api/nothing", {}, 404)])
-def test_bad_reads_answer_4xx_json(start_emulator, path, kwargs, status):
-    ui = UI(start_emulator())
+def test_bad_reads_answer_4xx_json(plain, path, kwargs, status):
+    _, ui = plain
     assert_json_error(ui.get(path, **kwargs), status)
 
 
@@ -140,10 +126,9 @@ def test_bad_reads_answer_4xx_json(start_emulator, path, kwargs, status):
     ("api/playground", {"bucket": "b", "method": "create", "path": "x", "resource": {"metadata": {"k": 1}}}),
     ("api/playground", {"bucket": "b", "method": "get", "path": "x", "auth": {"uid": 5}}),
     ("api/playground", {"bucket": "b", "method": "get", "path": "x", "auth": {"uid": "u", "claims": []}})])
-def test_bad_bodies_answer_400_json(start_emulator, path, body):
-    emulator = start_emulator()
-    assert_json_error(UI(emulator).post(path, body), 400)
-    assert "Traceback" not in emulator.stderr()
+def test_bad_bodies_answer_400_json(plain, path, body):
+    _, ui = plain
+    assert_json_error(ui.post(path, body), 400)
 
 
 def test_folder_listing_pages_ten_thousand_objects_quickly(emu_with_ui):

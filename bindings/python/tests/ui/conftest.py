@@ -4,7 +4,6 @@ under build/ui-screenshots/, and no console error allowed in any test."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import subprocess
 import sys
@@ -12,25 +11,14 @@ import tempfile
 from pathlib import Path
 from typing import Iterator
 
-import aiohttp
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
+from ui_support import RULES
 
 PYTHON_ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = PYTHON_ROOT.parents[1] / "build" / "ui-screenshots"
-RULES = """rules_version = '2';
-service firebase.storage {
-  match /b/{bucket}/o {
-    match /uploads/{uid}/{file} {
-      allow read: if request.auth != null;
-      allow write: if request.auth != null && request.auth.uid == uid
-                   && request.resource.size < 5 * 1024 * 1024;
-    }
-  }
-}
-"""
 
 
 class UiEmulator:
@@ -100,16 +88,3 @@ def screenshot(driver: webdriver.Chrome, name: str) -> Path:
 
 def wait(driver: webdriver.Chrome, condition, timeout: float = 10):
     return WebDriverWait(driver, timeout, poll_frequency=0.05).until(condition)
-
-
-def fill(bucket_url: str, names: list[str], concurrency: int = 16) -> None:
-    """Upload a one-byte object under each name, several requests at a time (as the admin)."""
-    async def run() -> None:
-        pending = iter(names)
-        async with aiohttp.ClientSession(headers={"Authorization": "Bearer owner"}) as http:
-            async def worker() -> None:
-                for name in pending:
-                    async with http.post(bucket_url, params={"name": name}, data=b"x") as response:
-                        assert response.status == 200, await response.text()
-            await asyncio.gather(*(worker() for _ in range(concurrency)))
-    asyncio.run(run())

@@ -4,7 +4,6 @@ request log, and the playground agreeing with the engine."""
 
 from __future__ import annotations
 
-import base64
 import json
 import time
 from pathlib import Path
@@ -12,23 +11,18 @@ from urllib.parse import quote
 
 import pytest
 import requests
-from conftest import fill, screenshot, wait
+from conftest import screenshot, wait
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
+from ui_support import LIMIT, fill, id_token
+
 import fbstorage
 
 BUCKET = "b"
 ADMIN = {"Authorization": "Bearer owner"}
-LIMIT = 5 * 1024 * 1024
-
-
-def id_token(uid: str) -> str:
-    def part(value: dict) -> str:
-        return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
-    return f"{part({'alg': 'none'})}.{part({'user_id': uid, 'sub': uid})}."
 
 
 @pytest.fixture
