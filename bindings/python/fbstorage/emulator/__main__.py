@@ -27,7 +27,7 @@ from .server import create_app
 from .state import EmulatorState
 from .store import ObjectStore
 from .tuning import keep_large_buffers_in_heap
-from .ui import UiSettings, add_to_storage_app, create_ui_server
+from .ui import UiSettings, add_to_storage_app, start_ui_server
 
 log = logging.getLogger("fbstorage.emulator")
 DEFAULT_UI_PORT = 4000
@@ -83,7 +83,7 @@ async def serve(args: argparse.Namespace) -> None:
             watcher = loop.create_task(loading.watch(sources, rules)) if sources else None
             storage_url = _url(runner)
             if ui:
-                ui_runner = await _start_ui(state, ui, storage_url, args)
+                ui_runner = await start_ui_server(state, ui, storage_url, args.host, _ui_port(args))
             print(f"READY {storage_url}", flush=True)
             if ui_runner:
                 print(f"READY-UI {_url(ui_runner)}/ui/", flush=True)
@@ -98,18 +98,8 @@ async def serve(args: argparse.Namespace) -> None:
         store.close()
 
 
-async def _start_ui(state: EmulatorState, ui: UiSettings, storage_url: str,
-                    args: argparse.Namespace) -> web.AppRunner:
-    port = args.ui_port if args.ui_port is not None else 0 if args.port == 0 else DEFAULT_UI_PORT
-    ui_runner = web.AppRunner(create_ui_server(state, ui, storage_url), access_log=None, handle_signals=False)
-    await ui_runner.setup()
-    try:
-        await web.TCPSite(ui_runner, args.host, port, reuse_address=True).start()
-    except OSError as error:
-        await ui_runner.cleanup()
-        raise OSError(f"web UI port {port}: {error.strerror or error} (--ui-port 0 picks a free one, "
-                      "--no-ui serves none)") from None
-    return ui_runner
+def _ui_port(args: argparse.Namespace) -> int:
+    return args.ui_port if args.ui_port is not None else 0 if args.port == 0 else DEFAULT_UI_PORT
 
 
 def _url(runner: web.AppRunner) -> str:

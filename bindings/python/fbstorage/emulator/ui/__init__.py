@@ -11,12 +11,12 @@ from pathlib import Path
 from aiohttp import web
 
 from ..errors import ApiError, json_error
+from ..server import CONTROL_PREFIX, UI_PREFIX as PREFIX
 from ..state import STATE, EmulatorState
 from .activity import recorder
 from .api import routes as api_routes
 from .settings import SETTINGS, UiSettings
 
-PREFIX = "/ui"
 STATIC = Path(__file__).parent / "static"
 # Served by name from this fixed set, so no request path can reach another file.
 STATIC_TYPES = {".html": "text/html", ".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml"}
@@ -24,7 +24,7 @@ STATIC_FILES = {path.name: path for path in STATIC.iterdir() if path.suffix in S
 SAFE_METHODS = ("GET", "HEAD")
 log = logging.getLogger(__name__)
 
-__all__ = ["PREFIX", "UiSettings", "add_to_storage_app", "create_ui_server"]
+__all__ = ["UiSettings", "add_to_storage_app", "start_ui_server"]
 
 
 @web.middleware
@@ -88,13 +88,26 @@ def add_to_storage_app(storage_app: web.Application, state: EmulatorState, setti
     """The UI under /ui/ of the storage port, and the request log it shows (requests there and
     under /_emulator/ are not logged)."""
     settings.storage_app = storage_app
-    storage_app.middlewares.insert(1, recorder(settings.activity, (PREFIX, "/_emulator/")))
+    storage_app.middlewares.insert(1, recorder(settings.activity, (PREFIX, CONTROL_PREFIX)))
     storage_app.router.add_get(PREFIX, to_index)
     storage_app.add_subapp(PREFIX, _ui_app(state, settings))
 
 
-def create_ui_server(state: EmulatorState, settings: UiSettings, storage_url: str) -> web.Application:
-    """The app of the UI's own port: the same UI, talking to the storage API at `storage_url`."""
+async def start_ui_server(state: EmulatorState, settings: UiSettings, storage_url: str, host: str,
+                          port: int) -> web.AppRunner:
+    """The UI on its own port, talking to the storage API at `storage_url`; OSError names the port."""
+    runner = web.AppRunner(_ui_server(state, settings, storage_url), access_log=None, handle_signals=False)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, host, port, reuse_address=True).start()
+    except OSError as error:
+        await runner.cleanup()
+        raise OSError(f"web UI port {port}: {error.strerror or error} (--ui-port 0 picks a free one, "
+                      "--no-ui serves none)") from None
+    return runner
+
+
+def _ui_server(state: EmulatorState, settings: UiSettings, storage_url: str) -> web.Application:
     own = UiSettings(settings.bind_host, settings.activity, settings.token, storage_url, settings.storage_app)
     app = web.Application(middlewares=[guard])
     app[SETTINGS] = own
