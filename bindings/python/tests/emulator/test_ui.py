@@ -171,9 +171,11 @@ def test_a_denied_upload_is_logged_with_the_failing_condition_and_its_values(rul
     allowed = emulator.upload("uploads/alice/small.bin", b"x", headers={"Authorization": f"Bearer {id_token('alice')}"})
     assert allowed.status_code == 200
     assert emulator.list().status_code == 403  # anonymous list: no statement grants it
+    assert requests.get(emulator.url("/storage/v1/b/b/o/uploads%2Falice%2Fsmall.bin")).status_code == 200  # GCS
     entries = _logged(ui)
     assert [(entry["user"], entry["status"], entry["verdict"]) for entry in entries] == [
-        ("alice", 403, "denied"), ("alice", 200, "allowed"), ("anonymous", 403, "denied")]
+        ("alice", 403, "denied"), ("alice", 200, "allowed"), ("anonymous", 403, "denied"), ("admin", 200, None)]
+    assert entries[3]["path"] == "/storage/v1/b/b/o/uploads/alice/small.bin" and entries[3]["decisions"] == []
     assert entries[0]["path"] == "/v0/b/b/o?name=uploads/alice/big.bin" and entries[0]["duration_ms"] > 0
     (decision,) = entries[0]["decisions"]
     (statement,) = decision["statements"]
@@ -188,9 +190,11 @@ def test_a_denied_upload_is_logged_with_the_failing_condition_and_its_values(rul
     assert entries[2]["decisions"][0]["reason"] == "no allow statement grants list on this path"
     # Filters, and `after` for the live view.
     assert [entry["status"] for entry in _logged(ui, verdict="denied")] == [403, 403]
+    assert [entry["method"] for entry in _logged(ui, verdict="none")] == ["GET"]
     assert [entry["user"] for entry in _logged(ui, user="anon")] == ["anonymous"]
-    assert [entry["path"] for entry in _logged(ui, path="small")] == ["/v0/b/b/o?name=uploads/alice/small.bin"]
-    assert _logged(ui, after=entries[1]["id"]) == entries[2:]
+    assert [entry["path"] for entry in _logged(ui, path="small")] == [
+        "/v0/b/b/o?name=uploads/alice/small.bin", "/storage/v1/b/b/o/uploads/alice/small.bin"]
+    assert [entry["id"] for entry in _logged(ui, after=entries[1]["id"])] == [entries[2]["id"], entries[3]["id"]]
     assert ui.http.delete(ui.base + "api/requests", headers={"X-UI-Token": ui.token}).status_code == 204
     assert _logged(ui) == []
 
