@@ -89,6 +89,9 @@ class ActivityLog:
     def clear(self) -> None:
         self._entries.clear()
 
+    def __len__(self) -> int:
+        return len(self._entries)
+
     def page(self, after: int, path: str, user: str, verdict: str, limit: int = MAX_PAGE) -> list[Activity]:
         """Entries newer than id `after`, oldest first, that contain `path` and `user` and have
         `verdict` (allowed, denied, none; empty: any); the newest `limit` of them."""

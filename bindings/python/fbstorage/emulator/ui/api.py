@@ -114,8 +114,9 @@ async def requests(request: web.Request) -> web.Response:
     verdict = query.get("verdict", "")
     if verdict not in VERDICTS:
         raise ApiError(400, f"verdict must be allowed, denied or none, not {verdict!r}.")
-    entries = _log(request).page(after, query.get("path", ""), query.get("user", ""), verdict)
-    return web.json_response({"requests": [entry.to_json() for entry in entries]})
+    log = _log(request)
+    entries = log.page(after, query.get("path", ""), query.get("user", ""), verdict)
+    return web.json_response({"requests": [entry.to_json() for entry in entries], "kept": len(log)})
 
 
 @routes.delete("/api/requests")
