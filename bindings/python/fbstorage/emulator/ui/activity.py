@@ -76,6 +76,7 @@ def _uid_label(claims: dict[str, Any]) -> str:
 
 class ActivityLog:
     def __init__(self, limit: int = MAX_ENTRIES) -> None:
+        self.limit = limit
         self._entries: collections.deque[Activity] = collections.deque(maxlen=limit)
         self._ids = itertools.count(1)
 

@@ -116,7 +116,8 @@ async def requests(request: web.Request) -> web.Response:
         raise ApiError(400, f"verdict must be allowed, denied or none, not {verdict!r}.")
     log = _log(request)
     entries = log.page(after, query.get("path", ""), query.get("user", ""), verdict)
-    return web.json_response({"requests": [entry.to_json() for entry in entries], "kept": len(log)})
+    return web.json_response({"requests": [entry.to_json() for entry in entries], "kept": len(log),
+                              "limit": log.limit})
 
 
 @routes.delete("/api/requests")

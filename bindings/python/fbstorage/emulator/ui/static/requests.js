@@ -4,7 +4,6 @@ import { renderDecision } from './explain.js';
 
 const POLL_MS = 1000;
 const MAX_ROWS = 500;
-const MAX_KEPT = 2000; // the server's bound (ui/activity.py)
 const $ = (id) => document.getElementById(id);
 let after = 0;
 let timer = null;
@@ -42,7 +41,7 @@ async function poll() {
   const query = new URLSearchParams({ after, path: filters.get('path'), user: filters.get('user'), verdict: filters.get('verdict') });
   const page = await attempt(() => api(`requests?${query}`));
   if (page) {
-    $('kept').textContent = `${page.kept} requests kept (the newest ${MAX_KEPT.toLocaleString()})`;
+    $('kept').textContent = `${page.kept} requests kept (the newest ${page.limit.toLocaleString()})`;
     const body = $('requests').tBodies[0];
     for (const entry of page.requests) {
       after = Math.max(after, entry.id);
