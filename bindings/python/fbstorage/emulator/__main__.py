@@ -86,7 +86,7 @@ async def serve(args: argparse.Namespace) -> None:
                 ui_runner = await start_ui_server(state, ui, storage_url, args.host, _ui_port(args))
             print(f"READY {storage_url}", flush=True)
             if ui_runner:
-                print(f"READY-UI {_url(ui_runner)}/ui/", flush=True)
+                print(f"READY-UI {_url(ui_runner)}", flush=True)
             await stop.wait()
             if watcher:
                 watcher.cancel()

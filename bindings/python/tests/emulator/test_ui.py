@@ -23,8 +23,7 @@ class UI:
     def __init__(self, emulator):
         line = emulator.process.stdout.readline()
         assert line.startswith("READY-UI http://127.0.0.1:"), line
-        self.base = line.split()[1]
-        assert self.base.endswith("/ui/")
+        self.base = line.split()[1] + "/ui/"
         self.http = requests.Session()
         page = self.http.get(self.base)
         assert page.status_code == 200 and page.headers["Content-Type"].startswith("text/html")
@@ -76,6 +75,7 @@ def test_ready_lines_ports_and_no_ui(start_emulator):
     assert same_port.status_code == 200 and "ui-token" in same_port.text
     assert requests.get(emulator.url("/ui"), allow_redirects=False).headers["Location"] == "/ui/"
     assert requests.get(ui.base.removesuffix("ui/"), allow_redirects=False).headers["Location"] == "/ui/"
+    assert requests.get(ui.base.removesuffix("/ui/")).url == ui.base  # the READY-UI address leads to the UI
     bare = start_emulator("--no-ui")
     assert_json_error(requests.get(bare.url("/ui/")), 404)
     bare.process.terminate()

@@ -31,7 +31,7 @@ class UiEmulator:
         if not ready.startswith("READY ") or not ready_ui.startswith("READY-UI "):
             self.process.kill()
             raise RuntimeError(f"emulator did not start: {ready!r} {ready_ui!r} {self.process.stderr.read()}")
-        self.base, self.ui = ready.split()[1], ready_ui.split()[1]
+        self.base, self.ui = ready.split()[1], ready_ui.split()[1] + "/ui/"
         self.rules = rules
         self.port = int(self.base.rsplit(":", 1)[1])
 

@@ -76,6 +76,7 @@ def test_a_folder_of_ten_thousand_objects_is_browsed_by_pages(browser, emulator)
     wait(browser, lambda driver: len(rows(driver)) == 400)
     assert rows(browser)[399].get_attribute("data-name") == "many/00399.bin"
     assert [link.text for link in browser.find_elements(By.CSS_SELECTOR, "#breadcrumbs a")] == [BUCKET, "many"]
+    browser.execute_script("window.scrollTo(0, 0)")
     screenshot(browser, "storage-paging")
     browser.find_element(By.CSS_SELECTOR, "#breadcrumbs a").click()  # up to the bucket's root
     wait(browser, lambda driver: first_cells(driver)[:1] == ["📁 many/"])
