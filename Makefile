@@ -11,9 +11,10 @@ LIBDIR     := $(BUILD)/lib
 SO         := $(LIBDIR)/libfbstorage.so
 VENV       := .venv
 PY         := $(VENV)/bin/python
-VERSION    := $(shell sed -n 's/^\#define FBS_VERSION_STRING "\(.*\)"/\1/p' include/fbstorage.h)
+VERSION    := $(shell sed -n 's/^\#define FBS_VERSION_STRING "\(.*\)"/\1/p' include/fbstorage/common.h)
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-SWIFT_SOURCES := $(shell find Sources -type f) Package.swift include/fbstorage.h
+HEADERS    := include/fbstorage.h $(wildcard include/fbstorage/*.h)
+SWIFT_SOURCES := $(shell find Sources -type f) Package.swift $(HEADERS)
 
 TEST_TARGETS :=
 # Every suite runs under a time limit, so a hang fails that suite instead of eating CI's 90 minutes.
@@ -43,7 +44,7 @@ $(SO): $(SWIFT_SOURCES) mk/fbstorage.map | deps
 	@mkdir -p $(LIBDIR)
 	cp .build/release/libfbstorage.so $(SO).tmp && mv -f $(SO).tmp $(SO)   # atomic: never rewrite a mapped library
 
-$(LIBDIR)/pkgconfig/fbstorage.pc: mk/fbstorage.pc.in include/fbstorage.h
+$(LIBDIR)/pkgconfig/fbstorage.pc: mk/fbstorage.pc.in $(HEADERS)
 	@mkdir -p $(LIBDIR)/pkgconfig
 	sed -e 's|@PREFIX@|$(abspath $(BUILD))|' -e 's|@INCLUDEDIR@|$(abspath include)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
@@ -56,8 +57,9 @@ $(VENV)/.installed: bindings/python/requirements-test.txt | deps
 	touch $@
 
 install: lib
-	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -d $(DESTDIR)$(PREFIX)/include/fbstorage $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 include/fbstorage.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 include/fbstorage/*.h $(DESTDIR)$(PREFIX)/include/fbstorage/
 	install -m 755 $(SO) $(DESTDIR)$(PREFIX)/lib/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@INCLUDEDIR@|$(PREFIX)/include|' -e 's|@VERSION@|$(VERSION)|' mk/fbstorage.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/fbstorage.pc
 

@@ -6,9 +6,10 @@ let package = Package(
     products: [
         // libfbstorage.so: the C ABI (include/fbstorage.h) over the Swift core.
         .library(name: "fbstorage", type: .dynamic, targets: ["FBStorageC"]),
-        // The Apple SDK's Swift API (`import FirebaseCore`, `import FirebaseStorage`) over the core.
+        // The Apple SDK's Swift API (`import FirebaseCore`, `import FirebaseStorage`, `import FirebaseAuth`) over the core.
         .library(name: "FirebaseCore", targets: ["FirebaseCore"]),
         .library(name: "FirebaseStorage", targets: ["FirebaseStorage"]),
+        .library(name: "FirebaseAuth", targets: ["FirebaseAuth"]),
     ],
     targets: [
         .systemLibrary(
@@ -25,10 +26,16 @@ let package = Package(
         .target(name: "FirebaseCore", swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "FirebaseStorage", dependencies: ["FBStorage", "FirebaseCore"],
                 swiftSettings: [.swiftLanguageMode(.v5)]),
+        // FirebaseStorage reaches the app's Auth through FirebaseCore's component registry, not this target.
+        .target(name: "FirebaseAuth", dependencies: ["FBStorage", "FirebaseCore"],
+                swiftSettings: [.swiftLanguageMode(.v5)]),
         // Starts the bundled Python emulator for the Swift test suites.
         .target(name: "EmulatorProcess", path: "Tests/EmulatorProcess"),
         .testTarget(name: "FBStorageTests", dependencies: ["FBStorage", "EmulatorProcess"]),
         .testTarget(name: "FirebaseStorageTests", dependencies: ["FirebaseStorage", "FirebaseCore", "EmulatorProcess"],
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "FirebaseAuthTests",
+                    dependencies: ["FirebaseAuth", "FirebaseStorage", "FirebaseCore", "EmulatorProcess"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )

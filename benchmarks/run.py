@@ -17,7 +17,7 @@ from harness.emulator import Emulator
 from workloads import (aio_uploads, call_overhead, chunk_sweep, gcs_upload, large_upload, list_all,
                        progress_overhead, rules, small_objects)
 from workloads import swift_api
-from workloads import downloads, emulator_cost, scale
+from workloads import downloads, emulator_cost, scale, signin
 
 WORKLOADS = {
     "large_upload": large_upload.run,
@@ -33,6 +33,7 @@ WORKLOADS = {
     "download": downloads.run,
     "scale": scale.run,
     "emulator": emulator_cost.run,
+    "signin": signin.run,
 }
 RESULTS = Path(__file__).resolve().parent / "results"
 

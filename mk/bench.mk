@@ -25,7 +25,7 @@ $(BENCH_VENV)/.installed: benchmarks/requirements.txt | deps
 	$(BENCH_VENV)/bin/pip install -q matplotlib || echo "bench: no matplotlib, so no charts"
 	touch $@
 
-$(BENCH_BUILD)/%: benchmarks/clients/%.c benchmarks/clients/fbs_client.h include/fbstorage.h $(LIBDIR)/pkgconfig/fbstorage.pc
+$(BENCH_BUILD)/%: benchmarks/clients/%.c benchmarks/clients/fbs_client.h $(HEADERS) $(LIBDIR)/pkgconfig/fbstorage.pc
 	@mkdir -p $(BENCH_BUILD)
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $< $$($(BENCH_PC) pkg-config --cflags --libs fbstorage)
 

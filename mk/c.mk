@@ -13,7 +13,7 @@ FBS_PYTHONPATH ?= $(abspath bindings/python)
 CTEST_CFLAGS   := -std=c11 -Wall -Wextra -Werror -g -O1 -Iinclude -ITests/c $(shell pkg-config --cflags libcurl 2>/dev/null)
 CTEST_LDLIBS   := -L$(FBS_LIBDIR) -Wl,-rpath,$(FBS_LIBDIR) -lfbstorage $(shell pkg-config --libs libcurl 2>/dev/null || echo -lcurl) -lpthread -lm
 CTEST_HARNESS  := $(addprefix Tests/c/,harness.c emulator.c http.c util.c fixtures.c json.c events.c reqlog.c)
-CTEST_HEADERS  := $(wildcard Tests/c/*.h) include/fbstorage.h
+CTEST_HEADERS  := $(wildcard Tests/c/*.h) $(HEADERS)
 CTEST_MISUSE   := $(wildcard Tests/c/test_misuse*.c)
 CTEST_ONLINE   := $(filter-out $(CTEST_MISUSE),$(wildcard Tests/c/test_*.c))
 CTEST_ENV      := FBS_PYTHON=$(FBS_PYTHON) PYTHONPATH=$(FBS_PYTHONPATH)$${PYTHONPATH:+:$$PYTHONPATH}
@@ -37,7 +37,7 @@ test-c: lib venv
 
 # Examples, built the way users build them: the installed-style header and pkg-config.
 EXAMPLE_PC := PKG_CONFIG_PATH=$(abspath $(LIBDIR))/pkgconfig
-$(EXAMPLE_DIR)/%: examples/c/%.c include/fbstorage.h $(LIBDIR)/pkgconfig/fbstorage.pc
+$(EXAMPLE_DIR)/%: examples/c/%.c $(HEADERS) $(LIBDIR)/pkgconfig/fbstorage.pc
 	@mkdir -p $(EXAMPLE_DIR)
 	$(CC) -std=c11 -Wall -Wextra -Werror -pedantic -o $@ $< $$($(EXAMPLE_PC) pkg-config --cflags --libs fbstorage)
 
@@ -45,7 +45,8 @@ examples: lib $(EXAMPLE_DIR)/upload $(EXAMPLE_DIR)/list
 
 demo-c: examples venv
 	@head -c 67108864 /dev/urandom > $(EXAMPLE_DIR)/demo.bin   # 64 MiB, as the Python demo
-	$(CTEST_ENV) Tests/c/with-emulator.sh sh -c '$(EXAMPLE_DIR)/upload $(EXAMPLE_DIR)/demo.bin --path demo/demo.bin && $(EXAMPLE_DIR)/list demo'
+	$(CTEST_ENV) FBS_EMULATOR_ARGS="--rules $(abspath examples/owner-only.rules)" Tests/c/with-emulator.sh \
+	  $(EXAMPLE_DIR)/upload $(EXAMPLE_DIR)/demo.bin --sign-in
 
 # Valgrind 3.19 cannot read the DWARF 5 debug info of the Swift-built .so: run on a stripped copy
 # (LD_LIBRARY_PATH wins over the tests' RUNPATH).

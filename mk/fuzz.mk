@@ -10,7 +10,7 @@ FUZZ_SECONDS       ?= 600
 FUZZ_SMOKE_SECONDS ?= 10
 FUZZ_MODEL         := $(addprefix Sources/FBStorage/Model/,StoragePath.swift PercentEscaping.swift JSONValue.swift \
                         StorageMetadata.swift FieldValue.swift RFC3339.swift ListResponse.swift UploadSession.swift \
-                        StorageError.swift StorageErrorCode.swift)
+                        StorageError.swift StorageErrorCode.swift RequestSubject.swift)
 FUZZ_SWIFTC        := swiftc -parse-as-library -sanitize=fuzzer,address -O -g -use-ld=lld
 # A hang (-timeout seconds per input) or a memory blow-up (MiB) is a finding, like a crash.
 FUZZ_LIMITS        := -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=256

@@ -3,39 +3,7 @@ import FBStorage
 import Glibc
 #endif
 
-// Blocking and _async forms of the reference operations. An async completion gets borrowed
-// arguments and, on failure, the error is recorded on the callback thread first so the callback
-// can read fbs_last_error_message().
-
-public typealias fbs_completion_callback = @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void
-public typealias fbs_metadata_callback = @convention(c) (Int32, OpaquePointer?, UnsafeMutableRawPointer?) -> Void
-public typealias fbs_list_callback = @convention(c) (Int32, OpaquePointer?, UnsafeMutableRawPointer?) -> Void
-public typealias fbs_string_callback = @convention(c) (Int32, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void
-public typealias fbs_data_callback = @convention(c) (Int32, UnsafeRawPointer?, Int, UnsafeMutableRawPointer?) -> Void
-
-/// Starts an async operation: on completion, `deliver` gets the callback (checked non-NULL
-/// here), the result and the user data, after a failure is recorded as the last error.
-private func startAsync<Callback: Sendable, T: Sendable>(
-    _ callback: Callback?, _ userData: UnsafeMutableRawPointer?,
-    _ start: (@escaping StorageCompletion<T>) throws(StorageError) -> Void,
-    deliver: @escaping @Sendable (Callback, Result<T, StorageError>, UnsafeMutableRawPointer?) -> Void
-) -> Int32 {
-    Errors.status { () throws(StorageError) in
-        guard let callback else { throw StorageError(code: .invalidArgument, message: "The callback is NULL") }
-        let userData = UserData(pointer: userData)
-        try start { result in
-            if case .failure(let error) = result { Errors.record(error) }
-            deliver(callback, result, userData.pointer)
-        }
-    }
-}
-
-private func code<T>(_ result: Result<T, StorageError>) -> Int32 {
-    switch result {
-    case .success: return 0
-    case .failure(let error): return error.code.rawValue
-    }
-}
+// fbstorage/operations.h: blocking and _async forms of the reference operations.
 
 // MARK: Metadata
 
@@ -100,10 +68,7 @@ public func fbs_reference_download_url(_ r: OpaquePointer?, _ out: UnsafeMutable
 
 @_cdecl("fbs_reference_download_url_async")
 public func fbs_reference_download_url_async(_ r: OpaquePointer?, _ cb: fbs_string_callback?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    startAsync(cb, userData, { done throws(StorageError) in try StorageReference.behind(r).downloadURL(completion: done) }) { cb, result, userData in
-        let url = try? result.get()
-        url.map { $0.withCString { cb(0, $0, userData) } } ?? cb(code(result), nil, userData)
-    }
+    startAsync(cb, userData, { done throws(StorageError) in try StorageReference.behind(r).downloadURL(completion: done) }) { cb, result, userData in deliver(result, to: cb, userData) }
 }
 
 // MARK: Data
@@ -133,44 +98,5 @@ public func fbs_reference_get_data_async(_ r: OpaquePointer?, _ maxSize: Int64, 
         case .success(let data): data.withUnsafeBytes { cb(0, $0.baseAddress, $0.count, userData) }
         case .failure(let error): cb(error.code.rawValue, nil, 0, userData)
         }
-    }
-}
-
-// MARK: List
-
-private func maxResults(_ value: Int64) -> Int64? { value == 0 ? nil : value }
-
-@_cdecl("fbs_reference_list")
-public func fbs_reference_list(_ r: OpaquePointer?, _ max: Int64, _ token: UnsafePointer<CChar>?,
-                               _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
-    Errors.status { () throws(StorageError) in
-        let out = try Arguments.out(out)
-        let page = try StorageReference.behind(r).list(maxResults: maxResults(max), pageToken: Arguments.optionalString(token, "page_token"))
-        out.pointee = Handles.make(page)
-    }
-}
-
-@_cdecl("fbs_reference_list_async")
-public func fbs_reference_list_async(_ r: OpaquePointer?, _ max: Int64, _ token: UnsafePointer<CChar>?,
-                                     _ cb: fbs_list_callback?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    startAsync(cb, userData, { done throws(StorageError) in
-        try StorageReference.behind(r).list(maxResults: maxResults(max), pageToken: Arguments.optionalString(token, "page_token"), completion: done)
-    }) { cb, result, userData in
-        Handles.lend(try? result.get()) { cb(code(result), $0, userData) }
-    }
-}
-
-@_cdecl("fbs_reference_list_all")
-public func fbs_reference_list_all(_ r: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
-    Errors.status { () throws(StorageError) in
-        let out = try Arguments.out(out)
-        out.pointee = Handles.make(try StorageReference.behind(r).listAll())
-    }
-}
-
-@_cdecl("fbs_reference_list_all_async")
-public func fbs_reference_list_all_async(_ r: OpaquePointer?, _ cb: fbs_list_callback?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    startAsync(cb, userData, { done throws(StorageError) in try StorageReference.behind(r).listAll(completion: done) }) { cb, result, userData in
-        Handles.lend(try? result.get()) { cb(code(result), $0, userData) }
     }
 }

@@ -12,6 +12,8 @@ public final class FirebaseApp: @unchecked Sendable {
 
     private static let lock = NSLock()
     private static var apps: [String: FirebaseApp] = [:]
+    /// Other products' instances for this app by type (`FirebaseApp+Components.swift`).
+    var components: [ObjectIdentifier: Any] = [:]
 
     private init(name: String, options: FirebaseOptions) {
         self.name = name

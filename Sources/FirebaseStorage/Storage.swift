@@ -68,7 +68,8 @@ open class Storage {
         return app
     }
 
-    /// The core storage honours `FIREBASE_STORAGE_EMULATOR_HOST=host:port`.
+    /// The core storage honours `FIREBASE_STORAGE_EMULATOR_HOST=host:port`; its requests carry the
+    /// ID token of the app's Auth user, if any.
     init(app: FirebaseApp, bucket: String) {
         self.app = app
         do {
@@ -76,6 +77,7 @@ open class Storage {
         } catch {
             fatalError("Cannot create the storage for bucket '\(bucket)': \(error.message)")
         }
+        core.use(tokenSource: AppAuthTokenSource(app: app))
     }
 
     // MARK: Settings

@@ -16,8 +16,9 @@ public enum EmulatorProcess {
         return path
     }
 
-    /// Starts an emulator of `flavor` and returns its port once it is ready.
-    public static func launch(_ flavor: Flavor) -> Int {
+    /// Starts an emulator of `flavor` (with further command-line `arguments`) and returns its port
+    /// once it is ready.
+    public static func launch(_ flavor: Flavor, arguments: [String] = []) -> Int {
         let venvPython = repository + "/.venv/bin/python"
         let python = access(venvPython, X_OK) == 0 ? venvPython : "python3"
         var stdinPipe: [Int32] = [0, 0], stdoutPipe: [Int32] = [0, 0]
@@ -26,7 +27,8 @@ public enum EmulatorProcess {
         var pid = pid_t()
         let status = ChildProcess.spawn(
             ["env", "PYTHONPATH=\(repository)/bindings/python", python, "-m", "fbstorage.emulator",
-             "--host", "127.0.0.1", "--port", "0", "--flavor", flavor.rawValue, "--stop-on-stdin-eof"],
+             "--host", "127.0.0.1", "--port", "0", "--flavor", flavor.rawValue, "--stop-on-stdin-eof"]
+                + arguments,
             stdin: stdinPipe[0], stdout: stdoutPipe[1], pid: &pid)
         precondition(status == 0, "cannot start the emulator: \(status)")
         close(stdinPipe[0])

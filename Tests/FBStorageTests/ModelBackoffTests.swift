@@ -50,10 +50,11 @@ import Testing
         #expect(b.nextDelay(now: 0, retryAfter: .nan) == 4)
     }
 
-    @Test func stopsAtTheDeadline() {
+    @Test func lastAttemptIsAtTheDeadline() {
         var b = Backoff(deadline: 10, random: { 0.9999 })
-        #expect(b.nextDelay(now: 9, retryAfter: 2) == nil)        // 9 + 2 > 10
-        #expect(b.nextDelay(now: 8, retryAfter: 2) == 2)          // exactly at the deadline is fine
+        #expect(b.nextDelay(now: 9, retryAfter: 2) == 1)          // shortened to end at the deadline
+        #expect(b.nextDelay(now: 8, retryAfter: 2) == 2)          // exactly at the deadline
+        #expect(b.nextDelay(now: 10, retryAfter: nil) == nil)     // the deadline has come
         #expect(b.nextDelay(now: 10.5, retryAfter: nil) == nil)   // already past
         var sequence = Backoff(deadline: 5, random: { 0.9999 })
         var now = 0.0
@@ -63,7 +64,8 @@ import Testing
             count += 1
             #expect(now <= 5)
         }
-        #expect(count == 3)  // ~0.5 + ~1 + ~2 = ~3.5; next ~4 would pass 5
+        #expect(count == 4)  // ~0.5 + ~1 + ~2, then the ~4 s delay shortened to end at 5
+        #expect(now == 5)
     }
 
     @Test(arguments: [("120", 120.0), ("0", 0), (" 5 ", 5), ("\t3", 3), ("007", 7)])
@@ -102,7 +104,9 @@ import Testing
         #expect(b.nothingListening)
         #expect(b.nextDelay(now: 0.3, retryAfter: nil, refused: true) == 0.5)
         #expect(b.nextDelay(now: 0.9, retryAfter: nil, refused: true) == 1)   // 0.9 + 1 - 0 <= 2
-        #expect(b.nextDelay(now: 1.9, retryAfter: nil, refused: true) == nil)  // 1.9 + 2 - 0 > 2
+        let last = b.nextDelay(now: 1.9, retryAfter: nil, refused: true)        // 1.9 + 2 > 2: shortened
+        #expect(last != nil && abs(last! - 0.1) < 1e-9)                         // to the grace's end
+        #expect(b.nextDelay(now: 2.0, retryAfter: nil, refused: true) == nil)  // the grace is over
         // Any other failure ends the run of refusals: the usual deadline applies again.
         var c = Backoff(deadline: 10_000, random: { 0 })
         _ = c.nextDelay(now: 0, retryAfter: nil, refused: true)

@@ -35,6 +35,12 @@ for std in c++11 c++17; do
   run "header compiles as $std -Wall -Wextra -Werror -pedantic" \
     g++ -std=$std -Wall -Wextra -Werror -pedantic -I"$inc" -c "$tmp/version.cpp" -o "$tmp/v-$std.o"
 done
+# Each area's header compiles on its own (it includes what it needs), as C and as C++.
+for header in "$inc"/fbstorage/*.h; do
+  name=${header#"$inc"/}
+  run "$name compiles alone as c11 and c++17 -Wall -Wextra -Werror -pedantic" bash -c \
+    "gcc -std=c11 -Wall -Wextra -Werror -pedantic -fsyntax-only -x c '$header' && g++ -std=c++17 -Wall -Wextra -Werror -pedantic -fsyntax-only -x c++ '$header'"
+done
 run "C program: fbs_version() == FBS_VERSION_STRING, fbs_abi_version() == FBS_ABI_VERSION" \
   bash -c "gcc -std=c11 -I'$inc' '$tmp/version.c' -L'$lib' -Wl,-rpath,'$lib' -lfbstorage -o '$tmp/vc' && '$tmp/vc'"
 run "C++ program links and runs (extern \"C\")" \

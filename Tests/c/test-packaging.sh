@@ -12,11 +12,11 @@ check() {  # name, command...
   if out=$("$@" 2>&1); then echo "ok   $name"; else echo "FAIL $name"; echo "$out" | tail -20 | sed 's/^/  /'; status=1; fi
 }
 check "make install PREFIX=\$tmp" make -s -C "$repo" install PREFIX="$tmp"
-check "installed: include/fbstorage.h lib/libfbstorage.so lib/pkgconfig/fbstorage.pc" \
-  test -f "$tmp/include/fbstorage.h" -a -f "$tmp/lib/libfbstorage.so" -a -f "$tmp/lib/pkgconfig/fbstorage.pc"
+check "installed: include/fbstorage.h include/fbstorage/*.h lib/libfbstorage.so lib/pkgconfig/fbstorage.pc" \
+  test -f "$tmp/include/fbstorage.h" -a -f "$tmp/include/fbstorage/common.h" -a -f "$tmp/lib/libfbstorage.so" -a -f "$tmp/lib/pkgconfig/fbstorage.pc"
 export PKG_CONFIG_PATH="$tmp/lib/pkgconfig"
 check "pkg-config --modversion fbstorage matches the header" bash -c \
-  "test \"\$(pkg-config --modversion fbstorage)\" = \"\$(sed -n 's/^#define FBS_VERSION_STRING \"\\(.*\\)\"/\\1/p' '$tmp/include/fbstorage.h')\""
+  "test \"\$(pkg-config --modversion fbstorage)\" = \"\$(sed -n 's/^#define FBS_VERSION_STRING \"\\(.*\\)\"/\\1/p' '$tmp/include/fbstorage/common.h')\""
 for ex in upload list; do
   check "examples/c/$ex.c builds with -std=c11 -Wall -Wextra -Werror -pedantic and pkg-config" bash -c \
     "cc -std=c11 -Wall -Wextra -Werror -pedantic -o '$tmp/$ex' '$repo/examples/c/$ex.c' \$(pkg-config --cflags --libs fbstorage)"

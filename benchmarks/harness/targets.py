@@ -79,6 +79,8 @@ TARGETS = [
     ("asyncio: 1000 uploads at once vs the sync API with 16 threads",
      # A rate, though its name ends in "_s" (per second): ours over theirs.
      relative("aio", "small_uploads_per_s", "sync_threads_small_uploads_per_s"), 1.0, "min"),
+    ("sign-in: Auth requests for a sign-in and 201 uploads (the sign-in alone)", reading("signin", "auth_requests"), 1, "max"),
+    ("sign-in: storage requests per small upload with a fresh token", reading("signin", "storage_requests_per_upload"), 1.0, "max"),
     ("emulator CPU per small upload vs a bare aiohttp app",
      relative("emulator", "cpu_ms_per_small_upload", "floor_cpu_ms_per_small_upload"), 1.0, "max"),
     ("emulator CPU per list page vs a bare aiohttp app",

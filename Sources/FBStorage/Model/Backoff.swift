@@ -7,9 +7,9 @@ import Musl
 /// Exponential backoff with jitter until a deadline.
 ///
 /// The n-th delay (n from 0) is `min(initialDelay × 2ⁿ, maxDelay) × j` with the jitter `j`
-/// uniform in [0.5, 1.0); a server's `Retry-After` replaces it. `nextDelay` returns `nil` when
-/// waiting that long would pass the deadline, so the caller stops and reports
-/// `retryLimitExceeded`. Times are seconds on the monotonic clock (`MonotonicClock.seconds()`).
+/// uniform in [0.5, 1.0); a server's `Retry-After` replaces it. A delay that would pass the
+/// deadline is shortened to end at it, so the last attempt is made at the deadline; after that
+/// `nextDelay` returns `nil`, so the caller stops and reports `retryLimitExceeded`. Times are seconds on the monotonic clock (`MonotonicClock.seconds()`).
 struct Backoff: Sendable {
     /// The absolute time after which no retry starts.
     let deadline: Double
@@ -39,8 +39,9 @@ struct Backoff: Sendable {
         self.random = random
     }
 
-    /// The delay before the next attempt, or `nil` when `now + delay` would pass the deadline,
-    /// or when a loopback endpoint has refused every connection for `loopbackRefusedGrace`.
+    /// The delay before the next attempt (shortened to end at the deadline, or at the end of the
+    /// loopback grace), or `nil` once that limit has come: the deadline passed, or a loopback
+    /// endpoint has refused every connection for `loopbackRefusedGrace`.
     /// - Parameters:
     ///   - retryAfter: the server's `Retry-After` in seconds, which replaces the computed delay
     ///     (see `parseRetryAfter`).
@@ -60,9 +61,12 @@ struct Backoff: Sendable {
             if delay >= base, base > 0 { delay = base.nextDown } // rounding at r ≈ 1
         }
         attempts += 1
-        guard now + delay <= deadline else { return nil }
-        if let refusedSince, now + delay - refusedSince > Self.loopbackRefusedGrace { return nil }
-        return delay
+        // The last attempt happens at the limit itself: a delay that would pass it is shortened
+        // (an emulator back 1.5 s after a restart is then reached within the 2 s grace).
+        var limit = deadline
+        if let refusedSince { limit = min(limit, refusedSince + Self.loopbackRefusedGrace) }
+        guard now < limit else { return nil }
+        return min(delay, limit - now)
     }
 
     /// True while the attempts are refused by a loopback endpoint (see `nextDelay`).

@@ -10,18 +10,49 @@ from __future__ import annotations
 
 from ._conversion import decode
 from ._native import library
-from .errors import StorageError, StorageErrorCode, StorageTimeoutError
+from .auth import Auth, User
+from .errors import (
+    AuthError,
+    EmailAlreadyInUseError,
+    InvalidAPIKeyError,
+    InvalidCustomTokenError,
+    InvalidEmailError,
+    InvalidRefreshTokenError,
+    NoUserError,
+    OperationNotAllowedError,
+    RequiresRecentLoginError,
+    StorageError,
+    StorageErrorCode,
+    StorageTimeoutError,
+    TooManyRequestsError,
+    UserDisabledError,
+    UserNotFoundError,
+    UserTokenExpiredError,
+    WeakPasswordError,
+    WrongPasswordError,
+)
 from .list_result import StorageListResult
 from .log import log_to_logging, set_log_handler
 from .metadata import StorageMetadata
 from .reference import StorageReference
 from .storage import Storage
 from .task import DownloadTask, StorageTask, TaskSnapshot, TaskStatus, UploadTask
+from .token_request import TokenRequest
 
 __version__ = "0.2.0"
 
 __all__ = [
+    "Auth",
+    "AuthError",
     "DownloadTask",
+    "EmailAlreadyInUseError",
+    "InvalidAPIKeyError",
+    "InvalidCustomTokenError",
+    "InvalidEmailError",
+    "InvalidRefreshTokenError",
+    "NoUserError",
+    "OperationNotAllowedError",
+    "RequiresRecentLoginError",
     "Storage",
     "StorageError",
     "StorageErrorCode",
@@ -32,7 +63,15 @@ __all__ = [
     "StorageTimeoutError",
     "TaskSnapshot",
     "TaskStatus",
+    "TokenRequest",
+    "TooManyRequestsError",
     "UploadTask",
+    "User",
+    "UserDisabledError",
+    "UserNotFoundError",
+    "UserTokenExpiredError",
+    "WeakPasswordError",
+    "WrongPasswordError",
     "log_to_logging",
     "set_log_handler",
     "version",

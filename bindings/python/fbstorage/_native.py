@@ -67,12 +67,27 @@ class _ListResult(ctypes.Structure):
     """``fbs_list_result`` (opaque)."""
 
 
+class _Auth(ctypes.Structure):
+    """``fbs_auth`` (opaque)."""
+
+
+class _User(ctypes.Structure):
+    """``fbs_user`` (opaque)."""
+
+
+class _TokenRequest(ctypes.Structure):
+    """``fbs_token_request`` (opaque)."""
+
+
 StorageHandle = POINTER(_Storage)
 ReferenceHandle = POINTER(_Reference)
 MetadataHandle = POINTER(_Metadata)
 TaskHandle = POINTER(_Task)
 SnapshotHandle = POINTER(_Snapshot)
 ListResultHandle = POINTER(_ListResult)
+AuthHandle = POINTER(_Auth)
+UserHandle = POINTER(_User)
+TokenRequestHandle = POINTER(_TokenRequest)
 
 # -- callback types -------------------------------------------------------------------------
 #: ``const char *(*)(int force_refresh, void *user_data)``; returns an address (or None).
@@ -86,6 +101,12 @@ METADATA_CALLBACK = CFUNCTYPE(None, c_int, MetadataHandle, c_void_p)
 LIST_CALLBACK = CFUNCTYPE(None, c_int, ListResultHandle, c_void_p)
 STRING_CALLBACK = CFUNCTYPE(None, c_int, c_char_p, c_void_p)
 DATA_CALLBACK = CFUNCTYPE(None, c_int, c_void_p, c_size_t, c_void_p)
+#: ``void (*)(int status, const fbs_user *, void *user_data)``
+USER_CALLBACK = CFUNCTYPE(None, c_int, UserHandle, c_void_p)
+#: ``void (*)(const fbs_user *user_or_null, void *user_data)``
+AUTH_LISTENER = CFUNCTYPE(None, UserHandle, c_void_p)
+#: ``void (*)(int force_refresh, fbs_token_request *, void *user_data)``
+TOKEN_PROVIDER_ASYNC = CFUNCTYPE(None, c_int, TokenRequestHandle, c_void_p)
 
 
 class _StatusMarker:
@@ -101,6 +122,8 @@ _S = StorageHandle
 _T = TaskHandle
 _SN = SnapshotHandle
 _LR = ListResultHandle
+_A = AuthHandle
+_U = UserHandle
 
 #: name -> (return type, argument types), in the order of the header.
 SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
@@ -224,6 +247,47 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_list_result_prefix_paths": (c_char_p, [_LR]),
     "fbs_list_result_page_token": (c_char_p, [_LR]),
     "fbs_list_result_free": (None, [_LR]),
+    # Auth
+    "fbs_auth_new": (STATUS, [c_char_p, c_char_p, POINTER(_A)]),
+    "fbs_auth_free": (None, [_A]),
+    "fbs_auth_use_emulator": (STATUS, [_A, c_char_p, c_int]),
+    "fbs_auth_set_persistence_file": (STATUS, [_A, c_char_p]),
+    "fbs_auth_sign_in_anonymously": (STATUS, [_A, POINTER(_U)]),
+    "fbs_auth_sign_in_anonymously_async": (STATUS, [_A, USER_CALLBACK, c_void_p]),
+    "fbs_auth_create_user": (STATUS, [_A, c_char_p, c_char_p, POINTER(_U)]),
+    "fbs_auth_create_user_async": (STATUS, [_A, c_char_p, c_char_p, USER_CALLBACK, c_void_p]),
+    "fbs_auth_sign_in_with_email": (STATUS, [_A, c_char_p, c_char_p, POINTER(_U)]),
+    "fbs_auth_sign_in_with_email_async": (STATUS, [_A, c_char_p, c_char_p, USER_CALLBACK, c_void_p]),
+    "fbs_auth_sign_in_with_custom_token": (STATUS, [_A, c_char_p, POINTER(_U)]),
+    "fbs_auth_sign_in_with_custom_token_async": (STATUS, [_A, c_char_p, USER_CALLBACK, c_void_p]),
+    "fbs_auth_sign_in_with_refresh_token": (STATUS, [_A, c_char_p, POINTER(_U)]),
+    "fbs_auth_sign_in_with_refresh_token_async": (STATUS, [_A, c_char_p, USER_CALLBACK, c_void_p]),
+    "fbs_auth_sign_out": (STATUS, [_A]),
+    "fbs_auth_delete_user": (STATUS, [_A]),
+    "fbs_auth_delete_user_async": (STATUS, [_A, COMPLETION_CALLBACK, c_void_p]),
+    "fbs_auth_current_user": (STATUS, [_A, POINTER(_U)]),
+    "fbs_auth_get_id_token": (STATUS, [_A, c_int, POINTER(c_void_p)]),
+    "fbs_auth_get_id_token_async": (STATUS, [_A, c_int, STRING_CALLBACK, c_void_p]),
+    "fbs_auth_add_state_listener": (STATUS, [_A, AUTH_LISTENER, c_void_p, POINTER(c_int64)]),
+    "fbs_auth_add_id_token_listener": (STATUS, [_A, AUTH_LISTENER, c_void_p, POINTER(c_int64)]),
+    "fbs_auth_remove_listener": (STATUS, [_A, c_int64]),
+    "fbs_user_uid": (c_char_p, [_U]),
+    "fbs_user_email": (c_char_p, [_U]),
+    "fbs_user_display_name": (c_char_p, [_U]),
+    "fbs_user_photo_url": (c_char_p, [_U]),
+    "fbs_user_is_anonymous": (c_int, [_U]),
+    "fbs_user_sign_in_provider": (c_char_p, [_U]),
+    "fbs_user_id_token": (c_char_p, [_U]),
+    "fbs_user_refresh_token": (c_char_p, [_U]),
+    "fbs_user_claims_json": (c_char_p, [_U]),
+    "fbs_user_token_expiration": (c_int64, [_U]),
+    "fbs_user_token_issued_at": (c_int64, [_U]),
+    "fbs_user_auth_time": (c_int64, [_U]),
+    "fbs_user_free": (None, [_U]),
+    "fbs_storage_use_auth": (STATUS, [_S, _A]),
+    "fbs_storage_set_auth_token_provider_async": (STATUS, [_S, TOKEN_PROVIDER_ASYNC, c_void_p]),
+    "fbs_token_request_complete": (STATUS, [TokenRequestHandle, c_char_p]),
+    "fbs_token_request_fail": (STATUS, [TokenRequestHandle, c_char_p]),
 }
 
 

@@ -30,13 +30,29 @@ class StorageErrorCode(enum.IntEnum):
     INTERNAL = -13052
     PATH_ERROR = -13053
     TIMEOUT = -13060
+    # Firebase Auth (fbstorage/auth.h)
+    AUTH_INVALID_API_KEY = -13100
+    AUTH_INVALID_EMAIL = -13101
+    AUTH_WRONG_PASSWORD = -13102
+    AUTH_USER_NOT_FOUND = -13103
+    AUTH_EMAIL_ALREADY_IN_USE = -13104
+    AUTH_WEAK_PASSWORD = -13105
+    AUTH_USER_DISABLED = -13106
+    AUTH_INVALID_CUSTOM_TOKEN = -13107
+    AUTH_TOO_MANY_REQUESTS = -13108
+    AUTH_OPERATION_NOT_ALLOWED = -13109
+    AUTH_USER_TOKEN_EXPIRED = -13110
+    AUTH_INVALID_REFRESH_TOKEN = -13111
+    AUTH_NO_USER = -13112
+    AUTH_REQUIRES_RECENT_LOGIN = -13113
 
 
 class StorageError(Exception):
     """A failure reported by libfbstorage.
 
     ``StorageError(code, ...)`` builds the subclass of the code when it has one (as pygit2 does):
-    a TIMEOUT error is a :class:`StorageTimeoutError`, also a builtin :class:`TimeoutError`.
+    a TIMEOUT error is a :class:`StorageTimeoutError`, also a builtin :class:`TimeoutError`;
+    each AUTH_* code has its subclass of :class:`AuthError` (``WrongPasswordError``, …).
 
     Attributes:
         code: what went wrong, a :class:`StorageErrorCode`.
@@ -108,4 +124,81 @@ class StorageTimeoutError(StorageError, TimeoutError):
     :class:`StorageError` and as the builtin :class:`TimeoutError`."""
 
 
-_CODE_CLASSES: dict[int, type[StorageError]] = {StorageErrorCode.TIMEOUT: StorageTimeoutError}
+class AuthError(StorageError):
+    """A Firebase Auth failure (an AUTH_* code): signing in, refreshing the ID token, or a
+    storage request whose user was disabled, deleted or revoked meanwhile."""
+
+
+class InvalidAPIKeyError(AuthError):
+    """AUTH_INVALID_API_KEY: the API key is not valid for this project."""
+
+
+class InvalidEmailError(AuthError):
+    """AUTH_INVALID_EMAIL: a malformed email address."""
+
+
+class WrongPasswordError(AuthError):
+    """AUTH_WRONG_PASSWORD: the password is wrong (or, on newer projects, the email unknown)."""
+
+
+class UserNotFoundError(AuthError):
+    """AUTH_USER_NOT_FOUND: no such account (deleted?)."""
+
+
+class EmailAlreadyInUseError(AuthError):
+    """AUTH_EMAIL_ALREADY_IN_USE: an account with this email exists."""
+
+
+class WeakPasswordError(AuthError):
+    """AUTH_WEAK_PASSWORD: the password has fewer than 6 characters."""
+
+
+class UserDisabledError(AuthError):
+    """AUTH_USER_DISABLED: an administrator disabled the account."""
+
+
+class InvalidCustomTokenError(AuthError):
+    """AUTH_INVALID_CUSTOM_TOKEN: malformed, expired, or for another project."""
+
+
+class TooManyRequestsError(AuthError):
+    """AUTH_TOO_MANY_REQUESTS: the service throttles this device or account."""
+
+
+class OperationNotAllowedError(AuthError):
+    """AUTH_OPERATION_NOT_ALLOWED: this sign-in provider is disabled in the console."""
+
+
+class UserTokenExpiredError(AuthError):
+    """AUTH_USER_TOKEN_EXPIRED: the session was revoked; sign in again."""
+
+
+class InvalidRefreshTokenError(AuthError):
+    """AUTH_INVALID_REFRESH_TOKEN: the refresh token is malformed or unknown."""
+
+
+class NoUserError(AuthError):
+    """AUTH_NO_USER: the call needs a signed-in user."""
+
+
+class RequiresRecentLoginError(AuthError):
+    """AUTH_REQUIRES_RECENT_LOGIN: sign in again before this sensitive call."""
+
+
+_CODE_CLASSES: dict[int, type[StorageError]] = {
+    StorageErrorCode.TIMEOUT: StorageTimeoutError,
+    StorageErrorCode.AUTH_INVALID_API_KEY: InvalidAPIKeyError,
+    StorageErrorCode.AUTH_INVALID_EMAIL: InvalidEmailError,
+    StorageErrorCode.AUTH_WRONG_PASSWORD: WrongPasswordError,
+    StorageErrorCode.AUTH_USER_NOT_FOUND: UserNotFoundError,
+    StorageErrorCode.AUTH_EMAIL_ALREADY_IN_USE: EmailAlreadyInUseError,
+    StorageErrorCode.AUTH_WEAK_PASSWORD: WeakPasswordError,
+    StorageErrorCode.AUTH_USER_DISABLED: UserDisabledError,
+    StorageErrorCode.AUTH_INVALID_CUSTOM_TOKEN: InvalidCustomTokenError,
+    StorageErrorCode.AUTH_TOO_MANY_REQUESTS: TooManyRequestsError,
+    StorageErrorCode.AUTH_OPERATION_NOT_ALLOWED: OperationNotAllowedError,
+    StorageErrorCode.AUTH_USER_TOKEN_EXPIRED: UserTokenExpiredError,
+    StorageErrorCode.AUTH_INVALID_REFRESH_TOKEN: InvalidRefreshTokenError,
+    StorageErrorCode.AUTH_NO_USER: NoUserError,
+    StorageErrorCode.AUTH_REQUIRES_RECENT_LOGIN: RequiresRecentLoginError,
+}

@@ -5,9 +5,9 @@ from __future__ import annotations
 import ctypes
 import os
 import weakref
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from ._callbacks import CallbackKeeper, in_callback, report_callback_exception
+from ._callbacks import CallbackKeeper, in_callback, report_callback_exception, running_callback
 from ._conversion import (
     C_INT,
     check_integer,
@@ -18,10 +18,24 @@ from ._conversion import (
     encode_text,
 )
 from ._handle import OwnedHandle
-from ._native import TOKEN_PROVIDER, ReferenceHandle, StorageHandle, call_for_out, library
+from ._native import (
+    TOKEN_PROVIDER,
+    TOKEN_PROVIDER_ASYNC,
+    ReferenceHandle,
+    StorageHandle,
+    call_for_out,
+    library,
+)
+from .auth import native_auth
 from .reference import StorageReference
+from .token_request import TokenRequest
+
+if TYPE_CHECKING:
+    from .auth import Auth
 
 TokenProvider = Callable[[bool], "str | None"]
+#: ``provider(force_refresh, request)``: answers later with request.complete() or request.fail().
+AsyncTokenProvider = Callable[[bool, TokenRequest], Any]
 
 #: Keepers of storages freed from their own callback thread: the library finishes their
 #: teardown after the running callback returns, so what it may still call must stay alive.
@@ -55,14 +69,16 @@ class Storage:
 
     ``Storage("my-app.appspot.com")`` or ``Storage("gs://my-app.appspot.com")``. If
     ``FIREBASE_STORAGE_EMULATOR_HOST=host:port`` is set in the environment when the storage
-    is created, it talks to that emulator; :meth:`use_emulator` overrides it.
+    is created, it talks to that emulator; :meth:`use_emulator` overrides it. With
+    ``auth=``, every request carries the ID token of that :class:`fbstorage.Auth`'s current
+    user (:meth:`use_auth`).
 
     Use it as a context manager, or call :meth:`close`: closing cancels the tasks still
     running (their FAILURE observers run with CANCELLED), waits until every callback has
     returned, and releases every reference and task handle obtained from this storage.
     """
 
-    def __init__(self, bucket: str) -> None:
+    def __init__(self, bucket: str, *, auth: Auth | None = None) -> None:
         lib = library()
         handle = call_for_out(
             lib.fbs_storage_new, encode_text(bucket, "bucket"), out_type=StorageHandle
@@ -73,7 +89,14 @@ class Storage:
         self._derived: weakref.WeakSet[OwnedHandle] = weakref.WeakSet()
         self._verify_md5 = False
         self._ca_file: str | None = None
+        self._auth: Auth | None = None
         self._finalizer = weakref.finalize(self, _free_storage, handle, self._keeper)
+        if auth is not None:
+            try:
+                self.use_auth(auth)
+            except BaseException:
+                self.close()
+                raise
 
     def _adopt(self, owned: OwnedHandle) -> None:
         """Registers a handle obtained from this storage, to be released by close()."""
@@ -151,6 +174,7 @@ class Storage:
         Tokens are sent only over https or to loopback hosts.
         """
         library().fbs_storage_set_auth_token(self._handle, encode_optional_text(token, "token"))
+        self._auth = None
 
     def set_auth_token_provider(self, provider: TokenProvider | None) -> None:
         """Supplies tokens on demand: ``provider(force_refresh) -> str | None``.
@@ -159,14 +183,46 @@ class Storage:
         server answered 401. An exception in it is reported and counts as "no token". None
         removes the provider. A provider replaces a fixed token.
         """
+        self._install_provider("fbs_storage_set_auth_token_provider", TOKEN_PROVIDER,
+                               provider, _token_provider_callback)
+
+    def use_auth(self, auth: Auth | None) -> None:
+        """From now on every request, of tasks already running too, carries the ID token of
+        ``auth``'s current user (none while signed out); the library refreshes it before it
+        expires and once after a 401. A user disabled, deleted or revoked meanwhile fails the
+        request with that cause (UserDisabledError, …). Replaces a fixed token or a provider;
+        None detaches."""
+        handle = None if auth is None else native_auth(auth)
+        library().fbs_storage_use_auth(self._handle, handle)
+        self._auth = auth  # its listeners live as long as the Python object
+
+    @property
+    def auth(self) -> Auth | None:
+        """The auth given to :meth:`use_auth` (or ``auth=``), or None."""
+        return self._auth
+
+    def set_auth_token_provider_async(self, provider: AsyncTokenProvider | None) -> None:
+        """Supplies tokens that need a network call of their own without stalling transfers:
+        ``provider(force_refresh, request)`` runs on the storage's callback thread and answers
+        later, from any thread, exactly once, with ``request.complete(token_or_None)`` or
+        ``request.fail(message)`` (the waiting request then fails with UNAUTHENTICATED). An
+        exception it raises fails the request. Replaces a fixed token, a provider or an auth;
+        None removes it."""
+        self._install_provider("fbs_storage_set_auth_token_provider_async", TOKEN_PROVIDER_ASYNC,
+                               provider, _async_token_provider_callback)
+
+    def _install_provider(self, function_name: str, callback_type: Any, provider: Any,
+                          c_callable: Callable[[Any], Any]) -> None:
+        """Sets (or with None removes) a token provider, its callback object kept alive."""
         if provider is None:
-            callback = TOKEN_PROVIDER()  # NULL
+            callback = callback_type()  # NULL
         elif callable(provider):
-            callback = TOKEN_PROVIDER(_token_provider_callback(provider))
+            callback = callback_type(c_callable(provider))
             self._keeper.keep_token_provider(callback)
         else:
             raise TypeError(f"provider must be callable or None, not {type(provider).__name__}")
-        library().fbs_storage_set_auth_token_provider(self._handle, callback, None)
+        getattr(library(), function_name)(self._handle, callback, None)
+        self._auth = None
 
     def set_app_check_token(self, token: str | None) -> None:
         """Sends an App Check token ("X-Firebase-AppCheck"); None clears it."""
@@ -247,5 +303,20 @@ def _token_provider_callback(provider: TokenProvider) -> Callable[[int, Any], in
             return None
         latest_token[:] = [buffer]
         return ctypes.addressof(buffer)
+
+    return provide
+
+
+def _async_token_provider_callback(provider: AsyncTokenProvider) -> Callable[[int, Any, Any], None]:
+    """The C-callable form of an asynchronous token provider."""
+
+    def provide(force_refresh: int, request: Any, _user_data: Any) -> None:
+        token_request = TokenRequest(request)
+        with running_callback():
+            try:
+                provider(bool(force_refresh), token_request)
+            except BaseException as error:
+                report_callback_exception(f"auth token provider {provider!r}")
+                token_request.fail_unless_answered(f"the token provider raised {type(error).__name__}")
 
     return provide

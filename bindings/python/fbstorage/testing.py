@@ -59,9 +59,12 @@ class EmulatorServer:
         return f"<EmulatorServer {self.url} {self.flavor}>"
 
     def _control(self, method: str, path: str, json_body: str | None = None) -> Any:
+        return self._call(method, f"/_emulator/{path}", json_body)
+
+    def _call(self, method: str, path: str, json_body: str | None = None) -> Any:
         data = None if json_body is None else json_body.encode()
         request = urllib.request.Request(
-            f"{self.url}/_emulator/{path}",
+            f"{self.url}{path}",
             data=data,
             method=method,
             headers={"Content-Type": "application/json"} if data is not None else {},
@@ -107,8 +110,14 @@ class EmulatorServer:
 
     def set_rules(self, rules: str | None) -> None:
         """Replaces the security rules (the text of a storage.rules file) until the next reset;
-        None allows everything."""
-        self._control("PUT", "rules", rules or "")
+        None allows everything. Rules go through firebase-tools' ``PUT /internal/setRules``, as
+        @firebase/rules-unit-testing sends them; rules that do not compile raise HTTPError 400
+        and leave the previous rules in force."""
+        if not rules:
+            self._control("PUT", "rules", "")
+            return
+        self._call("PUT", "/internal/setRules",
+                   json.dumps({"rules": {"files": [{"name": "storage.rules", "content": rules}]}}))
 
     def storage(self, bucket: str = TEST_BUCKET) -> Storage:
         """A new Storage for ``bucket`` pointed at this emulator (close it when done)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import fcntl
 import json
 import os
@@ -9,6 +10,7 @@ import pty
 import re
 import signal
 import socket
+import stat
 import subprocess
 import struct
 import sys
@@ -32,11 +34,14 @@ COMMAND_TIMEOUT = 120
 
 @pytest.fixture
 def cli_env(tmp_path: Path) -> dict[str, str]:
-    """The command's environment: its own cache folder, no emulator or token variables, and
-    none that would make rich draw on a pipe."""
-    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+    """The command's environment: its own cache and config folders (no session of the person
+    running the tests), no emulator, token or sign-in variables, and none that would make rich
+    draw on a pipe."""
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"))
     for name in ("FIREBASE_STORAGE_EMULATOR_HOST", "FBSTORAGE_TOKEN", "FORCE_COLOR",
-                 "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
+                 "TTY_COMPATIBLE", "TTY_INTERACTIVE", "FIREBASE_AUTH_EMULATOR_HOST",
+                 "FIREBASE_API_KEY", "FBSTORAGE_PASSWORD"):
         env.pop(name, None)
     return env
 
@@ -271,6 +276,22 @@ def test_interrupted_upload_continues_where_it_stopped(
 
 
 @pytest.mark.timeout(300)  # the reading loop ends only when the command does
+def read_until_closed(terminal: int, until: bytes | None = None) -> bytes:
+    """What the child writes on its pseudo-terminal: until it closes it (then closed here
+    too), or until ``until`` appears."""
+    output = b""
+    while until is None or until not in output:
+        try:
+            chunk = os.read(terminal, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            chunk = b""
+        if not chunk:
+            os.close(terminal)
+            break
+        output += chunk
+    return output
+
+
 def test_progress_bar_on_a_terminal(emulator, cli_env, tmp_path) -> None:
     emulator.reset()
     source = tmp_path / "shown.bin"
@@ -285,16 +306,7 @@ def test_progress_bar_on_a_terminal(emulator, cli_env, tmp_path) -> None:
                       dict(cli_env, TERM="xterm"))
         finally:
             os._exit(127)  # never back into pytest
-    output = b""
-    while True:
-        try:
-            chunk = os.read(terminal, 65536)
-        except OSError:  # EIO: the child closed the terminal
-            break
-        if not chunk:
-            break
-        output += chunk
-    os.close(terminal)
+    output = read_until_closed(terminal)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0, output
     screen = re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]", b"", output).decode()
@@ -302,3 +314,150 @@ def test_progress_bar_on_a_terminal(emulator, cli_env, tmp_path) -> None:
     assert len(frames) > 1 and all(re.search(r" \d+%", frame) for frame in frames)  # redrawn
     assert re.search(r"shown\.bin .* 100% 1\.6/1\.6 MB", frames[-1]), frames[-1]
     assert stored(emulator, "shown.bin") == source.read_bytes()
+
+
+# -- login, whoami, logout -------------------------------------------------------------------
+OWNER_ONLY_RULES = """rules_version = '2';
+service firebase.storage {
+  match /b/{bucket}/o {
+    match /users/{uid}/{file=**} {
+      allow read, write: if request.auth.uid == uid;
+    }
+  }
+}
+"""
+SIGN_IN_APP = ("--api-key", "test-api-key", "--project", "demo-project")
+
+
+def whoami_fields(output: bytes) -> dict[str, str]:
+    return dict(line.split(": ", 1) for line in text(output).splitlines())
+
+
+def session_secrets(config: Path, uid: str) -> list[str]:
+    """The long strings of the saved session but the uid (the refresh token among them)."""
+    saved = json.loads((config / "session.json").read_text())
+
+    def strings(value: object) -> list[str]:
+        if isinstance(value, dict):
+            return [s for item in value.values() for s in strings(item)]
+        if isinstance(value, list):
+            return [s for item in value for s in strings(item)]
+        return [value] if isinstance(value, str) and len(value) >= 20 and value != uid else []
+
+    return strings(saved)
+
+
+def test_login_whoami_logout_and_commands_run_as_the_user(
+        fbstorage_cli, emulator, cli_env, tmp_path) -> None:
+    emulator.set_rules(OWNER_ONLY_RULES)
+    config = Path(cli_env["XDG_CONFIG_HOME"]) / "fbstorage"
+    (tmp_path / "f.txt").write_text("mine")
+    assert fbstorage_cli("whoami").returncode == 1
+
+    login = fbstorage_cli("login", "--anonymous", *SIGN_IN_APP)
+    assert login.returncode == 0, login.stderr
+    uid = re.fullmatch(r"Signed in as (\S+) \(anonymous\)\n", text(login.stdout)).group(1)
+    assert stat.S_IMODE(config.stat().st_mode) == 0o700
+    for name in ("session.json", "app.json"):
+        assert stat.S_IMODE((config / name).stat().st_mode) == 0o600
+    assert sorted(path.name for path in config.iterdir()) == ["app.json", "session.json"]
+
+    whoami = fbstorage_cli("whoami")
+    assert whoami.returncode == 0, whoami.stderr
+    assert whoami_fields(whoami.stdout) == {"uid": uid, "email": "-", "provider": "anonymous",
+                                            "anonymous": "yes"}
+    own = fbstorage_cli("cp", str(tmp_path / "f.txt"), f"{BUCKET}/users/{uid}/f.txt")
+    assert own.returncode == 0, own.stderr
+    assert stored(emulator, f"users/{uid}/f.txt") == b"mine"
+    assert text(fbstorage_cli("cat", f"{BUCKET}/users/{uid}/f.txt").stdout) == "mine"
+    other = fbstorage_cli("cp", str(tmp_path / "f.txt"), f"{BUCKET}/users/someone-else/f.txt")
+    assert other.returncode == 1 and "UNAUTHORIZED" in text(other.stderr)
+    secrets = session_secrets(config, uid)
+    assert secrets
+    for result in (login, whoami, own, other):
+        for secret in secrets:
+            assert secret.encode() not in result.stdout + result.stderr
+    tokens = {header(entry, "Authorization") for entry in emulator.requests()
+              if entry["path"].startswith("/v0/")}
+    assert tokens and all((token or "").startswith("Firebase ey") for token in tokens), tokens
+
+    logout = fbstorage_cli("logout")
+    assert (logout.returncode, text(logout.stdout)) == (0, "Signed out\n")
+    assert list(config.iterdir()) == []
+    assert fbstorage_cli("whoami").returncode == 1
+    signed_out = fbstorage_cli("cat", f"{BUCKET}/users/{uid}/f.txt")
+    assert signed_out.returncode == 1 and "UNAUTHORIZED" in text(signed_out.stderr)
+
+    (config / "app.json").write_text("[]")  # not what login writes: said, no traceback
+    (config / "session.json").write_text("{}")
+    broken = fbstorage_cli("whoami")
+    assert broken.returncode == 2 and b"run it again" in broken.stderr and b"Traceback" not in broken.stderr
+    (config / "app.json").write_text('{"api_key": "test-api-key"}')
+    (config / "session.json").write_text("{not json")
+    unreadable = fbstorage_cli("whoami")
+    assert unreadable.returncode == 1 and b"Traceback" not in unreadable.stderr
+    assert str(config / "session.json") in text(unreadable.stderr)
+
+
+def test_login_with_email_and_password_from_the_environment(fbstorage_cli, cli_env) -> None:
+    env = dict(cli_env, FBSTORAGE_PASSWORD="a long password", FIREBASE_API_KEY="test-api-key")
+    created = fbstorage_cli("login", "--email", "cli@example.com", "--create", env=env)
+    assert created.returncode == 0, created.stderr
+    uid = re.fullmatch(r"Signed in as (\S+) \(cli@example\.com\)\n", text(created.stdout)).group(1)
+    wrong = fbstorage_cli("login", "--email", "cli@example.com",
+                          env=dict(env, FBSTORAGE_PASSWORD="wrong password"))
+    assert wrong.returncode == 1 and "AUTH_WRONG_PASSWORD" in text(wrong.stderr)
+    assert b"wrong password" not in wrong.stdout + wrong.stderr
+    whoami = fbstorage_cli("whoami")  # the failed login kept the session
+    assert whoami_fields(whoami.stdout) == {"uid": uid, "email": "cli@example.com",
+                                            "provider": "password", "anonymous": "no"}
+    taken = fbstorage_cli("login", "--email", "cli@example.com", "--create", env=env)
+    assert taken.returncode == 1 and "AUTH_EMAIL_ALREADY_IN_USE" in text(taken.stderr)
+
+
+def test_login_with_a_custom_token(fbstorage_cli) -> None:
+    def part(value: dict) -> str:
+        return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
+
+    now = int(time.time())
+    token = ".".join([part({"alg": "none", "typ": "JWT"}), part({
+        "aud": "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit",
+        "iat": now, "exp": now + 3600, "uid": "custom-user", "claims": {"role": "editor"}}), ""])
+    login = fbstorage_cli("login", "--custom-token", token, *SIGN_IN_APP)
+    assert login.returncode == 0, login.stderr
+    assert whoami_fields(fbstorage_cli("whoami").stdout)["provider"] == "custom"
+    bad = fbstorage_cli("login", "--custom-token", "garbage", *SIGN_IN_APP)
+    assert bad.returncode == 1 and "AUTH_INVALID_CUSTOM_TOKEN" in text(bad.stderr)
+
+
+@pytest.mark.parametrize("arguments", [
+    ["login", *SIGN_IN_APP],  # no way of signing in
+    ["login", "--anonymous", "--email", "a@example.com", *SIGN_IN_APP],
+    ["login", "--anonymous"],  # no API key
+    ["login", "--anonymous", "--create", *SIGN_IN_APP],  # --create is for --email
+])
+def test_login_usage_errors_exit_2(cli_env, arguments) -> None:
+    result = subprocess.run([sys.executable, "-m", "fbstorage", *arguments], env=cli_env,
+                            capture_output=True, timeout=COMMAND_TIMEOUT)
+    assert result.returncode == 2 and b"usage:" in result.stderr
+
+
+def test_login_asks_for_the_password_on_the_terminal(fbstorage_cli, emulator, cli_env) -> None:
+    # The Auth emulator's address comes from FIREBASE_STORAGE_EMULATOR_HOST alone here.
+    pid, terminal = pty.fork()
+    if pid == 0:
+        try:
+            os.execve(sys.executable, [sys.executable, "-m", "fbstorage", "login", "--email",
+                                       "typed@example.com", "--create", *SIGN_IN_APP],
+                      dict(cli_env, FIREBASE_STORAGE_EMULATOR_HOST=f"{emulator.host}:{emulator.port}"))
+        finally:
+            os._exit(127)
+    prompt = read_until_closed(terminal, until=b"Password for typed@example.com: ")
+    assert prompt.endswith(b"Password for typed@example.com: "), prompt
+    os.write(terminal, b"typed password\n")
+    output = read_until_closed(terminal)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, output
+    assert b"Signed in as" in output and b"typed password" not in output  # not echoed
+    whoami = fbstorage_cli("whoami")
+    assert whoami_fields(whoami.stdout)["email"] == "typed@example.com"

@@ -14,13 +14,14 @@ import fbstorage
 from fbstorage import _native
 
 REPOSITORY = Path(__file__).resolve().parents[3]
-HEADER = REPOSITORY / "include" / "fbstorage.h"
+HEADERS = [REPOSITORY / "include" / "fbstorage.h", *sorted((REPOSITORY / "include" / "fbstorage").glob("*.h"))]
+COMMON_HEADER = REPOSITORY / "include" / "fbstorage" / "common.h"
 PACKAGE_PARENT = Path(fbstorage.__file__).resolve().parents[1]
 
 
 def header_functions() -> dict[str, int]:
     """Every function the header declares, with its number of parameters."""
-    text = re.sub(r"/\*.*?\*/", "", HEADER.read_text(), flags=re.S)
+    text = re.sub(r"/\*.*?\*/", "", "\n".join(header.read_text() for header in HEADERS), flags=re.S)
     declarations = re.findall(r"^[A-Za-z_][\w \*]*?\b(fbs_\w+)\s*\(([^)]*)\)\s*;", text, flags=re.M)
     functions = {}
     for name, parameters in declarations:
@@ -54,7 +55,7 @@ def test_every_signature_is_bound_on_the_loaded_library() -> None:
 
 
 def test_versions_match_the_header() -> None:
-    header = HEADER.read_text()
+    header = COMMON_HEADER.read_text()
     version = re.search(r'#define FBS_VERSION_STRING "(.*)"', header).group(1)
     abi = int(re.search(r"#define FBS_ABI_VERSION (\d+)", header).group(1))
     assert fbstorage.version() == version

@@ -146,3 +146,51 @@ def test_offline_upload_fails_within_deadline() -> None:
         assert time.monotonic() - started < 3 + 2.5
     assert raised.value.code == StorageErrorCode.RETRY_LIMIT_EXCEEDED
     assert "connect" in str(raised.value)
+
+
+def test_a_server_back_within_the_loopback_grace_is_reached() -> None:
+    """A restart of about 1.5 s fails no client: the last attempt is made at the end of the 2 s
+    grace the library gives a loopback address that refuses connections. The restarted server is
+    a bare HTTP listener (it binds at once, where an emulator would spend its start-up time)."""
+    import http.server
+    import threading
+
+    class NotFound(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            body = b'{"error": {"code": 404, "message": "Not Found."}}'
+            self.send_response(404)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *arguments: object) -> None:
+            pass
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    servers: list[http.server.HTTPServer] = []
+
+    def come_back() -> None:
+        server = http.server.HTTPServer(("127.0.0.1", port), NotFound)
+        servers.append(server)
+        server.serve_forever()
+
+    storage = fbstorage.Storage("grace-bucket")
+    storage.use_emulator("127.0.0.1", port)
+    started = time.monotonic()
+    timer = threading.Timer(1.5, come_back)   # the downtime the scenario is about, not an ordering
+    timer.start()
+    try:
+        with pytest.raises(StorageError) as failure:
+            storage.reference("missing.txt").get_metadata()
+        assert failure.value.code == StorageErrorCode.OBJECT_NOT_FOUND   # the server was reached
+        assert time.monotonic() - started < 3
+    finally:
+        storage.close()
+        while not servers and timer.is_alive():
+            time.sleep(0.01)
+        for server in servers:
+            server.shutdown()
+        timer.join()

@@ -14,8 +14,9 @@ loop never waits for the network.
 
 from __future__ import annotations
 
+from .auth import Auth
 from .reference import StorageReference
 from .storage import Storage
 from .task import DownloadTask, StorageTask, UploadTask
 
-__all__ = ["DownloadTask", "Storage", "StorageReference", "StorageTask", "UploadTask"]
+__all__ = ["Auth", "DownloadTask", "Storage", "StorageReference", "StorageTask", "UploadTask"]

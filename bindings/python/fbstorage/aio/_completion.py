@@ -1,8 +1,8 @@
 """Bringing the library's completion callbacks to asyncio futures.
 
-An ``fbs_reference_*_async`` operation returns at once; its completion callback later runs
-exactly once on the storage's callback thread (with FBS_ERR_CANCELLED if the storage is
-closed first). The callback turns the borrowed result into Python values right there (the
+An ``fbs_reference_*_async`` or ``fbs_auth_*_async`` operation returns at once; its
+completion callback later runs exactly once on the storage's (or auth's) callback thread (with
+FBS_ERR_CANCELLED if the storage is closed first). The callback turns the borrowed result into Python values right there (the
 result and the thread's last error are only valid during the call) and hands them to the
 future's event loop with ``call_soon_threadsafe``: no thread per operation, and the loop
 never waits for the library.
@@ -27,6 +27,7 @@ from .._native import (
     LIST_CALLBACK,
     METADATA_CALLBACK,
     STRING_CALLBACK,
+    USER_CALLBACK,
     library,
 )
 from ..errors import FBS_OK, StorageError
@@ -95,6 +96,7 @@ _CALLBACKS: dict[Any, Any] = {
     DATA_CALLBACK: DATA_CALLBACK(
         lambda status, address, length, key: _complete(status, key, address, length)
     ),
+    USER_CALLBACK: USER_CALLBACK(lambda status, user, key: _complete(status, key, user)),
 }
 
 

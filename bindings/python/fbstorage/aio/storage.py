@@ -5,14 +5,20 @@ from __future__ import annotations
 import asyncio
 import collections
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from .. import storage as sync_storage
 from .._conversion import check_integer
 from .reference import StorageReference
 
 if TYPE_CHECKING:
+    from ..auth import Auth as SyncAuth
+    from ..token_request import TokenRequest
+    from .auth import Auth
     from .task import StorageTask
+
+#: ``async def provider(force_refresh) -> str | None``
+AsyncTokenProvider = Callable[[bool], Awaitable["str | None"]]
 
 
 #: Storage.max_running_tasks unless set: measured with 1000 small uploads (benchmarks).
@@ -38,12 +44,14 @@ class Storage:
     ``async with fbstorage.aio.Storage("my-app.appspot.com") as storage: …``. Settings and
     authentication are those of :class:`fbstorage.Storage` (``use_emulator``,
     ``set_auth_token``, ``upload_chunk_size``, …; ``FIREBASE_STORAGE_EMULATOR_HOST`` is read
-    at creation). :meth:`close` (leaving ``async with``) cancels the running tasks, waits
-    for their ends without blocking the loop, then releases everything.
+    at creation). ``auth=`` (an :class:`fbstorage.aio.Auth` or :class:`fbstorage.Auth`) makes
+    every request carry its current user's ID token. :meth:`close` (leaving ``async with``)
+    cancels the running tasks, waits for their ends without blocking the loop, then releases
+    everything.
     """
 
-    def __init__(self, bucket: str) -> None:
-        self._storage = sync_storage.Storage(bucket)
+    def __init__(self, bucket: str, *, auth: Auth | SyncAuth | None = None) -> None:
+        self._storage = sync_storage.Storage(bucket, auth=auth)
         self._tasks: weakref.WeakSet[StorageTask] = weakref.WeakSet()
         self._waiting: collections.deque[StorageTask] = collections.deque()
         self._running = 0
@@ -143,6 +151,34 @@ class Storage:
         function run on the library's transfer thread (see the sync Storage)."""
         self._storage.set_auth_token_provider(provider)
 
+    def use_auth(self, auth: Auth | SyncAuth | None) -> None:
+        """Every request carries the ID token of ``auth``'s current user from now on (see the
+        sync Storage); None detaches."""
+        self._storage.use_auth(auth)
+
+    @property
+    def auth(self) -> Auth | SyncAuth | None:
+        """The auth given to :meth:`use_auth` (or ``auth=``), or None."""
+        return self._storage.auth
+
+    def set_auth_token_provider_async(self, provider: AsyncTokenProvider | None) -> None:
+        """Supplies tokens from a coroutine function, ``async def provider(force_refresh) ->
+        str | None``, run on the loop running now (call this from a coroutine): transfers go on
+        while it awaits. An exception it raises fails the waiting request (UNAUTHENTICATED).
+        None removes it."""
+        if provider is None:
+            self._storage.set_auth_token_provider_async(None)
+            return
+        if not callable(provider):
+            raise TypeError(f"provider must be callable or None, not {type(provider).__name__}")
+        loop = asyncio.get_running_loop()
+
+        def start(force_refresh: bool, request: TokenRequest) -> None:
+            future = asyncio.run_coroutine_threadsafe(provider(force_refresh), loop)
+            future.add_done_callback(lambda done: _answer(request, done))
+
+        self._storage.set_auth_token_provider_async(start)
+
     def set_app_check_token(self, token: str | None) -> None:
         """Sends an App Check token ("X-Firebase-AppCheck"); None clears it."""
         self._storage.set_app_check_token(token)
@@ -154,3 +190,16 @@ class Storage:
     upload_chunk_size = _forwarded("upload_chunk_size")
     verify_md5 = _forwarded("verify_md5")
     ca_file = _forwarded("ca_file")
+
+
+def _answer(request: TokenRequest, done: Any) -> None:
+    """Answers ``request`` with the outcome of an async token provider's coroutine."""
+    error = None if done.cancelled() else done.exception()
+    if done.cancelled() or error is not None:
+        reason = "was cancelled" if error is None else f"raised {type(error).__name__}"
+        request.fail(f"the token provider {reason}")
+        return
+    try:
+        request.complete(done.result())
+    except (TypeError, ValueError) as wrong:  # not a str: the message names the type, not the value
+        request.fail(f"the token provider's result: {wrong}")

@@ -1,4 +1,5 @@
-"""The ``fbstorage`` command: copy, list, inspect and delete objects from the shell.
+"""The ``fbstorage`` command: copy, list, inspect and delete objects from the shell, as a
+signed-in user (``fbstorage login``) or with a token.
 
 Exit status: 0 when everything succeeded, 1 when something failed (each failure is named on
 stderr, then a summary), 2 for a usage error, 130 when interrupted (Ctrl-C).
@@ -12,8 +13,10 @@ import os
 import sys
 from typing import Any
 
-from . import commands, copy
+from . import account, commands, copy
 from .context import TOKEN_ENV_VAR, CommandContext
+from ..auth import Auth
+from ..errors import StorageError
 from .locations import RemotePath, UsageError
 
 EMULATOR_ENV_VAR = "FIREBASE_STORAGE_EMULATOR_HOST"
@@ -60,7 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
     connection = argparse.ArgumentParser(add_help=False)
     connection.add_argument(
         "--emulator", metavar="HOST:PORT", default=argparse.SUPPRESS,
-        help=f"use the Firebase Storage emulator there (default: ${EMULATOR_ENV_VAR})")
+        help=f"use the Firebase emulator there, for Storage and Auth (default: "
+             f"${EMULATOR_ENV_VAR})")
     connection.add_argument(
         "--token", default=argparse.SUPPRESS,
         help=f"a Firebase Auth ID token (default: ${TOKEN_ENV_VAR}; the variable keeps it "
@@ -111,16 +115,43 @@ def build_parser() -> argparse.ArgumentParser:
     removal.add_argument("-r", "--recursive", action="store_true", help="every object below")
     removal.add_argument("-j", "--jobs", type=_positive, default=8,
                          help="deletions running at once (default 8)")
+
+    login = command("login", "sign in to Firebase Auth; later commands run as that user")
+    how = login.add_mutually_exclusive_group(required=True)
+    how.add_argument("--anonymous", action="store_true", help="as a new anonymous user")
+    how.add_argument("--email", metavar="ADDRESS",
+                     help=f"with email and password (the password is asked for, or read from "
+                          f"${account.PASSWORD_ENV_VAR})")
+    how.add_argument("--custom-token", metavar="TOKEN", help="with a custom token from your backend")
+    login.add_argument("--create", action="store_true",
+                       help="with --email: create the account first")
+    login.add_argument("--api-key", help=f"the project's Web API key (default: ${account.API_KEY_ENV_VAR})")
+    login.add_argument("--project", help="the project id (default: learnt from the sign-in)")
+    command("logout", "forget the signed-in user")
+    command("whoami", "show the signed-in user: uid, email, provider (never tokens)")
     return parser
 
 
+_ACCOUNT_COMMANDS = {"login": account.login, "logout": account.logout, "whoami": account.whoami}
+
+
 async def _run(options: argparse.Namespace) -> int:
+    emulator, token = getattr(options, "emulator", None), getattr(options, "token", None)
+    auth = account.open_session(emulator) if token is None else None
+    try:
+        return await _run_with(options, auth)
+    finally:
+        if auth is not None:
+            auth.close()
+
+
+async def _run_with(options: argparse.Namespace, auth: Auth | None) -> int:
     # Without --emulator, the library itself reads $FIREBASE_STORAGE_EMULATOR_HOST (and names it in
     # its errors).
     async with CommandContext(getattr(options, "emulator", None), getattr(options, "token", None),
                               getattr(options, "chunk_size", None),
                               getattr(options, "retry_time", None),
-                              getattr(options, "jobs", 8)) as ctx:
+                              getattr(options, "jobs", 8), auth) as ctx:
         if options.command in ("cp", "mv"):
             flags = copy.MetadataFlags(options.content_type, dict(options.metadata))
             await copy.copy(ctx, options.sources, options.destination, options.recursive,
@@ -143,7 +174,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     options = parser.parse_args(argv)
     try:
+        if options.command in _ACCOUNT_COMMANDS:
+            return _ACCOUNT_COMMANDS[options.command](options)
         return asyncio.run(_run(options))
+    except StorageError as error:  # signing in failed
+        print(f"fbstorage: {options.command}: {error}", file=sys.stderr)
+        return 1
     except UsageError as error:
         parser.print_usage(sys.stderr)
         print(f"fbstorage: error: {error}", file=sys.stderr)

@@ -10,6 +10,7 @@ from typing import Any, Awaitable, Callable, Iterable, TypeVar
 from rich.console import Console
 
 from .. import aio
+from ..auth import Auth
 from ..errors import StorageError
 from .locations import RemotePath, UsageError
 
@@ -28,9 +29,10 @@ class CommandContext:
     """
 
     def __init__(self, emulator: str | None, token: str | None, chunk_size: int | None,
-                 retry_time: float | None, jobs: int) -> None:
-        self._emulator = _host_and_port(emulator) if emulator else None
+                 retry_time: float | None, jobs: int, auth: Auth | None = None) -> None:
+        self._emulator = host_and_port(emulator) if emulator else None
         self._token = token if token is not None else os.environ.get(TOKEN_ENV_VAR)
+        self._auth = auth  # the signed-in user's (fbstorage login); a token given wins
         self._chunk_size = chunk_size
         self._retry_time = retry_time
         self.jobs = jobs
@@ -56,6 +58,8 @@ class CommandContext:
                 storage.use_emulator(*self._emulator)
             if self._token:
                 storage.set_auth_token(self._token)
+            elif self._auth is not None:
+                storage.use_auth(self._auth)
             if self._chunk_size:
                 storage.upload_chunk_size = self._chunk_size
             if self._retry_time is not None:
@@ -101,7 +105,7 @@ class CommandContext:
         return await asyncio.gather(*(one(coroutine) for coroutine in coroutines))
 
 
-def _host_and_port(text: str) -> tuple[str, int]:
+def host_and_port(text: str) -> tuple[str, int]:
     host, _, port = text.rpartition(":")
     if not host or not port.isdigit():
         raise UsageError(f"--emulator wants HOST:PORT, not {text!r}")

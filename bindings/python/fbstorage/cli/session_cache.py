@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 
 from ..errors import StorageErrorCode
+from .private_file import write_private_file
 
 #: Failures after which the session is worth resuming; any other drops it.
 RESUMABLE_FAILURES = (
@@ -46,12 +47,8 @@ class SessionRecord:
         return session if isinstance(session, str) else None
 
     def save(self, session: str) -> None:
-        """Writes the session (atomically: a crash leaves the old record or the new one)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = self.path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(json.dumps({**self._content, "session": session}))
-        os.chmod(temporary, 0o600)  # a session URL lets anyone holding it write the object
-        temporary.replace(self.path)
+        """Writes the session (private: a session URL lets anyone holding it write the object)."""
+        write_private_file(self.path, json.dumps({**self._content, "session": session}))
 
     def forget(self) -> None:
         with contextlib.suppress(FileNotFoundError):

@@ -1,9 +1,13 @@
 """Command line: `python -m fbstorage.emulator --host 127.0.0.1 --port 9199 [options]`.
 
-Prints `READY http://HOST:PORT` (flushed) once it accepts connections, then `READY-UI http://HOST:PORT`
+Prints `READY http://HOST:PORT` (flushed) once it accepts connections, then `READY-AUTH
+http://HOST:PORT` for the Auth emulator's own port (unless --no-auth) and `READY-UI http://HOST:PORT`
 for the web UI (unless --no-ui), and exits cleanly on
 SIGINT or SIGTERM (or, with --stop-on-stdin-eof, when its stdin closes: a parent that dies
 without stopping it cannot leave it running).
+
+`python -m fbstorage.emulator exec [options] -- COMMAND…` runs COMMAND against the emulator
+instead, with the emulator variables set, and exits with its status.
 """
 
 from __future__ import annotations
@@ -20,14 +24,18 @@ from typing import Callable
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
+from .exec_command import emulator_environment, run_command, split_exec_argv
 from .flavor import FLAVORS, PRODUCTION
 from .rules import loading
 from .rules.registry import BucketRules
-from .server import create_app
+from .identity.accounts import AccountStore
+from .identity.settings import auth_settings
+from .server import create_app, create_auth_app
 from .state import EmulatorState
 from .store import ObjectStore
 from .tuning import keep_large_buffers_in_heap
 from .ui import UiSettings, add_to_storage_app, start_ui_server
+from .workflows import Workflows, add_arguments as add_workflow_arguments
 
 log = logging.getLogger("fbstorage.emulator")
 DEFAULT_UI_PORT = 4000
@@ -36,73 +44,125 @@ DEFAULT_UI_PORT = 4000
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m fbstorage.emulator",
                                      description="Local Firebase Storage (v0 REST API) emulator.")
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=9199, help="port; 0 picks a free one (default 9199)")
+    parser.add_argument("--host", help="address to listen on (default: firebase.json's, else 127.0.0.1)")
+    parser.add_argument("--port", type=_port, help="port; 0 picks a free one (default: firebase.json's, else 9199)")
     parser.add_argument("--data-dir", help="persist objects here across restarts (default: memory only)")
     parser.add_argument("--flavor", choices=sorted(FLAVORS), default=PRODUCTION.name,
                         help="production (default) or firebase-tools: the official emulator's quirks")
     rules = parser.add_mutually_exclusive_group()
     rules.add_argument("--rules", help="storage.rules file, reloaded when it changes (default: everything allowed)")
     rules.add_argument("--config", help='firebase.json: the rules named by its "storage" key')
+    auth = parser.add_argument_group("Auth emulator")
+    auth.add_argument("--auth-port", type=_port,
+                      help="its own port; 0 picks a free one (default: 9099, firebase.json's emulators.auth.port, "
+                           "or 0 when --port is 0)")
+    auth.add_argument("--no-auth", action="store_true", help="no Auth port (the storage port still serves Auth)")
+    auth.add_argument("--project", help="project id of the accounts and tokens (default: .firebaserc's default "
+                                        "project next to --config, else demo-project)")
+    auth.add_argument("--auth-token-lifetime", type=_positive, default=3600, metavar="SECONDS",
+                      help="lifetime of the ID tokens it issues (default 3600)")
     parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="warning",
                         help="the least severe log lines shown on stderr (default warning)")
     parser.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto",
                         help="event loop: uvloop (auto: when installed) or asyncio's own (default auto)")
-    parser.add_argument("--ui-port", type=int,
+    parser.add_argument("--ui-port", type=_port,
                         help="port of the web UI, also served under /ui on the storage port; 0 picks a free one "
                              f"(default {DEFAULT_UI_PORT}, or a free one when --port is 0)")
     parser.add_argument("--no-ui", action="store_true", help="serve no web UI (and keep no UI request log)")
     parser.add_argument("--stop-on-stdin-eof", action="store_true",
                         help="also stop when stdin reaches end of file (for test harnesses)")
+    add_workflow_arguments(parser)
     return parser.parse_args(argv)
 
 
-async def serve(args: argparse.Namespace) -> None:
+def _port(text: str) -> int:
+    port = int(text)
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port (0-65535)")
+    return port
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a positive number")
+    return value
+
+
+async def serve(args: argparse.Namespace) -> int:
+    """Run until stopped (or, for `exec`, until the command ends); the exit status."""
+    workflows = Workflows(args)
     sources = _rules_sources(args)
     rules = loading.load(sources) if sources else BucketRules.allow_all()
+    auth = auth_settings(args)
+    accounts = AccountStore(args.data_dir, auth.project, args.auth_token_lifetime)
     store = ObjectStore(args.data_dir)
+    status = 0
     try:
-        state = EmulatorState(flavor=FLAVORS[args.flavor], store=store, startup_rules=rules, rules=rules)
+        await workflows.load(store, auth.project)
+        state = EmulatorState(flavor=FLAVORS[args.flavor], store=store, startup_rules=rules, rules=rules,
+                              accounts=accounts)
         app = create_app(state)
-        ui = None if args.no_ui else UiSettings(args.host)
+        ui = None if args.no_ui else UiSettings(args.host or "")  # None: every interface
         if ui:
             add_to_storage_app(app, state, ui)
         runner = web.AppRunner(app, access_log=None, handle_signals=False)
-        await runner.setup()
         ui_runner = None
+        auth_runner = web.AppRunner(create_auth_app(state), access_log=None, handle_signals=False)
+        await runner.setup()
+        await auth_runner.setup()
         try:
             site = web.TCPSite(runner, args.host, args.port, reuse_address=True)
             await site.start()
-            stop = asyncio.Event()
+            if auth.port is not None:
+                await web.TCPSite(auth_runner, auth.host or args.host, auth.port, reuse_address=True).start()
             loop = asyncio.get_running_loop()
             log.info("event loop: %s.%s", type(loop).__module__, type(loop).__qualname__)
-            for signum in (signal.SIGINT, signal.SIGTERM):
-                loop.add_signal_handler(signum, stop.set)
-            if args.stop_on_stdin_eof:
-                _stop_on_stdin_eof(loop, stop)
             watcher = loop.create_task(loading.watch(sources, rules)) if sources else None
-            storage_url = _url(runner)
             if ui:
-                ui_runner = await start_ui_server(state, ui, storage_url, args.host, _ui_port(args))
-            print(f"READY {storage_url}", flush=True)
-            if ui_runner:
-                print(f"READY-UI {_url(ui_runner)}", flush=True)
-            await stop.wait()
+                ui_runner = await start_ui_server(state, ui, _address(runner), args.host, _ui_port(args))
+            # Every emulator served, by name: `exec` exports their variables.
+            addresses = {"storage": _address(runner).removeprefix("http://"),  # the storage port serves Auth too
+                         "auth": _address(auth_runner if auth.port is not None else runner).removeprefix("http://")}
+            workflows.start(store, _address(runner))
+            if args.command:
+                status = await run_command(args.command, emulator_environment(addresses, auth.project))
+            else:
+                stop = _stop_event(args, loop)  # before READY: a signal right after it must stop us cleanly
+                print(f"READY {_address(runner)}", flush=True)
+                if auth.port is not None:
+                    print(f"READY-AUTH {_address(auth_runner)}", flush=True)
+                if ui_runner:
+                    print(f"READY-UI {_address(ui_runner)}", flush=True)
+                await stop.wait()
             if watcher:
                 watcher.cancel()
         finally:
             if ui_runner:
                 await ui_runner.cleanup()
+            await auth_runner.cleanup()
             await runner.cleanup()
+            await workflows.stop(store)
     finally:
         store.close()
+    return status
 
 
 def _ui_port(args: argparse.Namespace) -> int:
     return args.ui_port if args.ui_port is not None else 0 if args.port == 0 else DEFAULT_UI_PORT
 
 
-def _url(runner: web.AppRunner) -> str:
+def _stop_event(args: argparse.Namespace, loop: asyncio.AbstractEventLoop) -> asyncio.Event:
+    """Set by SIGINT or SIGTERM (or, with --stop-on-stdin-eof, the end of stdin)."""
+    stop = asyncio.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    if args.stop_on_stdin_eof:
+        _stop_on_stdin_eof(loop, stop)
+    return stop
+
+
+def _address(runner: web.AppRunner) -> str:
     host, port = runner.addresses[0][:2]
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
@@ -111,7 +171,7 @@ def _rules_sources(args: argparse.Namespace) -> list[loading.RulesSource]:
     if args.rules:
         return [loading.RulesSource(Path(args.rules), None)]
     if args.config:
-        return loading.sources_from_config(Path(args.config))
+        return loading.sources_from_config(Path(args.config), args.project)
     return []
 
 
@@ -146,7 +206,17 @@ def _shorten_bad_http(record: logging.LogRecord) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """`[options]`, or `exec [options] -- COMMAND…` (run COMMAND against the emulator)."""
+    argv = sys.argv[1:] if argv is None else argv
+    command = None
+    if argv[:1] == ["exec"]:
+        try:
+            argv, command = split_exec_argv(argv)
+        except ValueError as error:
+            print(f"fbstorage.emulator: {error}", file=sys.stderr)
+            return 2
     args = parse_args(argv)
+    args.command = command
     logging.basicConfig(level=args.log_level.upper(), format="fbstorage.emulator: %(levelname)s %(message)s")
     logging.getLogger("aiohttp.server").addFilter(_shorten_bad_http)
     keep_large_buffers_in_heap()
@@ -154,11 +224,10 @@ def main(argv: list[str] | None = None) -> int:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
         with asyncio.Runner(loop_factory=event_loop_factory(args.loop)) as runner:
-            runner.run(serve(args))
-    except (OSError, ValueError) as error:  # no uvloop, port in use, unreadable rules or data dir
+            return runner.run(serve(args))
+    except (OSError, ValueError) as error:  # no uvloop, port in use, unreadable rules, data or import dir
         print(f"fbstorage.emulator: {error}", file=sys.stderr)
         return 1
-    return 0
 
 
 if __name__ == "__main__":

@@ -11,10 +11,11 @@ from .auth import Principal, principal_from_header
 from .bodies import read_small_body
 from .downloads import download_response, object_headers
 from .errors import ApiError, bad_request, not_found
+from .identity.verification import refusal
 from .listing import list_objects
 from .metadata import new_token
 from .names import parse_v0_target
-from .rules.access import authorize
+from .rules.access import authorize_async
 from .state import STATE, EmulatorState
 from .store import StoredObject
 from .upload_api import handle_upload, metadata_response
@@ -26,19 +27,23 @@ async def handle_v0(request: web.Request) -> web.StreamResponse:
         return web.json_response({"emulator": "storage"})
     target = parse_v0_target(request.raw_path)
     principal = principal_from_header(request.headers.get("Authorization"))
+    if state.flavor.verifies_id_tokens and principal.claims is not None:
+        refused = refusal(state.accounts, principal.claims)
+        if refused:  # the client refreshes its token on 401, and learns from Auth why it cannot
+            raise ApiError(401, f"Invalid Credentials: {refused}.")
     method = request.method
     if method == "PUT" and request.headers.get("X-HTTP-Method-Override", "").upper() == "PATCH":
         method = "PATCH"
     name, query = target.name, target.query
     if name is None:
         if method == "GET":
-            authorize(state.rules, state.flavor, "list", target.bucket, query.get("prefix", ""), principal)
+            await authorize_async(state.rules, state.flavor, "list", target.bucket, query.get("prefix", ""), principal)
             names = state.store.sorted_names(target.bucket)
             return web.Response(body=list_objects(names, target.bucket, query, state.flavor,
                                                   state.store.memo(target.bucket)),
                                 content_type="application/json", charset="utf-8")
     elif method in ("GET", "HEAD"):
-        stored = _readable_object(state, target.bucket, name, query.get("token"), principal)
+        stored = await _readable_object(state, target.bucket, name, query.get("token"), principal)
         if query.get("alt") == "media":
             return await download_response(request, stored, state.flavor)
         return metadata_response(stored.metadata, state)
@@ -46,7 +51,7 @@ async def handle_v0(request: web.Request) -> web.StreamResponse:
         return await _update_metadata(request, state, target.bucket, name, principal)
     elif method == "DELETE":
         stored = state.store.get(target.bucket, name)
-        authorize(state.rules, state.flavor, "delete", target.bucket, name, principal,
+        await authorize_async(state.rules, state.flavor, "delete", target.bucket, name, principal,
                   resource=stored.metadata if stored else None)
         if not await state.store.delete(target.bucket, name):
             raise not_found()
@@ -59,12 +64,12 @@ async def handle_v0(request: web.Request) -> web.StreamResponse:
     raise ApiError(405, f"Method {request.method} is not allowed here.", headers={"Allow": allowed})
 
 
-def _readable_object(state: EmulatorState, bucket: str, name: str, token: str | None,
+async def _readable_object(state: EmulatorState, bucket: str, name: str, token: str | None,
                      principal: Principal) -> StoredObject:
     """Rules are checked before existence, unless `token` is one of the object's download tokens."""
     stored = state.store.get(bucket, name)
     if not (stored and token and token in stored.metadata.download_tokens):
-        authorize(state.rules, state.flavor, "get", bucket, name, principal,
+        await authorize_async(state.rules, state.flavor, "get", bucket, name, principal,
                   resource=stored.metadata if stored else None)
     if stored is None:
         raise not_found()
@@ -90,7 +95,7 @@ async def _update_metadata(request: web.Request, state: EmulatorState, bucket: s
     if stored is not None:
         patched = copy.deepcopy(stored.metadata)
         patched.patch(changes)
-    authorize(state.rules, state.flavor, "update", bucket, name, principal,
+    await authorize_async(state.rules, state.flavor, "update", bucket, name, principal,
               resource=stored.metadata if stored else None, request_resource=patched)
     stored = _existing(state, bucket, name)
     stored.metadata.patch(changes)

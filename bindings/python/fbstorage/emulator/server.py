@@ -10,10 +10,13 @@ from .bodies import DROP_AFTER_BYTES, BodyDropped
 from .control import routes as control_routes
 from .errors import ApiError, json_error
 from .gcs import add_gcs_routes
+from .harness import routes as harness_routes
+from .identity.routes import add_identity_routes, ready as auth_ready
 from .object_api import handle_v0
 from .state import STATE, EmulatorState
 
-CONTROL_PREFIX = "/_emulator/"
+# Test control, firebase-tools' harness routes and its hub's export: not logged, never faulted.
+CONTROL_PREFIX = ("/_emulator/", "/internal/", "/_admin/")
 UI_PREFIX = "/ui"  # the web UI (emulator/ui): not an API, neither recorded nor open to other origins
 # Large body reads mean fewer, bigger pieces; the limit only applies to request.read()/post().
 READ_BUFFER_BYTES = 1 << 20
@@ -29,7 +32,7 @@ log = logging.getLogger(__name__)
 @web.middleware
 async def record_requests(request: web.Request, handler) -> web.StreamResponse:
     """Log every API request (not control calls) with its outcome; count those in progress."""
-    if request.path.startswith((CONTROL_PREFIX, UI_PREFIX)):
+    if request.path.startswith((*CONTROL_PREFIX, UI_PREFIX)):
         return await handler(request)
     requests = request.app[STATE].requests
     requests.in_flight += 1
@@ -45,7 +48,7 @@ async def record_requests(request: web.Request, handler) -> web.StreamResponse:
 
 @web.middleware
 async def inject_faults(request: web.Request, handler) -> web.StreamResponse:
-    if request.path.startswith((CONTROL_PREFIX, UI_PREFIX)):
+    if request.path.startswith((*CONTROL_PREFIX, UI_PREFIX)):
         return await handler(request)
     fault = request.app[STATE].faults.take(request)
     if fault is None:
@@ -100,15 +103,30 @@ async def _cross_origin_headers(request: web.Request, response: web.StreamRespon
         response.headers["Vary"] = "Origin"
 
 
-def create_app(state: EmulatorState) -> web.Application:
+def _application(state: EmulatorState) -> web.Application:
     app = web.Application(
         client_max_size=MAX_BODY_BYTES,
         handler_args={"read_bufsize": READ_BUFFER_BYTES},
         middlewares=[allow_cross_origin, record_requests, inject_faults, render_errors])
     app[STATE] = state
     app.on_response_prepare.append(_cross_origin_headers)
+    return app
+
+
+def create_app(state: EmulatorState) -> web.Application:
+    app = _application(state)
     app.add_routes(control_routes)
+    app.add_routes(harness_routes)
     # Any character, newlines included: names are decoded and judged by the v0 handler.
     app.router.add_route("*", r"/v0{tail:[\s\S]*}", handle_v0)
     add_gcs_routes(app)  # the GCS JSON API, on the same store
+    add_identity_routes(app)  # Auth too, for convenience
+    return app
+
+
+def create_auth_app(state: EmulatorState) -> web.Application:
+    """The Auth emulator's own port: the Auth routes only, on the same state."""
+    app = _application(state)
+    app.router.add_get("/", auth_ready)
+    add_identity_routes(app)
     return app

@@ -26,7 +26,7 @@ import tempfile
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from .blobs import Blob, BlobWriter, FileBlob, MemoryBlob
 from .metadata import ObjectMetadata
@@ -35,6 +35,8 @@ SMALL_OBJECT_BYTES = 1 << 20
 # Called with the object about to be replaced (None if there is none) before a commit changes
 # anything; it raises to refuse the commit (GCS preconditions).
 Precondition = Callable[["StoredObject | None"], None]
+# Told of each committed change: ("finalized" | "deleted" | "metadataUpdated", the object).
+ChangeObserver = Callable[[str, "StoredObject"], None]
 log = logging.getLogger(__name__)
 
 
@@ -61,6 +63,7 @@ class ObjectStore:
         self._buckets: dict[str, dict[str, StoredObject]] = {}
         self._memos: dict[str, dict[Any, Any]] = {}  # per bucket, dropped when the bucket changes
         self._commit_lock = asyncio.Lock()  # disk steps of commits run one at a time, in order
+        self.observers: list[ChangeObserver] = []  # storage triggers
         if self.persistent:
             self._load()
 
@@ -85,7 +88,21 @@ class ObjectStore:
             names = memo["sorted_names"] = sorted(self._buckets.get(bucket, {}), key=utf8_order)
         return names
 
+    def buckets(self) -> list[str]:
+        return list(self._buckets)
+
+    def objects(self) -> Iterator[StoredObject]:
+        for index in self._buckets.values():
+            yield from index.values()
+
+    def writes_paused(self) -> asyncio.Lock:
+        """Held, no commit happens: a consistent view for an export."""
+        return self._commit_lock
+
     # Writing.
+
+    def add_bucket(self, bucket: str) -> None:
+        self._index(bucket)
 
     def new_writer(self, one_shot: bool = False) -> BlobWriter:
         """A writer for incoming bytes, staged in tmp/ until `put` commits them. A one-shot
@@ -116,13 +133,15 @@ class ObjectStore:
             self._memos.pop(metadata.bucket, None)
             if old is not None:
                 await self._drop_blob(old)
-            return stored
+        self._notify("finalized", stored)
+        return stored
 
     async def save_metadata(self, stored: StoredObject) -> None:
         """Persist a metadata change made in place."""
         if self.persistent:
             async with self._commit_lock:
                 await self._in_thread(self._write_record, stored.metadata, stored.blob_id)
+        self._notify("metadataUpdated", stored)
 
     async def delete(self, bucket: str, name: str, precondition: Precondition | None = None) -> bool:
         async with self._commit_lock:
@@ -135,7 +154,8 @@ class ObjectStore:
             if self.persistent:
                 await self._in_thread(self._remove_record, bucket, name)
             await self._drop_blob(stored)
-            return True
+        self._notify("deleted", stored)
+        return True
 
     async def reset(self) -> None:
         """Delete every object of every bucket."""
@@ -151,6 +171,10 @@ class ObjectStore:
             shutil.rmtree(self.root, ignore_errors=True)
 
     # Internals.
+
+    def _notify(self, change: str, stored: StoredObject) -> None:
+        for observer in self.observers:
+            observer(change, stored)
 
     def _index(self, bucket: str) -> dict[str, StoredObject]:
         return self._buckets.setdefault(bucket, {})

@@ -11,10 +11,10 @@ from .auth import Principal
 from .blobs import BlobWriter
 from .bodies import iter_body, read_json_object
 from .errors import ApiError, bad_request, not_found
-from .metadata import ObjectMetadata, check_upload_resource
+from .metadata import Digest, ObjectMetadata, check_upload_resource
 from .multipart import receive_multipart
 from .names import check_object_name
-from .rules.access import authorize
+from .rules.access import authorize, needs_documents, prefetch_documents
 from .state import EmulatorState
 from .store import StoredObject
 from .uploads import ACTIVE, CANCELLED, FINAL, UploadSession, commit_upload, receive_chunk
@@ -67,6 +67,12 @@ async def _commit(state: EmulatorState, bucket: str, name: str, writer: BlobWrit
     """Turn a finished writer into the stored object `name`, replacing any previous one, if the
     rules allow `create` (also for an overwrite, as in the official emulator); they decide under
     the store's commit lock, so no other write comes between."""
+    if needs_documents(state.rules, bucket, principal):  # fetched now: the decision under the lock cannot wait
+        existing = state.store.get(bucket, name)
+        provisional = ObjectMetadata.for_upload(bucket, name, resource, Digest(writer.size, "", 0), default_content_type)
+        await prefetch_documents(state.rules, state.flavor, "create", bucket, name, principal,
+                                 resource=existing.metadata if existing else None, request_resource=provisional)
+
     def allowed(existing: StoredObject | None, metadata: ObjectMetadata) -> None:
         authorize(state.rules, state.flavor, "create", bucket, name, principal,
                   resource=existing.metadata if existing else None, request_resource=metadata,

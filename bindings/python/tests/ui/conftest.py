@@ -23,22 +23,28 @@ SCREENSHOTS = PYTHON_ROOT.parents[1] / "build" / "ui-screenshots"
 
 class UiEmulator:
     def __init__(self, rules: Path):
+        self._stderr = tempfile.TemporaryFile(mode="w+")  # a file: a pipe nobody reads could fill up
         self.process = subprocess.Popen(
             [sys.executable, "-m", "fbstorage.emulator", "--host", "127.0.0.1", "--port", "0", "--rules", str(rules)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            stdout=subprocess.PIPE, stderr=self._stderr, text=True,
             env={**os.environ, "PYTHONPATH": str(PYTHON_ROOT)})
-        ready, ready_ui = self.process.stdout.readline(), self.process.stdout.readline()
-        if not ready.startswith("READY ") or not ready_ui.startswith("READY-UI "):
+        lines = [self.process.stdout.readline() for _ in range(3)]  # READY, READY-AUTH, READY-UI
+        addresses = dict(line.split() for line in lines if line.startswith("READY"))
+        if not lines[0].startswith("READY ") or "READY-UI" not in addresses:
             self.process.kill()
-            raise RuntimeError(f"emulator did not start: {ready!r} {ready_ui!r} {self.process.stderr.read()}")
-        self.base, self.ui = ready.split()[1], ready_ui.split()[1] + "/ui/"
-        self.rules = rules
+            raise RuntimeError(f"emulator did not start: {lines!r} {self.stderr()}")
+        self.base, self.ui = addresses["READY"], addresses["READY-UI"] + "/ui/"
         self.port = int(self.base.rsplit(":", 1)[1])
+        self.rules = rules
+
+    def stderr(self) -> str:
+        self._stderr.seek(0)
+        return self._stderr.read()
 
     def stop(self) -> str:
         self.process.terminate()
-        _, stderr = self.process.communicate(timeout=10)
-        return stderr
+        self.process.wait(timeout=10)
+        return self.stderr()
 
 
 @pytest.fixture(scope="session")

@@ -249,3 +249,33 @@ def test_a_failed_rules_reload_shows_its_error_line(browser, emulator):
     finally:
         emulator.rules.write_text(good)
     wait(browser, lambda driver: requests.get(f"{emulator.ui}api/rules").json()["reloadError"] is None)
+
+
+def test_auth_users_are_created_changed_and_deleted(browser, emulator):
+    accounts = f"{emulator.base}/identitytoolkit.googleapis.com/v1/projects/demo-project/accounts"
+
+    def lookup(email: str) -> list[dict]:
+        return requests.post(f"{accounts}:lookup", json={"email": [email]}, headers=ADMIN).json().get("users", [])
+
+    open_page(browser, emulator, "auth")
+    form = wait(browser, lambda driver: driver.find_element(By.ID, "create-user"))
+    form.find_element(By.NAME, "email").send_keys("carol@example.com")
+    form.find_element(By.NAME, "password").send_keys("secret-pass", Keys.ENTER)
+    toast = browser.find_element(By.ID, "toast")
+    wait(browser, lambda driver: toast.text == "User created.")  # shown once the table is redrawn
+    (carol,) = lookup("carol@example.com")
+    row = browser.find_element(By.CSS_SELECTOR, f"#users tr[data-uid='{carol['localId']}']")
+    assert row.find_elements(By.TAG_NAME, "td")[1].text == "carol@example.com"
+    row.find_element(By.CSS_SELECTOR, "input.claims").send_keys('{"role": "editor"}')
+    row.find_element(By.XPATH, ".//button[text()='Save claims']").click()
+    wait(browser, lambda driver: toast.text == "Claims saved.")
+    assert lookup("carol@example.com")[0]["customAttributes"] == '{"role": "editor"}'
+    browser.find_element(By.XPATH, f"//tr[@data-uid='{carol['localId']}']//button[text()='Disable']").click()
+    wait(browser, lambda driver: toast.text == "User disabled.")
+    assert lookup("carol@example.com")[0]["disabled"] is True
+    screenshot(browser, "auth-users")
+    browser.find_element(By.XPATH, f"//tr[@data-uid='{carol['localId']}']//button[text()='Delete']").click()
+    browser.find_element(By.CSS_SELECTOR, "#confirm button[value=ok]").click()
+    wait(browser, lambda driver: toast.text == "User deleted.")
+    assert not browser.find_elements(By.CSS_SELECTOR, f"#users tr[data-uid='{carol['localId']}']")
+    assert lookup("carol@example.com") == []

@@ -10,6 +10,7 @@ from ..auth import Principal
 from ..errors import ApiError
 from ..flavor import Flavor
 from ..metadata import ObjectMetadata
+from . import firestore
 from .explain import Decision
 from .registry import BucketRules
 from .request_model import auth_value, now, resource_from_metadata, rules_path, variables
@@ -53,6 +54,37 @@ def authorize(rules: BucketRules, flavor: Flavor, method: str, bucket: str, name
         decisions.append(Decision(method, path, allowed, ruleset, values))
     if not allowed:
         raise _denied(flavor, method, deny_headers)
+
+
+async def authorize_async(rules: BucketRules, flavor: Flavor, method: str, bucket: str, name: str,
+                          principal: Principal, **objects) -> None:
+    """`authorize`, with the Firestore documents its rules read fetched first without blocking."""
+    if needs_documents(rules, bucket, principal):
+        await prefetch_documents(rules, flavor, method, bucket, name, principal, **objects)
+    authorize(rules, flavor, method, bucket, name, principal, **objects)
+
+
+def needs_documents(rules: BucketRules, bucket: str, principal: Principal) -> bool:
+    """Whether deciding for `principal` on `bucket` may read Firestore documents."""
+    ruleset = rules.for_bucket(bucket)
+    return ruleset is not None and ruleset.uses_firestore and not principal.is_admin
+
+
+async def prefetch_documents(rules: BucketRules, flavor: Flavor, method: str, bucket: str, name: str,
+                             principal: Principal, **objects) -> None:
+    """Fetch the Firestore documents that deciding this request reads (see rules/firestore.py)."""
+    await firestore.prefetch(lambda: _decision(rules, flavor, method, bucket, name, principal, **objects))
+
+
+def _decision(*arguments, **keywords) -> bool:
+    trial = DECISIONS.set(None)  # a prefetch's trial runs are not the request's decisions
+    try:
+        authorize(*arguments, **keywords)
+    except ApiError:
+        return False
+    finally:
+        DECISIONS.reset(trial)
+    return True
 
 
 def _denied(flavor: Flavor, method: str, headers: Mapping[str, str] | None) -> ApiError:

@@ -54,6 +54,7 @@ class Compiler:
         self.source, self.file = source, file
         self.warnings: list[str] = []
         self.pending: list[UserFunction] = []
+        self.uses_firestore = False  # whether requests must prefetch Firestore documents
 
     def error(self, message: str, offset: int) -> RulesSyntaxError:
         return RulesSyntaxError(message, self.source, offset, self.file)
@@ -218,10 +219,22 @@ class Compiler:
         if isinstance(target, Name) and target.name not in scope.variables \
                 and target.name in functions.NAMESPACES:
             function = functions.namespace_function(target.name, callee.name)
+            self.uses_firestore = self.uses_firestore or target.name == "firestore"
             return lambda activation: _call_builtin(function, [argument(activation) for argument in arguments])
         receiver, name = self.expression(target, scope), callee.name
+        if name in functions.REGEX_METHODS and node.arguments:
+            self._check_regex_literal(node.arguments[0])
         return lambda activation: functions.call_method(receiver(activation),
                                                         name, [argument(activation) for argument in arguments])
+
+    def _check_regex_literal(self, pattern: Expression) -> None:
+        """A literal pattern RE2 rejects (lookaround, backreferences) fails the load, as in the
+        rules runtime; a computed one is an error when evaluated."""
+        if isinstance(pattern, Literal) and isinstance(pattern.value, str):
+            try:
+                functions.regex(pattern.value)
+            except EvaluationError as error:
+                raise self.error(str(error), pattern.offset) from None
 
     def _function_call(self, node: Call, name: str, arguments: list[Evaluator], scope: Scope) -> Evaluator:
         function = scope.functions.get(name)

@@ -35,6 +35,10 @@ class Decision:
     reason: str | None = None  # a denial decided before any statement (no ruleset, list in v1)
     _explained: dict[str, Any] | None = field(default=None, repr=False)
 
+    def __post_init__(self) -> None:
+        if self.ruleset is not None and self.ruleset.uses_firestore:
+            self.explain()  # now: the Firestore documents it reads are the request's, fetched for it
+
     def explain(self) -> dict[str, Any]:
         if self._explained is None:
             self._explained = self._explanation()

@@ -16,6 +16,7 @@ from typing import Any, Callable
 import google_crc32c
 import re2
 
+from . import firestore
 from .errors import EvaluationError
 from .values import (NANOS_PER_SECOND, Duration, LatLng, MapDiff, Namespace, Path, RulesSet, Timestamp,
                      check_int, contains, equal, type_name)
@@ -29,6 +30,9 @@ _FLOAT_TEXT = re.compile(r"-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _EARTH_RADIUS_METRES = 6371010.0
 _DURATION_UNITS = {"w": 7 * 86400 * NANOS_PER_SECOND, "d": 86400 * NANOS_PER_SECOND, "h": 3600 * NANOS_PER_SECOND,
                    "m": 60 * NANOS_PER_SECOND, "s": NANOS_PER_SECOND, "ms": 1_000_000, "ns": 1}
+
+
+REGEX_METHODS = ("matches", "replace", "split")  # string methods whose first argument is an RE2 pattern
 
 
 def regex(pattern: Any) -> Any:
@@ -374,14 +378,6 @@ def _hash_input(value: Any) -> bytes:
     return _expect(value, bytes, "a string or bytes")
 
 
-def _firestore(function: str) -> Callable[..., Any]:
-    def unavailable(*arguments: Any) -> Any:
-        log.warning("firestore.%s() in storage rules: this emulator has no Firestore; the call is an error "
-                    "and the condition denies", function)
-        raise EvaluationError(f"firestore.{function}() is not available in this emulator")
-    return unavailable
-
-
 NAMESPACES: dict[str, dict[str, Callable[..., Any]]] = {
     "math": {
         "abs": _abs,
@@ -409,7 +405,7 @@ NAMESPACES: dict[str, dict[str, Callable[..., Any]]] = {
         "md5": lambda value: hashlib.md5(_hash_input(value)).digest(),
         "sha256": lambda value: hashlib.sha256(_hash_input(value)).digest(),
     },
-    "firestore": {"get": _firestore("get"), "exists": _firestore("exists")},
+    "firestore": {"get": firestore.firestore_get, "exists": firestore.firestore_exists},
 }
 
 NAMESPACE_VALUES = {name: Namespace(name) for name in NAMESPACES}

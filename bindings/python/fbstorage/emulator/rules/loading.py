@@ -34,12 +34,22 @@ def read_ruleset(path: Path) -> Ruleset:
     return ruleset
 
 
-def sources_from_config(config_path: Path) -> list[RulesSource]:
+def is_demo_project(project: str | None) -> bool:
+    """A `demo-*` project id: firebase-tools then allows everything where rules are missing."""
+    return bool(project) and project.startswith("demo-")
+
+
+def sources_from_config(config_path: Path, project: str | None = None) -> list[RulesSource]:
+    """The rules files of firebase.json; [] (everything allowed) for a demo project without them.
+    Targets are resolved for `project`, else .firebaserc's default project."""
     config = _read_json(config_path)
     storage = config.get("storage") if isinstance(config, dict) else None
     base = config_path.parent
     if isinstance(storage, dict) and isinstance(storage.get("rules"), str):
         return [RulesSource(base / storage["rules"], None)]
+    if storage is None and is_demo_project(project):
+        log.info('demo project %s and no "storage" in %s: everything allowed', project, config_path)
+        return []
     if not isinstance(storage, list) or not storage:
         raise ValueError(f'{config_path}: expected "storage": {{"rules": FILE}} or a list of '
                          '{"target": NAME, "rules": FILE}')
@@ -51,8 +61,11 @@ def sources_from_config(config_path: Path) -> list[RulesSource]:
         if isinstance(entry.get("bucket"), str):
             buckets = [entry["bucket"]]
         elif isinstance(entry.get("target"), str):
-            targets = targets if targets is not None else _storage_targets(base / ".firebaserc")
+            targets = targets if targets is not None else _storage_targets(base / ".firebaserc", project)
             if entry["target"] not in targets:
+                if is_demo_project(project):
+                    log.info("demo project %s has no storage target %r: everything allowed", project, entry["target"])
+                    return []
                 raise ValueError(f'{base / ".firebaserc"}: no storage target {entry["target"]!r}')
             buckets = targets[entry["target"]]
         else:
@@ -61,12 +74,21 @@ def sources_from_config(config_path: Path) -> list[RulesSource]:
     return sources
 
 
-def _storage_targets(firebaserc: Path) -> dict[str, list[str]]:
-    """Target name → buckets, for the default project (or the only project with targets)."""
+def _storage_targets(firebaserc: Path, project: str | None) -> dict[str, list[str]]:
+    """Target name → buckets, for `project` (an id or a .firebaserc alias), else the default project
+    (or the only project with targets)."""
+    if is_demo_project(project) and not firebaserc.exists():
+        return {}
     document = _read_json(firebaserc)
     projects = document.get("targets", {}) if isinstance(document, dict) else {}
-    default = document.get("projects", {}).get("default") if isinstance(document, dict) else None
-    project = default if default in projects else next(iter(projects), None) if len(projects) == 1 else None
+    aliases = document.get("projects", {}) if isinstance(document, dict) else {}
+    if project is not None:
+        project = aliases.get(project, project)
+        if project not in projects:
+            return {}
+    else:
+        default = aliases.get("default")
+        project = default if default in projects else next(iter(projects), None) if len(projects) == 1 else None
     if project is None:
         raise ValueError(f"{firebaserc}: cannot tell which project's storage targets to use")
     return projects[project].get("storage", {})

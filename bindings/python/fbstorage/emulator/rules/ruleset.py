@@ -54,6 +54,7 @@ class Ruleset:
             self._blocks += [self._block(match, scope, compiler) for match in service.matches]
         compiler.finish()
         self.warnings = compiler.warnings
+        self.uses_firestore = compiler.uses_firestore
 
     def _block(self, match: Match, scope: Scope, compiler: Compiler, parent: str = "") -> _Block:
         pattern = parent + "".join("/" + _written(segment) for segment in match.segments)

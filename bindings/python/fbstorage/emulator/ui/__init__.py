@@ -11,6 +11,7 @@ from pathlib import Path
 from aiohttp import web
 
 from ..errors import ApiError, json_error
+from ..identity.routes import IDENTITY_TOOLKIT, LEGACY_RELYING_PARTY, SECURE_TOKEN
 from ..server import CONTROL_PREFIX, UI_PREFIX as PREFIX
 from ..state import STATE, EmulatorState
 from .activity import recorder
@@ -18,6 +19,8 @@ from .api import routes as api_routes
 from .settings import SETTINGS, UiSettings
 
 STATIC = Path(__file__).parent / "static"
+# Not storage requests: the UI's own, control calls, Auth (its routes on the storage port).
+UNLOGGED = (PREFIX, *CONTROL_PREFIX, IDENTITY_TOOLKIT, SECURE_TOKEN, LEGACY_RELYING_PARTY, "/emulator/v1/")
 # Served by name from this fixed set, so no request path can reach another file.
 STATIC_TYPES = {".html": "text/html", ".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml"}
 STATIC_FILES = {path.name: path for path in STATIC.iterdir() if path.suffix in STATIC_TYPES}
@@ -85,10 +88,9 @@ def _ui_app(state: EmulatorState, settings: UiSettings, guarded: bool = True) ->
 
 
 def add_to_storage_app(storage_app: web.Application, state: EmulatorState, settings: UiSettings) -> None:
-    """The UI under /ui/ of the storage port, and the request log it shows (requests there and
-    under /_emulator/ are not logged)."""
+    """The UI under /ui/ of the storage port, and the request log it shows (of storage requests)."""
     settings.storage_app = storage_app
-    storage_app.middlewares.insert(1, recorder(settings.activity, (PREFIX, CONTROL_PREFIX)))
+    storage_app.middlewares.insert(1, recorder(settings.activity, UNLOGGED))
     storage_app.router.add_get(PREFIX, to_index)
     storage_app.add_subapp(PREFIX, _ui_app(state, settings))
 

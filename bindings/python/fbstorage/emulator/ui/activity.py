@@ -37,7 +37,7 @@ class Activity:
     def user(self) -> str:
         """Who the rules saw (an upload's later requests act for the user who started it), else
         who the Authorization header names. The GCS JSON API treats every caller as an admin."""
-        if not self.path.startswith(V0_PREFIX):
+        if not self.path.startswith(V0_PREFIX):  # the rest is the GCS JSON API (Auth is not logged)
             return "admin"
         for decision in self.decisions:
             if decision.variables:

@@ -39,7 +39,8 @@ async def config(request: web.Request) -> web.Response:
     settings, state = request.app[SETTINGS], request.app[STATE]
     storage_url = settings.storage_url or f"{request.scheme}://{request.host}"
     return web.json_response({"storageUrl": storage_url, "flavor": state.flavor.name,
-                              "identityUrl": storage_url if settings.serves_identity() else None})
+                              "identityUrl": storage_url if settings.serves_identity() else None,
+                              "project": state.accounts.default_project})
 
 
 @routes.get("/api/buckets")
@@ -154,6 +155,6 @@ def _error_json(error: Exception) -> dict[str, Any]:
 @routes.post("/api/playground")
 async def playground(request: web.Request) -> web.Response:
     try:
-        return web.json_response(judge(request.app[STATE], await json_body(request)))
+        return web.json_response(await judge(request.app[STATE], await json_body(request)))
     except ValueError as error:
         raise ApiError(400, f"Invalid playground request: {error}") from None

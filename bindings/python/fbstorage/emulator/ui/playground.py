@@ -1,4 +1,4 @@
-"""The rules playground: a request described in JSON, judged by the same `authorize()` as a real
+"""The rules playground: a request described in JSON, judged by the same `authorize_async()` as a real
 request (with the bucket's stored object as `resource`), and explained as in the request log."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 from ..auth import ANONYMOUS, Principal
 from ..errors import ApiError
 from ..metadata import Digest, ObjectMetadata
-from ..rules.access import DECISIONS, authorize
+from ..rules.access import DECISIONS, authorize_async
 from ..rules.explain import Decision
 from ..rules.request_model import rules_path
 from ..state import EmulatorState
@@ -17,7 +17,7 @@ from ..state import EmulatorState
 METHODS = ("get", "list", "create", "update", "delete")
 
 
-def judge(state: EmulatorState, body: Any) -> dict[str, Any]:
+async def judge(state: EmulatorState, body: Any) -> dict[str, Any]:
     """`body`: {"bucket", "method", "path", "auth": null | {"uid", "email", "claims": {…}},
     "resource": null | {"size", "contentType", "metadata": {…}}} (the request's resource, for
     create and update). ValueError names the first bad field."""
@@ -36,8 +36,8 @@ def judge(state: EmulatorState, body: Any) -> dict[str, Any]:
     decisions: list[Decision] = []
     context = DECISIONS.set(decisions)
     try:
-        authorize(state.rules, state.flavor, method, bucket, name, principal,
-                  resource=resource, request_resource=request_resource)
+        await authorize_async(state.rules, state.flavor, method, bucket, name, principal,
+                              resource=resource, request_resource=request_resource)
         status, message = 200, None
     except ApiError as error:
         status, message = error.status, error.message

@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
+from ..identity.routes import IDENTITY_TOOLKIT
 from .activity import ActivityLog
 
 WILDCARD_HOSTS = ("", "0.0.0.0", "::")
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
-IDENTITY_PREFIX = "/identitytoolkit.googleapis.com"
 
 
 @dataclass
@@ -27,7 +27,7 @@ class UiSettings:
     def serves_identity(self) -> bool:
         """Whether the Auth emulator's API (emulator/identity) is on the storage port."""
         return self.storage_app is not None and any(
-            resource.canonical.startswith(IDENTITY_PREFIX) for resource in self.storage_app.router.resources())
+            resource.canonical.startswith(IDENTITY_TOOLKIT) for resource in self.storage_app.router.resources())
 
     def host_allowed(self, host: str) -> bool:
         """Whether a Host header names this server: loopback names or the bound address (any name

@@ -1,57 +1,68 @@
-// Auth users: the Auth emulator's admin API (accounts of the project), when that emulator runs.
-// The tab stays hidden unless the server reports an identity URL.
-import { attempt, config, el, notify } from './common.js';
+// Auth users: the Auth emulator's admin API (emulator/identity) on the storage port, for the
+// emulator's project. The tab stays hidden when that API is not served.
+import { attempt, config, confirmAction, el, notify } from './common.js';
 
-const ADMIN = { Authorization: 'Bearer owner', 'Content-Type': 'application/json' };
+const ADMIN_JSON = { Authorization: 'Bearer owner', 'Content-Type': 'application/json' };
+const MAX_USERS = 1000;
 const section = () => document.getElementById('tab-auth');
-let project = 'demo-project';
 
-async function call(path, body) {
-  const response = await fetch(`${config.identityUrl}/identitytoolkit.googleapis.com/v1/projects/${encodeURIComponent(project)}/${path}`,
-    { method: 'POST', headers: ADMIN, body: JSON.stringify(body || {}) });
-  const json = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(json.error?.message || `${response.status} ${response.statusText}`);
-  return json;
+async function call(operation, { method = 'POST', body, query = '' } = {}) {
+  const url = `${config.identityUrl}/identitytoolkit.googleapis.com/v1/projects/${encodeURIComponent(config.project)}/${operation}${query}`;
+  const response = await fetch(url, { method, headers: ADMIN_JSON, body: body === undefined ? undefined : JSON.stringify(body) });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(answer.error?.message || `${response.status} ${response.statusText}`);
+  return answer;
 }
 
 export function init() {
-  if (!config.identityUrl) return;
-  document.querySelector('nav a[data-tab="auth"]').hidden = false;
+  document.querySelector('nav a[data-tab="auth"]').hidden = !config.identityUrl;
 }
 
 export async function visible(shown) {
-  if (!shown || !config.identityUrl) return;
-  await attempt(render);
+  if (shown && config.identityUrl) await attempt(render);
 }
 
 async function render() {
-  const { userInfo = [] } = await call('accounts:query', { returnUserInfo: true });
-  const create = el('form', { class: 'row' },
-    el('label', {}, 'Email ', el('input', { name: 'email', type: 'email', required: true })),
-    el('label', {}, 'Password ', el('input', { name: 'password', type: 'password', minlength: 6, required: true })),
+  const { users = [], nextPageToken } = await call('accounts:batchGet', { method: 'GET', query: `?maxResults=${MAX_USERS}` });
+  const create = el('form', { class: 'row', id: 'create-user' },
+    el('label', {}, 'Email ', el('input', { name: 'email', type: 'email', required: true, autocomplete: 'off' })),
+    el('label', {}, 'Password ', el('input', { name: 'password', type: 'password', minlength: 6, required: true, autocomplete: 'new-password' })),
     el('button', { type: 'submit' }, 'Create user'));
   create.addEventListener('submit', (event) => {
     event.preventDefault();
     attempt(async () => {
-      await call('accounts', { email: create.elements.email.value, password: create.elements.password.value });
-      notify('User created.');
+      await call('accounts', { body: { email: create.elements.email.value, password: create.elements.password.value } });
       await render();
+      notify('User created.'); // after the table is redrawn, so that what it says is on screen
     });
   });
-  const projectForm = el('form', { class: 'row' }, el('label', {}, 'Project ', el('input', { name: 'project', value: project })),
-    el('button', { type: 'submit' }, 'Show'));
-  projectForm.addEventListener('submit', (event) => { event.preventDefault(); project = projectForm.elements.project.value; attempt(render); });
-  section().replaceChildren(projectForm, create, el('table', {},
-    el('thead', {}, el('tr', {}, ['uid', 'email', 'disabled', 'custom claims', ''].map((title) => el('th', {}, title)))),
-    el('tbody', {}, userInfo.map(userRow))));
+  section().replaceChildren(
+    el('p', { class: 'muted' }, `Project ${config.project}: ${users.length} users${nextPageToken ? ` (the first ${MAX_USERS})` : ''}.`),
+    create,
+    el('table', { id: 'users' },
+      el('thead', {}, el('tr', {}, ['uid', 'email', 'disabled', 'custom claims (JSON)', ''].map((title) => el('th', {}, title)))),
+      el('tbody', {}, users.map(userRow))));
 }
 
 function userRow(user) {
-  const claims = el('input', { value: user.customAttributes || '', 'aria-label': `Custom claims of ${user.localId}` });
-  const update = (body, message) => attempt(async () => { await call('accounts:update', { localId: user.localId, ...body }); notify(message); await render(); });
-  return el('tr', {}, el('td', {}, el('code', {}, user.localId)), el('td', {}, user.email || ''), el('td', {}, user.disabled ? 'yes' : 'no'),
-    el('td', {}, claims, el('button', { type: 'button', onclick: () => update({ customAttributes: claims.value || '{}' }, 'Claims saved.') }, 'Save')),
+  const claims = el('input', { value: user.customAttributes || '', 'aria-label': `Custom claims of ${user.localId}`, class: 'claims' });
+  const change = (body, message) => attempt(async () => {
+    await call('accounts:update', { body: { localId: user.localId, ...body } });
+    await render();
+    notify(message);
+  });
+  const remove = () => attempt(async () => {
+    if (!await confirmAction(`Delete the user ${user.email || user.localId}?`)) return;
+    await call('accounts:delete', { body: { localId: user.localId } });
+    await render();
+    notify('User deleted.');
+  });
+  return el('tr', { 'data-uid': user.localId },
+    el('td', {}, el('code', {}, user.localId)), el('td', {}, user.email || ''), el('td', {}, user.disabled ? 'yes' : 'no'),
+    el('td', {}, el('div', { class: 'row' }, claims,
+      el('button', { type: 'button', onclick: () => change({ customAttributes: claims.value.trim() || '{}' }, 'Claims saved.') }, 'Save claims'))),
     el('td', {},
-      el('button', { type: 'button', onclick: () => update({ disableUser: !user.disabled }, user.disabled ? 'Enabled.' : 'Disabled.') }, user.disabled ? 'Enable' : 'Disable'),
-      el('button', { type: 'button', class: 'danger', onclick: () => attempt(async () => { await call('accounts:delete', { localId: user.localId }); await render(); }) }, 'Delete')));
+      el('button', { type: 'button', onclick: () => change({ disableUser: !user.disabled }, user.disabled ? 'User enabled.' : 'User disabled.') },
+        user.disabled ? 'Enable' : 'Disable'), ' ',
+      el('button', { type: 'button', class: 'danger', onclick: remove }, 'Delete')));
 }

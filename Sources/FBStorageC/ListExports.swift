@@ -1,6 +1,46 @@
 import FBStorage
 
-// fbs_list_result_*: items and prefixes lent out as reference handles, or as one string of paths.
+// fbstorage/list.h: listing pages, and list results whose items and prefixes are lent out as
+// reference handles, or as one string of paths.
+
+private func maxResults(_ value: Int64) -> Int64? { value == 0 ? nil : value }
+
+@_cdecl("fbs_reference_list")
+public func fbs_reference_list(_ r: OpaquePointer?, _ max: Int64, _ token: UnsafePointer<CChar>?,
+                               _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        let out = try Arguments.out(out)
+        let page = try StorageReference.behind(r).list(maxResults: maxResults(max), pageToken: Arguments.optionalString(token, "page_token"))
+        out.pointee = Handles.make(page)
+    }
+}
+
+@_cdecl("fbs_reference_list_async")
+public func fbs_reference_list_async(_ r: OpaquePointer?, _ max: Int64, _ token: UnsafePointer<CChar>?,
+                                     _ cb: fbs_list_callback?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    startAsync(cb, userData, { done throws(StorageError) in
+        try StorageReference.behind(r).list(maxResults: maxResults(max), pageToken: Arguments.optionalString(token, "page_token"), completion: done)
+    }) { cb, result, userData in
+        Handles.lend(try? result.get()) { cb(code(result), $0, userData) }
+    }
+}
+
+@_cdecl("fbs_reference_list_all")
+public func fbs_reference_list_all(_ r: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        let out = try Arguments.out(out)
+        out.pointee = Handles.make(try StorageReference.behind(r).listAll())
+    }
+}
+
+@_cdecl("fbs_reference_list_all_async")
+public func fbs_reference_list_all_async(_ r: OpaquePointer?, _ cb: fbs_list_callback?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    startAsync(cb, userData, { done throws(StorageError) in try StorageReference.behind(r).listAll(completion: done) }) { cb, result, userData in
+        Handles.lend(try? result.get()) { cb(code(result), $0, userData) }
+    }
+}
+
+
 
 private func count(_ lr: OpaquePointer?, _ get: (StorageListResult) -> Int) -> Int {
     Errors.returning(0) { () throws(StorageError) in get(try StorageListResult.behind(lr)) }

@@ -1,0 +1,147 @@
+"""Auth for asyncio: the sync Auth's surface, its sign-in calls as coroutines."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from .. import auth as sync_auth
+from .._conversion import LocalPath, encode_text
+from ..auth import AuthListener, User
+from . import _completion
+
+
+def _user(handle: Any) -> User:
+    return User.from_native(handle)
+
+
+class Auth:
+    """Firebase Auth for one app, for asyncio code: ``fbstorage.aio.Auth(api_key, project_id)``.
+
+    ``async with`` closes it. Configuration, :attr:`current_user`, :meth:`sign_out` and the
+    listeners are those of :class:`fbstorage.Auth` (no network, so plain calls); the sign-in
+    calls, :meth:`delete_user` and :meth:`get_id_token` are coroutines that wait without
+    blocking the loop. Cancelling one stops waiting; the sign-in still completes.
+    """
+
+    def __init__(
+        self, api_key: str, project_id: str | None = None, *, persistence_file: LocalPath | None = None
+    ) -> None:
+        self._auth = sync_auth.Auth(api_key, project_id, persistence_file=persistence_file)
+        self._loop_listeners: dict[int, _LoopListener] = {}
+
+    @property
+    def sync(self) -> sync_auth.Auth:
+        """The underlying :class:`fbstorage.Auth`."""
+        return self._auth
+
+    async def close(self) -> None:
+        """Releases the auth (idempotent); storages that use it keep working."""
+        self._auth.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._auth.closed
+
+    async def __aenter__(self) -> Auth:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    def __repr__(self) -> str:
+        return repr(self._auth).replace("fbstorage.Auth", "fbstorage.aio.Auth")
+
+    def use_emulator(self, host: str, port: int) -> None:
+        """Sends Auth requests to the Auth emulator at http://host:port."""
+        self._auth.use_emulator(host, port)
+
+    def set_persistence_file(self, path: LocalPath | None) -> None:
+        """Keeps the signed-in user in ``path`` (see :meth:`fbstorage.Auth.set_persistence_file`)."""
+        self._auth.set_persistence_file(path)
+
+    def _start(self, function_name: str, *arguments: Any, convert: Any = _user) -> Any:
+        return _completion.start(function_name, self._auth._handle, *arguments, convert=convert)
+
+    async def sign_in_anonymously(self) -> User:
+        return await self._start("fbs_auth_sign_in_anonymously_async")
+
+    async def create_user(self, email: str, password: str) -> User:
+        return await self._start("fbs_auth_create_user_async", *sync_auth._credentials(email, password))
+
+    async def sign_in_with_email(self, email: str, password: str) -> User:
+        return await self._start(
+            "fbs_auth_sign_in_with_email_async", *sync_auth._credentials(email, password)
+        )
+
+    async def sign_in_with_custom_token(self, token: str) -> User:
+        return await self._start("fbs_auth_sign_in_with_custom_token_async", encode_text(token, "token"))
+
+    async def sign_in_with_refresh_token(self, refresh_token: str) -> User:
+        return await self._start(
+            "fbs_auth_sign_in_with_refresh_token_async", encode_text(refresh_token, "refresh_token")
+        )
+
+    def sign_out(self) -> None:
+        """Forgets the current user (no request is sent)."""
+        self._auth.sign_out()
+
+    async def delete_user(self) -> None:
+        """Deletes the current user's account, then signs out."""
+        await self._start("fbs_auth_delete_user_async", convert=lambda: None)
+
+    @property
+    def current_user(self) -> User | None:
+        return self._auth.current_user
+
+    async def get_id_token(self, force_refresh: bool = False) -> str:
+        """The current user's ID token, refreshed first when about to expire or forced."""
+        force = sync_auth._check_bool(force_refresh, "force_refresh")
+        return await self._start(
+            "fbs_auth_get_id_token_async", int(force), convert=lambda token: token.decode("utf-8")
+        )
+
+    def add_state_listener(self, listener: AuthListener) -> int:
+        """Calls ``listener(user_or_None)`` on the running event loop, soon after this call
+        and on every sign-in, sign-out and change of user (call it from a coroutine)."""
+        return self._add(self._auth.add_state_listener, listener)
+
+    def add_id_token_listener(self, listener: AuthListener) -> int:
+        """Like :meth:`add_state_listener`, and also on every new ID token."""
+        return self._add(self._auth.add_id_token_listener, listener)
+
+    def _add(self, add: Any, listener: AuthListener) -> int:
+        on_loop = _LoopListener(listener)
+        handle: int = add(on_loop)
+        self._loop_listeners[handle] = on_loop
+        return handle
+
+    def remove_listener(self, handle: int) -> None:
+        """Stops a listener: it is not called after this returns, even for a change already
+        on its way to the loop."""
+        self._auth.remove_listener(handle)
+        removed = self._loop_listeners.pop(handle, None)
+        if removed is not None:
+            removed.active = False
+
+
+class _LoopListener:
+    """A listener called on the running loop (of its registration) instead of the auth's
+    callback thread."""
+
+    def __init__(self, listener: AuthListener) -> None:
+        if not callable(listener):
+            raise TypeError(f"listener must be callable, not {type(listener).__name__}")
+        self._listener = listener
+        self._loop = asyncio.get_running_loop()
+        self.active = True
+
+    def __call__(self, user: User | None) -> None:
+        _completion.call_soon_threadsafe(self._loop, self._deliver, user)
+
+    def _deliver(self, user: User | None) -> None:
+        if self.active:
+            self._listener(user)
+
+    def __repr__(self) -> str:
+        return repr(self._listener)

@@ -1,0 +1,339 @@
+"""Auth: signing in to Firebase Auth, as the user whose ID token storages send.
+
+One :class:`Auth` per Firebase app (Web API key, project id), usable by any number of storages
+(``Storage(bucket, auth=auth)``). The library signs in through Firebase Auth's REST API and
+keeps the ID token fresh by itself; :class:`User` is a snapshot of the signed-in user.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import datetime
+import itertools
+import json
+import threading
+import weakref
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from ._callbacks import report_callback_exception, running_callback
+from ._conversion import (
+    C_INT,
+    LocalPath,
+    check_integer,
+    decode,
+    encode_local_path,
+    encode_optional_text,
+    encode_text,
+)
+from ._native import (
+    AUTH_LISTENER,
+    TIME_ABSENT,
+    AuthHandle,
+    UserHandle,
+    call_for_out,
+    library,
+    take_string,
+)
+from .errors import StorageError, StorageErrorCode
+
+_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+
+#: A state or ID-token listener: called with the current user, or None when signed out.
+AuthListener = Callable[[Optional["User"]], Any]
+
+
+def _time(milliseconds: int) -> datetime.datetime | None:
+    return None if milliseconds == TIME_ABSENT else _EPOCH + datetime.timedelta(milliseconds=milliseconds)
+
+
+@dataclass(frozen=True)
+class User:
+    """A signed-in user at one moment: profile, tokens and the ID token's claims.
+
+    ``id_token`` and ``refresh_token`` are credentials: they are left out of ``repr()``; never
+    log them. Times are timezone-aware UTC datetimes (None when the token has no such claim,
+    e.g. a session restored from a file before its first ID token).
+    """
+
+    uid: str
+    email: str | None
+    display_name: str | None
+    photo_url: str | None
+    is_anonymous: bool
+    #: The ID token's firebase.sign_in_provider: "anonymous", "password", "custom", …
+    sign_in_provider: str | None
+    id_token: str | None = field(repr=False)
+    refresh_token: str | None = field(repr=False)
+    #: Every claim of the ID token, custom claims included (id_token already says them: left
+    #: out of comparisons and hashing).
+    claims: dict[str, Any] = field(repr=False, compare=False)
+    token_expiration: datetime.datetime | None
+    issued_at: datetime.datetime | None
+    auth_time: datetime.datetime | None
+
+    @classmethod
+    def from_native(cls, handle: Any) -> User:
+        """Copies an ``fbs_user`` snapshot (borrowed or owned: the caller keeps it)."""
+        lib = library()
+
+        def text(name: str) -> str | None:
+            return decode(getattr(lib, f"fbs_user_{name}")(handle))
+
+        claims = json.loads(text("claims_json") or "{}")
+        return cls(
+            uid=text("uid") or "",
+            email=text("email"),
+            display_name=text("display_name"),
+            photo_url=text("photo_url"),
+            is_anonymous=lib.fbs_user_is_anonymous(handle) == 1,
+            sign_in_provider=text("sign_in_provider"),
+            id_token=text("id_token"),
+            refresh_token=text("refresh_token"),
+            claims=claims if isinstance(claims, dict) else {},
+            token_expiration=_time(lib.fbs_user_token_expiration(handle)),
+            issued_at=_time(lib.fbs_user_token_issued_at(handle)),
+            auth_time=_time(lib.fbs_user_auth_time(handle)),
+        )
+
+
+def take_user(handle: Any) -> User | None:
+    """Copies and releases an owned ``fbs_user`` (None for NULL)."""
+    if not handle:
+        return None
+    try:
+        return User.from_native(handle)
+    finally:
+        library().fbs_user_free(handle)
+
+
+# -- listeners ------------------------------------------------------------------------------
+# One C callback for every listener, so that no CFUNCTYPE object can be collected while the
+# library may call it; user_data is the key of the Python listener in _listeners.
+_listeners: dict[int, AuthListener] = {}
+_listeners_lock = threading.Lock()
+_listener_keys = itertools.count(1)  # user_data 0 would be NULL
+
+
+def _call_listener(user: Any, key: int | None) -> None:
+    with _listeners_lock:
+        listener = _listeners.get(key or 0)
+    if listener is None:  # removed, or its Auth closed
+        return
+    with running_callback():
+        try:
+            listener(User.from_native(user) if user else None)
+        except BaseException:
+            report_callback_exception(f"auth listener {listener!r}")
+
+
+_LISTENER_CALLBACK = AUTH_LISTENER(_call_listener)
+
+
+def _forget_listeners(keys: dict[int, int]) -> None:
+    with _listeners_lock:
+        for key in keys.values():
+            _listeners.pop(key, None)
+    keys.clear()
+
+
+def _free_auth(handle: Any, listener_keys: dict[int, int]) -> None:
+    library().fbs_auth_free(handle)
+    _forget_listeners(listener_keys)
+
+
+class Auth:
+    """Firebase Auth for one app: ``Auth(api_key, project_id=None)``.
+
+    If ``FIREBASE_AUTH_EMULATOR_HOST=host:port`` is set when the auth is created, it talks to
+    that Auth emulator; :meth:`use_emulator` overrides it. ``persistence_file`` keeps the
+    signed-in user in that file (see :meth:`set_persistence_file`).
+
+    Sign-in failures raise a subclass of :class:`fbstorage.AuthError` per cause
+    (:class:`~fbstorage.WrongPasswordError`, :class:`~fbstorage.UserDisabledError`, …); a failed
+    sign-in keeps the current user. Use it as a context manager, or call :meth:`close`; storages
+    that use it keep working after it is closed.
+    """
+
+    def __init__(
+        self, api_key: str, project_id: str | None = None, *, persistence_file: LocalPath | None = None
+    ) -> None:
+        self._native: Any = call_for_out(
+            library().fbs_auth_new,
+            encode_text(api_key, "api_key"),
+            encode_optional_text(project_id, "project_id"),
+            out_type=AuthHandle,
+        )
+        self._project_id = project_id
+        self._listener_keys: dict[int, int] = {}  # C listener handle -> key in _listeners
+        self._finalizer = weakref.finalize(self, _free_auth, self._native, self._listener_keys)
+        if persistence_file is not None:
+            try:
+                self.set_persistence_file(persistence_file)
+            except BaseException:
+                self.close()
+                raise
+
+    @property
+    def _handle(self) -> Any:
+        if not self._finalizer.alive:
+            raise StorageError(StorageErrorCode.INVALID_ARGUMENT, "This Auth is closed")
+        return self._native
+
+    def close(self) -> None:
+        """Releases the auth (idempotent); its listeners are not called any more. Storages
+        that use it keep it alive in the library until they are closed."""
+        self._finalizer()
+
+    @property
+    def closed(self) -> bool:
+        """True once close() was called."""
+        return not self._finalizer.alive
+
+    def __enter__(self) -> Auth:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        project = f" {self._project_id}" if self._project_id else ""
+        state = " (closed)" if self.closed else ""
+        return f"<fbstorage.Auth{project}{state}>"
+
+    # -- configuration -----------------------------------------------------------------------
+    def use_emulator(self, host: str, port: int) -> None:
+        """Sends Auth requests to the Auth emulator at http://host:port (the bundled emulator
+        serves Auth on its storage port too)."""
+        library().fbs_auth_use_emulator(
+            self._handle, encode_text(host, "host"), check_integer(port, "port", C_INT)
+        )
+
+    def set_persistence_file(self, path: LocalPath | None) -> None:
+        """Keeps the signed-in user (refresh token and profile) in ``path``: written
+        atomically with mode 0600 on every sign-in and token refresh, removed on sign-out. If
+        the file exists now, its user becomes the current user at once. None stops persisting
+        (the file is left). Raises StorageError INVALID_ARGUMENT for an unreadable or
+        malformed file."""
+        encoded = None if path is None else encode_local_path(path, "persistence_file")
+        library().fbs_auth_set_persistence_file(self._handle, encoded)
+
+    # -- signing in and out ------------------------------------------------------------------
+    def _sign_in(self, function_name: str, *arguments: bytes) -> User:
+        out = UserHandle()
+        getattr(library(), function_name)(self._handle, *arguments, ctypes.byref(out))
+        user = take_user(out)
+        assert user is not None, f"{function_name} succeeded without a user"
+        return user
+
+    def sign_in_anonymously(self) -> User:
+        """Signs in as a new anonymous user."""
+        return self._sign_in("fbs_auth_sign_in_anonymously")
+
+    def create_user(self, email: str, password: str) -> User:
+        """Creates an email/password account and signs in as it. Raises
+        EmailAlreadyInUseError, WeakPasswordError or InvalidEmailError."""
+        return self._sign_in("fbs_auth_create_user", *_credentials(email, password))
+
+    def sign_in_with_email(self, email: str, password: str) -> User:
+        """Raises WrongPasswordError, UserNotFoundError or UserDisabledError."""
+        return self._sign_in("fbs_auth_sign_in_with_email", *_credentials(email, password))
+
+    def sign_in_with_custom_token(self, token: str) -> User:
+        """Signs in with a custom token minted by a backend (firebase-admin's
+        ``auth.create_custom_token``). Raises InvalidCustomTokenError."""
+        return self._sign_in("fbs_auth_sign_in_with_custom_token", encode_text(token, "token"))
+
+    def sign_in_with_refresh_token(self, refresh_token: str) -> User:
+        """Restores a session from a refresh token saved earlier (``User.refresh_token``),
+        e.g. by another process. Raises InvalidRefreshTokenError, UserTokenExpiredError
+        (revoked), UserDisabledError or UserNotFoundError."""
+        return self._sign_in(
+            "fbs_auth_sign_in_with_refresh_token", encode_text(refresh_token, "refresh_token")
+        )
+
+    def sign_out(self) -> None:
+        """Forgets the current user (no request is sent); nothing when signed out."""
+        library().fbs_auth_sign_out(self._handle)
+
+    def delete_user(self) -> None:
+        """Deletes the current user's account, then signs out. Raises NoUserError or
+        RequiresRecentLoginError."""
+        library().fbs_auth_delete_user(self._handle)
+
+    # -- the current user --------------------------------------------------------------------
+    @property
+    def current_user(self) -> User | None:
+        """A snapshot of the signed-in user, or None."""
+        return take_user(call_for_out(library().fbs_auth_current_user, self._handle, out_type=UserHandle))
+
+    def get_id_token(self, force_refresh: bool = False) -> str:
+        """The current user's ID token, refreshed first when it is about to expire or
+        ``force_refresh`` is true. Raises NoUserError when signed out."""
+        address = call_for_out(
+            library().fbs_auth_get_id_token,
+            self._handle,
+            int(_check_bool(force_refresh, "force_refresh")),
+            out_type=ctypes.c_void_p,
+        )
+        token = take_string(address.value)
+        assert token is not None, "fbs_auth_get_id_token succeeded without a token"
+        return token
+
+    # -- listeners ---------------------------------------------------------------------------
+    def add_state_listener(self, listener: AuthListener) -> int:
+        """Calls ``listener(user_or_None)`` now and on every sign-in, sign-out, restored
+        session and change of user; returns a handle for :meth:`remove_listener`. It runs on
+        the auth's callback thread, one call at a time; an exception it raises is reported as
+        a RuntimeWarning."""
+        return self._add_listener("fbs_auth_add_state_listener", listener)
+
+    def add_id_token_listener(self, listener: AuthListener) -> int:
+        """Like :meth:`add_state_listener`, and also on every new ID token (refreshes)."""
+        return self._add_listener("fbs_auth_add_id_token_listener", listener)
+
+    def _add_listener(self, function_name: str, listener: AuthListener) -> int:
+        if not callable(listener):
+            raise TypeError(f"listener must be callable, not {type(listener).__name__}")
+        handle = self._handle
+        key = next(_listener_keys)
+        with _listeners_lock:  # registered first: it runs once before the call returns
+            _listeners[key] = listener
+        try:
+            registered = call_for_out(
+                getattr(library(), function_name), handle, _LISTENER_CALLBACK, key,
+                out_type=ctypes.c_int64,
+            ).value
+        except BaseException:
+            with _listeners_lock:
+                _listeners.pop(key, None)
+            raise
+        self._listener_keys[registered] = key
+        return int(registered)
+
+    def remove_listener(self, handle: int) -> None:
+        """Stops a listener; it is not called after this returns. Raises StorageError
+        INVALID_ARGUMENT for an unknown handle."""
+        library().fbs_auth_remove_listener(self._handle, check_integer(handle, "handle"))
+        key = self._listener_keys.pop(handle, None)
+        with _listeners_lock:
+            _listeners.pop(key or 0, None)
+
+
+def _check_bool(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{what} must be a bool, not {type(value).__name__}")
+    return value
+
+
+def _credentials(email: Any, password: Any) -> tuple[bytes, bytes]:
+    return encode_text(email, "email"), encode_text(password, "password")
+
+
+def native_auth(auth: Any) -> Any:
+    """The ``fbs_auth`` handle of a :class:`Auth` or a :class:`fbstorage.aio.Auth`."""
+    unwrapped = getattr(auth, "sync", auth)
+    if not isinstance(unwrapped, Auth):
+        raise TypeError(f"auth must be an fbstorage Auth or None, not {type(auth).__name__}")
+    return unwrapped._handle
+

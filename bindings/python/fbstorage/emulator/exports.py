@@ -1,0 +1,273 @@
+"""Import and export in firebase-tools' on-disk format (`--import`, `--export-on-exit`, export routes).
+
+Layout, as firebase-tools writes and reads it (firebase/firebase-tools, src/emulator/hubExport.ts,
+src/emulator/storage/files.ts `export`/`import`, src/emulator/storage/metadata.ts
+`StoredFileMetadata.toJSON`/`fromJSON`, read at commit a786bda73b48196fce1df22fe2b1cbc9e463b2d0):
+
+    DIR/firebase-export-metadata.json   {"version": V, "storage": {"version": V, "path": "storage_export"}, …}
+    DIR/storage_export/buckets.json     {"buckets": [{"id": BUCKET}, …]}
+    DIR/storage_export/blobs/<KEY>      an object's bytes
+    DIR/storage_export/metadata/<KEY>.json  its StoredFileMetadata: name, bucket, generation and
+                                        metageneration (numbers), contentType, storageClass, the
+                                        other writable fields, downloadTokens (a list), etag,
+                                        customMetadata (a map), timeCreated and updated (ISO
+                                        8601), size (a number), md5Hash (base64), crc32c (decimal)
+
+KEY is a UUID in current firebase-tools and `bucket/object/path` in older ones: a metadata file's
+path under metadata/, less `.json`, is its blob's path under blobs/. Other emulators' entries of an
+existing export directory (firestore_export, auth_export, …) are kept when this one re-exports it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import shutil
+import tempfile
+import uuid
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from .metadata import DEFAULT_CONTENT_TYPE, TOKENS_KEY, WRITABLE_FIELDS, ObjectMetadata, now_us, rfc3339
+from .store import ObjectStore
+
+METADATA_FILE = "firebase-export-metadata.json"
+STORAGE_FOLDER = "storage_export"
+EXPORT_VERSION = "fbstorage-emulator"  # firebase-tools writes its CLI version; nothing reads it
+COPY_PIECE = 1 << 20
+_OPTIONAL_FIELDS = {key: attribute for key, attribute in WRITABLE_FIELDS.items() if key != "contentType"}
+log = logging.getLogger(__name__)
+
+
+class MalformedImport(ValueError):
+    """A malformed import directory; the message names the file."""
+
+
+# Export.
+
+async def export_all(store: ObjectStore, directory: str | os.PathLike) -> None:
+    """Write a whole firebase-tools export to `directory`, atomically: everything goes to a new
+    sibling directory that then takes the old one's place, so a failed export changes nothing."""
+    target = Path(directory).resolve()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.export-", dir=target.parent))
+    try:
+        metadata = _carry_over_other_emulators(target, staging)
+        await export_storage(store, staging / STORAGE_FOLDER)
+        metadata["version"] = metadata.get("version", EXPORT_VERSION)
+        metadata["storage"] = {"version": EXPORT_VERSION, "path": STORAGE_FOLDER}
+        (staging / METADATA_FILE).write_text(json.dumps(metadata, indent=2), encoding="utf-8")
+        _swap_into_place(staging, target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+async def export_storage(store: ObjectStore, folder: Path) -> None:
+    """The storage export folder alone (what firebase-tools' `POST /internal/export` writes)."""
+    async with store.writes_paused():  # no commit may replace a blob while it is copied
+        objects = [(stored.metadata.to_record(), stored.blob) for stored in store.objects()]
+        await asyncio.get_running_loop().run_in_executor(
+            None, _write_storage_folder, folder, store.buckets(), objects)
+
+
+def _write_storage_folder(folder: Path, buckets: list[str], objects: list) -> None:
+    (folder / "blobs").mkdir(parents=True, exist_ok=True)
+    (folder / "metadata").mkdir(parents=True, exist_ok=True)
+    (folder / "buckets.json").write_text(
+        json.dumps({"buckets": [{"id": bucket} for bucket in buckets]}, indent=2), encoding="utf-8")
+    for record, blob in objects:
+        key = str(uuid.uuid4())
+        with open(folder / "blobs" / key, "wb") as file:
+            for piece in blob.pieces(0, blob.size):
+                file.write(piece)
+        (folder / "metadata" / f"{key}.json").write_text(
+            json.dumps(_firebase_tools_metadata(ObjectMetadata.from_record(record)), indent=2), encoding="utf-8")
+
+
+def _firebase_tools_metadata(metadata: ObjectMetadata) -> dict[str, Any]:
+    document: dict[str, Any] = {
+        "name": metadata.name,
+        "bucket": metadata.bucket,
+        "metageneration": metadata.metageneration,
+        "generation": metadata.generation,
+        "contentType": metadata.content_type,
+        "storageClass": "STANDARD",
+    }
+    for key, attribute in _OPTIONAL_FIELDS.items():
+        if getattr(metadata, attribute) is not None:
+            document[key] = getattr(metadata, attribute)
+    document["downloadTokens"] = list(metadata.download_tokens)
+    document["etag"] = metadata.etag
+    if metadata.custom:
+        document["customMetadata"] = dict(metadata.custom)
+    document.update({
+        "timeCreated": rfc3339(metadata.time_created_us),
+        "updated": rfc3339(metadata.updated_us),
+        "size": metadata.size,
+        "md5Hash": metadata.md5_hash,
+        "crc32c": str(metadata.crc32c),
+    })
+    if document["contentType"] is None:
+        del document["contentType"]
+    return document
+
+
+def _carry_over_other_emulators(target: Path, staging: Path) -> dict[str, Any]:
+    """Copy the other emulators' folders of an existing export into `staging`; their metadata."""
+    if not (target / METADATA_FILE).is_file():
+        return {}
+    metadata = read_export_metadata(target)
+    for entry in target.iterdir():
+        if entry.name in (METADATA_FILE, STORAGE_FOLDER):
+            continue
+        if entry.is_dir():
+            shutil.copytree(entry, staging / entry.name, symlinks=True)
+        else:
+            shutil.copy2(entry, staging / entry.name)
+    metadata.pop("storage", None)
+    return metadata
+
+
+def _swap_into_place(staging: Path, target: Path) -> None:
+    if not target.exists():
+        os.rename(staging, target)
+        return
+    retired = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+    os.rename(target, retired / target.name)
+    os.rename(staging, target)
+    shutil.rmtree(retired, ignore_errors=True)
+
+
+# Import.
+
+def read_export_metadata(directory: Path) -> dict[str, Any]:
+    path = directory / METADATA_FILE
+    try:
+        metadata = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise MalformedImport(f"{path}: no such file (not a firebase-tools export directory)") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise MalformedImport(f"{path}: {error}") from None
+    if not isinstance(metadata, dict):
+        raise MalformedImport(f"{path}: expected a JSON object")
+    return metadata
+
+
+async def import_all(store: ObjectStore, directory: str | os.PathLike) -> int:
+    """Load a firebase-tools export directory into `store`; the number of objects loaded.
+    A directory whose metadata has no "storage" entry loads nothing."""
+    root = Path(directory)
+    if not root.is_dir():
+        raise MalformedImport(f"{root}: not a directory")
+    metadata_path = root / METADATA_FILE
+    storage = read_export_metadata(root).get("storage")
+    if storage is None:
+        return 0
+    if not isinstance(storage, dict) or not isinstance(storage.get("path"), str):
+        raise MalformedImport(f'{metadata_path}: "storage" must be {{"version": …, "path": FOLDER}}')
+    return await import_storage(store, root / storage["path"])
+
+
+async def import_storage(store: ObjectStore, folder: Path) -> int:
+    buckets_path = folder / "buckets.json"
+    buckets = _read_json_file(buckets_path)
+    if not (isinstance(buckets, dict) and isinstance(buckets.get("buckets"), list)
+            and all(isinstance(entry, dict) and isinstance(entry.get("id"), str) for entry in buckets["buckets"])):
+        raise MalformedImport(f'{buckets_path}: expected {{"buckets": [{{"id": BUCKET}}, …]}}')
+    for entry in buckets["buckets"]:
+        store.add_bucket(entry["id"])
+    metadata_dir, blobs_dir = folder / "metadata", folder / "blobs"
+    if not metadata_dir.is_dir() or not blobs_dir.is_dir():
+        log.warning("%s has no metadata/ or blobs/ folder: no objects imported", folder)
+        return 0
+    count = 0
+    for metadata_path in sorted(metadata_dir.rglob("*")):
+        if metadata_path.is_dir() or metadata_path.suffix != ".json":
+            continue
+        metadata = _object_metadata(metadata_path)
+        blob_path = blobs_dir / metadata_path.relative_to(metadata_dir).with_suffix("")
+        await _import_object(store, metadata, blob_path)
+        count += 1
+    return count
+
+
+async def _import_object(store: ObjectStore, metadata: ObjectMetadata, blob_path: Path) -> None:
+    writer = store.new_writer()
+    try:
+        with open(blob_path, "rb") as file:
+            while piece := file.read(COPY_PIECE):
+                await writer.write(piece)
+    except OSError as error:
+        await writer.discard()
+        raise MalformedImport(f"{blob_path}: {error.strerror or error}") from None
+    digest = await writer.finish()
+    if (digest.size, digest.md5_base64) != (metadata.size, metadata.md5_hash):
+        log.warning("%s: size or MD5 differ from its metadata; using the blob's", blob_path)
+    metadata.size, metadata.md5_hash, metadata.crc32c = digest.size, digest.md5_base64, digest.crc32c
+    await store.put(writer, metadata)
+
+
+def _object_metadata(path: Path) -> ObjectMetadata:
+    """A StoredFileMetadata JSON file, read with firebase-tools' defaults for missing fields."""
+    document = _read_json_file(path)
+    if not isinstance(document, dict):
+        raise MalformedImport(f"{path}: expected a JSON object")
+    try:
+        for key in ("name", "bucket", "md5Hash"):
+            if not isinstance(document.get(key), str):
+                raise ValueError(f'"{key}" must be a string')
+        created = _timestamp_us(document.get("timeCreated")) or now_us()
+        custom = {key: value if isinstance(value, str) else json.dumps(value)
+                  for key, value in (document.get("customMetadata") or {}).items() if value is not None}
+        tokens = list(dict.fromkeys([*_string_list(document.get("downloadTokens")),
+                                     *[t for t in custom.pop(TOKENS_KEY, "").split(",") if t]]))
+        metadata = ObjectMetadata(
+            bucket=document["bucket"], name=document["name"], size=int(document["size"]),
+            md5_hash=document["md5Hash"], crc32c=int(document["crc32c"]),
+            generation=int(document.get("generation") or now_us()),
+            metageneration=int(document.get("metageneration") or 1),
+            time_created_us=created, updated_us=_timestamp_us(document.get("updated")) or created,
+            download_tokens=tokens, content_type=document.get("contentType") or DEFAULT_CONTENT_TYPE,
+            content_disposition=None, custom=custom)
+        for key, attribute in _OPTIONAL_FIELDS.items():
+            value = document.get(key)
+            if value is not None and not isinstance(value, str):
+                raise ValueError(f'"{key}" must be a string')
+            setattr(metadata, attribute, value)
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise MalformedImport(f"{path}: {error}") from None
+    return metadata
+
+
+def _string_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValueError('"downloadTokens" must be a list of strings')
+    return value
+
+
+def _timestamp_us(value: Any) -> int | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"timestamp {value!r} is not a string")
+    moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return int(moment.timestamp()) * 1_000_000 + moment.microsecond
+
+
+def _read_json_file(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise MalformedImport(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise MalformedImport(f"{path}: {error}") from None
+    except json.JSONDecodeError as error:
+        raise MalformedImport(f"{path}:{error.lineno}:{error.colno}: {error.msg}") from None

@@ -1,0 +1,185 @@
+/* fbstorage/auth.h — Firebase Auth: signing in as a user whose ID token storages send
+ * Part of fbstorage.h (include that one); the conventions stated there hold here. */
+#ifndef FBSTORAGE_AUTH_H
+#define FBSTORAGE_AUTH_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------------
+ * Auth — one per Firebase app (API key, project id), usable by any number of storages.
+ *
+ * It signs in through Firebase Auth's REST API (Identity Toolkit v1 and Secure Token) and
+ * keeps the user's ID token fresh: refreshed through Secure Token when it has less than
+ * min(5 minutes, a twelfth of its lifetime) left (5 minutes for the usual 1-hour tokens, as
+ * the Apple SDK), and once when a storage request gets 401. Concurrent requests share one
+ * refresh; a refresh never stalls transfers that have a fresh token.
+ *
+ * Endpoints: production (https://identitytoolkit.googleapis.com/v1/accounts:…?key= and
+ * https://securetoken.googleapis.com/v1/token?key=) unless FIREBASE_AUTH_EMULATOR_HOST=host:port
+ * is set when the auth is created, or fbs_auth_use_emulator() is called: then
+ * http://host:port/identitytoolkit.googleapis.com/v1/… as the Firebase SDKs do.
+ *
+ * Threads: each auth owns a transfer thread and a callback thread; listeners and the
+ * completions of _async calls run on its callback thread, one at a time, in order.
+ *
+ * Errors of the sign-in calls: the Identity Toolkit and Secure Token error codes map to the
+ * FBS_ERR_AUTH_* codes (fbstorage/common.h); FBS_ERR_INVALID_ARGUMENT for NULL, empty or
+ * invalid UTF-8 arguments (at once, nothing sent); FBS_ERR_RETRY_LIMIT_EXCEEDED when the
+ * service cannot be reached before the operation deadline (120 s; 2 s for a loopback address
+ * where nothing listens). Passwords, ID tokens and refresh tokens never appear in log lines
+ * or error messages. A failed sign-in keeps the current user.
+ * ---------------------------------------------------------------------------------------- */
+typedef struct fbs_auth fbs_auth;
+/* An immutable snapshot of a signed-in user: profile and tokens at one moment. */
+typedef struct fbs_user fbs_user;
+/* Identifies a listener for removal; never 0 for a registered one. */
+typedef int64_t fbs_listener_handle;
+
+/* A sign-in's completion: on success user is the new current user (borrowed for the call). */
+typedef void (*fbs_user_callback)(int status, const fbs_user *user, void *user_data);
+/* Auth-state and ID-token listeners: user is the current user, or NULL when signed out
+ * (borrowed for the call). */
+typedef void (*fbs_auth_listener)(const fbs_user *user, void *user_data);
+
+/* Creates an auth for the app with this Web API key and project id (project_id may be NULL:
+ * the tokens' project is then learnt from the first sign-in).
+ * Ownership: *out is the caller's; release it with fbs_auth_free().
+ * Errors: FBS_ERR_INVALID_ARGUMENT (NULL or empty api_key; a malformed
+ * FIREBASE_AUTH_EMULATOR_HOST). */
+int fbs_auth_new(const char *api_key, const char *project_id, fbs_auth **out);
+
+/* Releases the handle. Storages that use this auth keep it alive until they are freed or
+ * switch away from it; once nothing uses it, its threads stop after pending callbacks ran.
+ * No listener of it runs after this call returns, unless a storage still uses it. */
+void fbs_auth_free(fbs_auth *auth);
+
+/* Sends Auth requests to an Auth emulator at http://host:port (host and port checked as
+ * fbs_storage_use_emulator()). */
+int fbs_auth_use_emulator(fbs_auth *auth, const char *host, int port);
+
+/* Keeps the signed-in user in `path`: its refresh token and profile are written atomically
+ * (a temporary file renamed over it), mode 0600, on every sign-in and token refresh, and the
+ * file is removed on sign-out. If the file exists now, its user becomes the current user at
+ * once (its ID token is fetched on first use). NULL stops persisting (the file is left).
+ * Errors: FBS_ERR_INVALID_ARGUMENT (unreadable or malformed file, or a folder that does not exist
+ * or is not writable: the message names it). */
+int fbs_auth_set_persistence_file(fbs_auth *auth, const char *path);
+
+/* The sign-in flows. Each makes the signed-in user the current user, notifies listeners, and
+ * on success stores an owned snapshot in *out_user when out_user is not NULL (release it with
+ * fbs_user_free()). The _async forms return at once; cb runs once on the callback thread. */
+int fbs_auth_sign_in_anonymously(fbs_auth *auth, fbs_user **out_user);
+int fbs_auth_sign_in_anonymously_async(fbs_auth *auth, fbs_user_callback cb, void *user_data);
+
+/* Creates an email/password account and signs in as it.
+ * Errors: FBS_ERR_AUTH_EMAIL_ALREADY_IN_USE, FBS_ERR_AUTH_WEAK_PASSWORD, FBS_ERR_AUTH_INVALID_EMAIL. */
+int fbs_auth_create_user(fbs_auth *auth, const char *email, const char *password, fbs_user **out_user);
+int fbs_auth_create_user_async(fbs_auth *auth, const char *email, const char *password,
+                               fbs_user_callback cb, void *user_data);
+
+/* Errors: FBS_ERR_AUTH_WRONG_PASSWORD, FBS_ERR_AUTH_USER_NOT_FOUND, FBS_ERR_AUTH_USER_DISABLED. */
+int fbs_auth_sign_in_with_email(fbs_auth *auth, const char *email, const char *password, fbs_user **out_user);
+int fbs_auth_sign_in_with_email_async(fbs_auth *auth, const char *email, const char *password,
+                                      fbs_user_callback cb, void *user_data);
+
+/* A custom token minted by a backend (firebase-admin's create_custom_token).
+ * Errors: FBS_ERR_AUTH_INVALID_CUSTOM_TOKEN. */
+int fbs_auth_sign_in_with_custom_token(fbs_auth *auth, const char *token, fbs_user **out_user);
+int fbs_auth_sign_in_with_custom_token_async(fbs_auth *auth, const char *token,
+                                             fbs_user_callback cb, void *user_data);
+
+/* Restores a session from a refresh token saved earlier (fbs_user_refresh_token()), e.g. by
+ * another process. Errors: FBS_ERR_AUTH_INVALID_REFRESH_TOKEN, FBS_ERR_AUTH_USER_TOKEN_EXPIRED
+ * (revoked), FBS_ERR_AUTH_USER_DISABLED, FBS_ERR_AUTH_USER_NOT_FOUND. */
+int fbs_auth_sign_in_with_refresh_token(fbs_auth *auth, const char *refresh_token, fbs_user **out_user);
+int fbs_auth_sign_in_with_refresh_token_async(fbs_auth *auth, const char *refresh_token,
+                                              fbs_user_callback cb, void *user_data);
+
+/* Forgets the current user (no request is sent) and notifies listeners. FBS_OK when already
+ * signed out. */
+int fbs_auth_sign_out(fbs_auth *auth);
+
+/* Deletes the current user's account, then signs out. Errors: FBS_ERR_AUTH_NO_USER,
+ * FBS_ERR_AUTH_REQUIRES_RECENT_LOGIN. */
+int fbs_auth_delete_user(fbs_auth *auth);
+int fbs_auth_delete_user_async(fbs_auth *auth, fbs_completion_callback cb, void *user_data);
+
+/* An owned snapshot of the current user in *out, or *out = NULL when signed out (FBS_OK). */
+int fbs_auth_current_user(fbs_auth *auth, fbs_user **out);
+
+/* The current user's ID token, refreshed first when it is about to expire or force_refresh
+ * is non-zero. Release *out_token with fbs_string_free().
+ * Errors: FBS_ERR_AUTH_NO_USER, and the refresh's errors. */
+int fbs_auth_get_id_token(fbs_auth *auth, int force_refresh, char **out_token);
+int fbs_auth_get_id_token_async(fbs_auth *auth, int force_refresh, fbs_string_callback cb, void *user_data);
+
+/* Listeners. A state listener runs on sign-in, sign-out, a restored session and a change of
+ * user; an ID-token listener also on every new ID token. Each runs once at registration with
+ * the current user (as the Apple SDK's do). Remove with fbs_auth_remove_listener(); after it
+ * returns (off the callback thread) the listener does not run again.
+ * Errors: FBS_ERR_INVALID_ARGUMENT (NULL cb; unknown handle on removal). */
+int fbs_auth_add_state_listener(fbs_auth *auth, fbs_auth_listener cb, void *user_data,
+                                fbs_listener_handle *out_handle);
+int fbs_auth_add_id_token_listener(fbs_auth *auth, fbs_auth_listener cb, void *user_data,
+                                   fbs_listener_handle *out_handle);
+int fbs_auth_remove_listener(fbs_auth *auth, fbs_listener_handle handle);
+
+/* User snapshots. Strings are borrowed from the snapshot; NULL when absent or on a bad handle. */
+const char *fbs_user_uid(const fbs_user *user);
+const char *fbs_user_email(const fbs_user *user);
+const char *fbs_user_display_name(const fbs_user *user);
+const char *fbs_user_photo_url(const fbs_user *user);
+/* 1 for an anonymous user, 0 otherwise (-1 on a bad handle). */
+int fbs_user_is_anonymous(const fbs_user *user);
+/* The ID token's firebase.sign_in_provider: "anonymous", "password", "custom", … */
+const char *fbs_user_sign_in_provider(const fbs_user *user);
+/* The ID token and refresh token at the snapshot's moment: credentials, never log them. */
+const char *fbs_user_id_token(const fbs_user *user);
+const char *fbs_user_refresh_token(const fbs_user *user);
+/* The ID token's payload (all claims, custom claims included) as a JSON object. */
+const char *fbs_user_claims_json(const fbs_user *user);
+/* The ID token's exp, iat and auth_time claims, in milliseconds since the Unix epoch;
+ * FBS_TIME_ABSENT when absent or on a bad handle. */
+int64_t fbs_user_token_expiration(const fbs_user *user);
+int64_t fbs_user_token_issued_at(const fbs_user *user);
+int64_t fbs_user_auth_time(const fbs_user *user);
+/* Releases a snapshot from a sign-in call or fbs_auth_current_user(). Snapshots passed to
+ * callbacks are not the caller's: freeing one fails with FBS_ERR_INVALID_ARGUMENT. */
+void fbs_user_free(fbs_user *user);
+
+/* ------------------------------------------------------------------------------------------
+ * What a storage authenticates with.
+ * ---------------------------------------------------------------------------------------- */
+
+/* From now on every request of the storage, tasks already running included, carries the
+ * current user of `auth` ("Authorization: Firebase <ID token>"; none when signed out). A
+ * request that gets 401 makes the auth refresh once; a user disabled, deleted or revoked
+ * meanwhile fails that request with the refresh's error (FBS_ERR_AUTH_USER_DISABLED, …).
+ * Replaces a fixed token or a provider; auth = NULL detaches. The storage keeps auth alive. */
+int fbs_storage_use_auth(fbs_storage *storage, fbs_auth *auth);
+
+/* An asynchronous token provider, for callers whose token needs a network call of their own.
+ * It runs on the storage's callback thread (not the transfer thread: other transfers go on)
+ * with force_refresh = 1 after a 401, and answers later, from any thread, exactly once, with
+ * fbs_token_request_complete() (token may be NULL: no token) or fbs_token_request_fail(). The
+ * request handle is the library's. A request the storage no longer needs (cancelled, storage
+ * freed) still accepts its answer. Replaces a fixed token, a provider or an auth;
+ * fn = NULL removes it. */
+typedef struct fbs_token_request fbs_token_request;
+typedef void (*fbs_token_provider_async)(int force_refresh, fbs_token_request *request, void *user_data);
+int fbs_storage_set_auth_token_provider_async(fbs_storage *storage, fbs_token_provider_async fn,
+                                              void *user_data);
+/* Errors: FBS_ERR_INVALID_ARGUMENT (a request already answered, invalid UTF-8 or a control
+ * character in token). The waiting request then fails with FBS_ERR_INVALID_ARGUMENT too. */
+int fbs_token_request_complete(fbs_token_request *request, const char *token);
+/* Fails the waiting request with FBS_ERR_UNAUTHENTICATED and `message` (may be NULL). */
+int fbs_token_request_fail(fbs_token_request *request, const char *message);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* FBSTORAGE_AUTH_H */
