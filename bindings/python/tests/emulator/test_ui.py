@@ -276,3 +276,29 @@ def test_explanations_look_inside_functions_and_report_errors(start_emulator, tm
          "text": "allow get: if request.auth.token.admin == true;"}]
     nobody = play(method="delete")
     assert nobody["statements"] == [] and nobody["reason"] == "no allow statement grants delete on this path"
+
+
+def test_a_decision_reading_firestore_is_explained_with_the_documents_it_read(start_emulator, tmp_path: Path):
+    documents = "/databases/(default)/documents"
+    rules = tmp_path / "storage.rules"
+    rules.write_text(f"""rules_version = '2';
+service firebase.storage {{
+  match /b/{{bucket}}/o {{
+    match /profiles/{{uid}}/{{file}} {{
+      allow read: if firestore.get({documents}/users/$(request.auth.uid)).data.role == 'admin';
+    }}
+  }}
+}}
+""")
+    fixture = tmp_path / "documents.json"
+    fixture.write_text(json.dumps({"users/ada": {"role": "admin"}, "users/bob": {"role": "viewer"}}))
+    emulator = start_emulator("--rules", str(rules), "--firestore-documents", str(fixture))
+    ui = UI(emulator)
+    emulator.upload_ok("profiles/ada/pic", b"1", headers=ADMIN)
+    for uid, status in (("ada", 200), ("bob", 403)):
+        assert emulator.get_metadata("profiles/ada/pic", headers={"Authorization": f"Bearer {id_token(uid)}"}).status_code == status
+    allowed, denied = _logged(ui)[1:]
+    assert [decision["verdict"] for decision in allowed["decisions"] + denied["decisions"]] == ["allowed", "denied"]
+    (failure,) = denied["decisions"][0]["statements"][0]["failures"]  # one decision: prefetch runs are not logged
+    assert failure["operands"][0] == {
+        "expression": f"firestore.get({documents}/users/$(request.auth.uid)).data.role", "value": '"viewer"'}

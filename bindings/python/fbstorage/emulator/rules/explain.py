@@ -9,6 +9,7 @@ evaluates the same syntax in the same scopes with the same variables, so it reac
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +22,7 @@ from .values import Duration, LatLng, Path, RulesSet, Timestamp
 MAX_VALUE_CHARS = 160
 MAX_STATEMENT_CHARS = 600
 MAX_FUNCTION_DEPTH = 6  # user functions explained inside each other, at most
+_rules_log = logging.getLogger("fbstorage.emulator.rules")
 
 
 @dataclass
@@ -41,7 +43,12 @@ class Decision:
 
     def explain(self) -> dict[str, Any]:
         if self._explained is None:
-            self._explained = self._explanation()
+            quiet = _rules_log.disabled
+            _rules_log.disabled = True  # a replay: debug() and warnings were logged by the real evaluation
+            try:
+                self._explained = self._explanation()
+            finally:
+                _rules_log.disabled = quiet
         return self._explained
 
     def _explanation(self) -> dict[str, Any]:
