@@ -41,7 +41,7 @@ async function poll() {
   const query = new URLSearchParams({ after, path: filters.get('path'), user: filters.get('user'), verdict: filters.get('verdict') });
   const page = await attempt(() => api(`requests?${query}`));
   if (page) {
-    $('kept').textContent = `${page.kept} requests kept (the newest ${page.limit.toLocaleString()})`;
+    $('kept').textContent = `${page.kept.toLocaleString()} requests kept (at most ${page.limit.toLocaleString()})`;
     const body = $('requests').tBodies[0];
     for (const entry of page.requests) {
       after = Math.max(after, entry.id);
