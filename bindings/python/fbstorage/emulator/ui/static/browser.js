@@ -166,7 +166,7 @@ async function openPanel(name) {
     el('div', { class: 'row' }, el('h2', {}, name.split('/').pop()),
       el('button', { type: 'button', 'aria-label': 'Close', onclick: closePanel }, '✕')),
     el('div', { class: 'row' },
-      el('button', { type: 'button', onclick: () => attempt(() => download(name, metadata)) }, 'Download'),
+      el('button', { type: 'button', onclick: () => attempt(() => download(name)) }, 'Download'),
       el('button', { type: 'button', class: 'danger', onclick: () => attempt(() => deleteObject(name)) }, 'Delete')),
     moveForm(name),
     el('h3', {}, 'Metadata'), metadataTable(metadata),
@@ -251,7 +251,7 @@ function moveForm(name) {
   return form;
 }
 
-async function download(name, metadata) {
+async function download(name) {
   const response = await storage(`${objectUrl(view.bucket, name)}?alt=media`, { as: 'response' });
   const link = el('a', { href: URL.createObjectURL(await response.blob()), download: name.split('/').pop() });
   link.click();
