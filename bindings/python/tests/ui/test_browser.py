@@ -230,6 +230,11 @@ def test_keyboard_and_narrow_window(browser, emulator):
         wait(browser, lambda driver: "plain text preview" in driver.find_element(By.ID, "preview").text)
         assert browser.switch_to.active_element.get_attribute("aria-label") == "Close"  # focus moved to the panel
         screenshot(browser, "narrow-window")  # which checks that nothing is wider than the window
+        browser.find_element(By.CSS_SELECTOR, 'nav a[data-tab="requests"]').click()
+        wait(browser, lambda driver: len(driver.find_elements(By.CSS_SELECTOR, "#requests tbody tr")) > 2)
+        for badge in browser.find_elements(By.CSS_SELECTOR, "#requests button.badge")[:3]:
+            badge.click()  # explanations open, and still fit
+        screenshot(browser, "narrow-window-requests")
     finally:
         browser.set_window_size(1280, 860)
 
