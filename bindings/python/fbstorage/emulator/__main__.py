@@ -1,7 +1,8 @@
 """Command line: `python -m fbstorage.emulator --host 127.0.0.1 --port 9199 [options]`.
 
 Prints `READY http://HOST:PORT` (flushed) once it accepts connections, then `READY-AUTH
-http://HOST:PORT` for the Auth emulator's own port (unless --no-auth), and exits cleanly on
+http://HOST:PORT` for the Auth emulator's own port (unless --no-auth) and `READY-UI http://HOST:PORT`
+for the web UI (unless --no-ui), and exits cleanly on
 SIGINT or SIGTERM (or, with --stop-on-stdin-eof, when its stdin closes: a parent that dies
 without stopping it cannot leave it running).
 
@@ -34,9 +35,11 @@ from .server import create_app, create_auth_app
 from .state import EmulatorState
 from .store import ObjectStore
 from .tuning import keep_large_buffers_in_heap
+from .ui import UiSettings, add_to_storage_app, start_ui_server
 from .workflows import Workflows, add_arguments as add_workflow_arguments
 
 log = logging.getLogger("fbstorage.emulator")
+DEFAULT_UI_PORT = 4000
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -65,6 +68,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="the least severe log lines shown on stderr (default warning)")
     parser.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto",
                         help="event loop: uvloop (auto: when installed) or asyncio's own (default auto)")
+    parser.add_argument("--ui-port", type=_port,
+                        help="port of the web UI, also served under /ui on the storage port; 0 picks a free one "
+                             f"(default {DEFAULT_UI_PORT}, or a free one when --port is 0)")
+    parser.add_argument("--no-ui", action="store_true", help="serve no web UI (and keep no UI request log)")
     parser.add_argument("--stop-on-stdin-eof", action="store_true",
                         help="also stop when stdin reaches end of file (for test harnesses)")
     add_workflow_arguments(parser)
@@ -99,7 +106,12 @@ async def serve(args: argparse.Namespace) -> int:
         await workflows.load(store, auth.project)
         state = EmulatorState(flavor=FLAVORS[args.flavor], store=store, startup_rules=rules, rules=rules,
                               accounts=accounts)
-        runner = web.AppRunner(create_app(state), access_log=None, handle_signals=False)
+        app = create_app(state)
+        ui = None if args.no_ui else UiSettings(args.host or "")  # None: every interface
+        if ui:
+            add_to_storage_app(app, state, ui)
+        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        ui_runner = None
         auth_runner = web.AppRunner(create_auth_app(state), access_log=None, handle_signals=False)
         await runner.setup()
         await auth_runner.setup()
@@ -111,6 +123,8 @@ async def serve(args: argparse.Namespace) -> int:
             loop = asyncio.get_running_loop()
             log.info("event loop: %s.%s", type(loop).__module__, type(loop).__qualname__)
             watcher = loop.create_task(loading.watch(sources, rules)) if sources else None
+            if ui:
+                ui_runner = await start_ui_server(state, ui, _address(runner), args.host, _ui_port(args))
             # Every emulator served, by name: `exec` exports their variables.
             addresses = {"storage": _address(runner).removeprefix("http://"),  # the storage port serves Auth too
                          "auth": _address(auth_runner if auth.port is not None else runner).removeprefix("http://")}
@@ -122,16 +136,24 @@ async def serve(args: argparse.Namespace) -> int:
                 print(f"READY {_address(runner)}", flush=True)
                 if auth.port is not None:
                     print(f"READY-AUTH {_address(auth_runner)}", flush=True)
+                if ui_runner:
+                    print(f"READY-UI {_address(ui_runner)}", flush=True)
                 await stop.wait()
             if watcher:
                 watcher.cancel()
         finally:
+            if ui_runner:
+                await ui_runner.cleanup()
             await auth_runner.cleanup()
             await runner.cleanup()
             await workflows.stop(store)
     finally:
         store.close()
     return status
+
+
+def _ui_port(args: argparse.Namespace) -> int:
+    return args.ui_port if args.ui_port is not None else 0 if args.port == 0 else DEFAULT_UI_PORT
 
 
 def _stop_event(args: argparse.Namespace, loop: asyncio.AbstractEventLoop) -> asyncio.Event:

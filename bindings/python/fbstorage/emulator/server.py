@@ -20,6 +20,7 @@ from .state import STATE, EmulatorState
 
 # Test control, firebase-tools' harness routes and its hub's export: not logged, never faulted.
 CONTROL_PREFIX = ("/_emulator/", "/internal/", "/_admin/")
+UI_PREFIX = "/ui"  # the web UI (emulator/ui): not an API, neither recorded nor open to other origins
 # Large body reads mean fewer, bigger pieces; the limit only applies to request.read()/post().
 READ_BUFFER_BYTES = 1 << 20
 MAX_BODY_BYTES = 1 << 50
@@ -34,7 +35,7 @@ log = logging.getLogger(__name__)
 @web.middleware
 async def record_requests(request: web.Request, handler) -> web.StreamResponse:
     """Log every API request (not control calls) with its outcome; count those in progress."""
-    if request.path.startswith(CONTROL_PREFIX):
+    if request.path.startswith((*CONTROL_PREFIX, UI_PREFIX)):
         return await handler(request)
     requests = request.app[STATE].requests
     requests.in_flight += 1
@@ -52,7 +53,7 @@ async def record_requests(request: web.Request, handler) -> web.StreamResponse:
 
 @web.middleware
 async def inject_faults(request: web.Request, handler) -> web.StreamResponse:
-    if request.path.startswith(CONTROL_PREFIX):
+    if request.path.startswith((*CONTROL_PREFIX, UI_PREFIX)):
         return await handler(request)
     fault = request.app[STATE].faults.take(request)
     if fault is None:
@@ -87,20 +88,24 @@ async def render_errors(request: web.Request, handler) -> web.StreamResponse:
 
 @web.middleware
 async def allow_cross_origin(request: web.Request, handler) -> web.StreamResponse:
-    """CORS as the official emulator: any origin, every upload header exposed."""
-    origin = request.headers.get("Origin")
-    if request.method == "OPTIONS" and origin:
-        response = web.Response(status=204, headers={
+    """CORS as the official emulator: any origin, every upload header exposed (added by
+    `_cross_origin_headers`, also to streamed downloads)."""
+    if request.method == "OPTIONS" and request.headers.get("Origin") and not request.path.startswith(UI_PREFIX):
+        return web.Response(status=204, headers={
             "Access-Control-Allow-Methods": "GET, HEAD, PUT, PATCH, POST, DELETE",
             "Access-Control-Allow-Headers": request.headers.get("Access-Control-Request-Headers", "*"),
             "Access-Control-Max-Age": "3600"})
-    else:
-        response = await handler(request)
-    if origin:
+    return await handler(request)
+
+
+async def _cross_origin_headers(request: web.Request, response: web.StreamResponse) -> None:
+    """Runs as each response's headers go out: a download streamed by its handler gets them too.
+    Not for the UI's own page: other sites must not read its token."""
+    origin = request.headers.get("Origin")
+    if origin and not request.path.startswith(UI_PREFIX):
         response.headers["Access-Control-Allow-Origin"] = origin
         response.headers["Access-Control-Expose-Headers"] = CORS_EXPOSED
         response.headers["Vary"] = "Origin"
-    return response
 
 
 def _application(state: EmulatorState) -> web.Application:
@@ -109,6 +114,7 @@ def _application(state: EmulatorState) -> web.Application:
         handler_args={"read_bufsize": READ_BUFFER_BYTES},
         middlewares=[allow_cross_origin, record_requests, inject_faults, render_errors, serve_xml_api])
     app[STATE] = state
+    app.on_response_prepare.append(_cross_origin_headers)
     return app
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from contextvars import ContextVar
 from typing import Mapping
 
 from ..auth import Principal
@@ -10,6 +11,7 @@ from ..errors import ApiError
 from ..flavor import Flavor
 from ..metadata import ObjectMetadata
 from . import firestore
+from .explain import Decision
 from .registry import BucketRules
 from .request_model import auth_value, now, resource_from_metadata, rules_path, variables
 
@@ -17,6 +19,9 @@ log = logging.getLogger("fbstorage.emulator.rules")
 PERMISSIONS = {"get": "READ", "list": "LIST", "create": "WRITE", "update": "WRITE", "delete": "WRITE"}
 V1_LIST_MESSAGE = ('Listing objects in a bucket is disallowed for rules_version = "1". '
                    'Please update storage security rules to rules_version = "2" to use list.')
+#: A list while a caller wants this request's decisions kept (the web UI's request log); None
+#: otherwise, so that a request pays one lookup and nothing is kept.
+DECISIONS: ContextVar[list[Decision] | None] = ContextVar("rules_decisions", default=None)
 
 
 def authorize(rules: BucketRules, flavor: Flavor, method: str, bucket: str, name: str, principal: Principal, *,
@@ -27,7 +32,10 @@ def authorize(rules: BucketRules, flavor: Flavor, method: str, bucket: str, name
     if principal.is_admin or not rules.configured:
         return
     ruleset = rules.for_bucket(bucket)
+    decisions = DECISIONS.get()
     if ruleset is None:
+        if decisions is not None:
+            decisions.append(Decision(method, rules_path(bucket, name), False, reason="no ruleset is loaded"))
         raise ApiError(403, "Permission denied. Storage Emulator has no loaded ruleset.", headers=deny_headers)
     if principal.token_invalid and flavor.verifies_id_tokens:
         raise ApiError(401, "Invalid Credentials: the Firebase ID token could not be decoded.")
@@ -35,11 +43,16 @@ def authorize(rules: BucketRules, flavor: Flavor, method: str, bucket: str, name
         if flavor.rejects_v1_list:
             raise ApiError(400, V1_LIST_MESSAGE)
         log.warning("Permission denied. List operations are only allowed for rules_version='2'.")
+        if decisions is not None:
+            decisions.append(Decision(method, rules_path(bucket, name), False, reason='list needs rules_version = "2"'))
         raise _denied(flavor, method, deny_headers)
     path = rules_path(bucket, name)
     values = variables(path, now(), auth_value(principal.claims), resource_from_metadata(resource, flavor),
                        resource_from_metadata(request_resource, flavor))
-    if not ruleset.allows(method, path, values):
+    allowed = ruleset.allows(method, path, values)
+    if decisions is not None:
+        decisions.append(Decision(method, path, allowed, ruleset, values))
+    if not allowed:
         raise _denied(flavor, method, deny_headers)
 
 
@@ -64,10 +77,13 @@ async def prefetch_documents(rules: BucketRules, flavor: Flavor, method: str, bu
 
 
 def _decision(*arguments, **keywords) -> bool:
+    trial = DECISIONS.set(None)  # a prefetch's trial runs are not the request's decisions
     try:
         authorize(*arguments, **keywords)
     except ApiError:
         return False
+    finally:
+        DECISIONS.reset(trial)
     return True
 
 

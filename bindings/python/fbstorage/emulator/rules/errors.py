@@ -10,6 +10,7 @@ class RulesSyntaxError(ValueError):
         self.line = source.count("\n", 0, offset) + 1
         self.column = offset - (source.rfind("\n", 0, offset) + 1) + 1
         self.description = message
+        self.source_line = (source.splitlines() or [""])[min(self.line, max(1, len(source.splitlines()))) - 1]
         self.file = file
         super().__init__(f"{file}:{self.line}:{self.column}: {message}")
 

@@ -125,9 +125,11 @@ async def watch(sources: list[RulesSource], rules: BucketRules) -> None:
                 ruleset = read_ruleset(source.path)
             except (OSError, UnicodeDecodeError, RulesSyntaxError) as error:
                 log.error("rules not reloaded, the previous rules stay in force: %s", error)
+                rules.reload_error = error
                 continue
             for bucket in source.buckets or (None,):
                 rules.replace(bucket, ruleset)
+            rules.reload_error = None
             log.info("reloaded rules from %s", source.path)
 
 

@@ -15,6 +15,8 @@ class BucketRules:
         self.default = default
         self.buckets = dict(buckets or {})
         self.configured = configured
+        #: Why the last reload of a rules file failed (the previous rules stay); None after a good one.
+        self.reload_error: Exception | None = None
 
     @classmethod
     def allow_all(cls) -> "BucketRules":

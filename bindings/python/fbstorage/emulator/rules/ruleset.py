@@ -8,7 +8,7 @@ from typing import Any, Iterator
 
 from .compiler import Compiler, Evaluator, Scope
 from .parser import parse
-from .syntax import Match, Segment
+from .syntax import Allow, Match, Segment
 from .values import Path
 
 STORAGE_SERVICE = "firebase.storage"
@@ -22,6 +22,8 @@ REQUEST_METHODS = ("get", "list", "create", "update", "delete")
 class _Allow:
     methods: frozenset[str]
     condition: Evaluator | None
+    statement: Allow  # the syntax and scope, for explanations (rules/explain.py)
+    scope: Scope
 
 
 @dataclass
@@ -29,6 +31,7 @@ class _Block:
     segments: list[Segment]
     allows: list[_Allow]
     children: list["_Block"]
+    pattern: str  # the full match path, parents' segments included, as written
 
 
 class Ruleset:
@@ -37,7 +40,7 @@ class Ruleset:
     def __init__(self, source: str, file: str = "storage.rules"):
         tree = parse(source, file)
         self.version = int(tree.version)
-        self.source = source
+        self.source, self.file = source, file
         compiler = Compiler(source, file)
         top = Scope(frozenset({"request", "resource"}), {})
         top = top.nested([], tree.functions)
@@ -53,14 +56,17 @@ class Ruleset:
         self.warnings = compiler.warnings
         self.uses_firestore = compiler.uses_firestore
 
-    def _block(self, match: Match, scope: Scope, compiler: Compiler) -> _Block:
+    def _block(self, match: Match, scope: Scope, compiler: Compiler, parent: str = "") -> _Block:
+        pattern = parent + "".join("/" + _written(segment) for segment in match.segments)
         captured = [segment.text for segment in match.segments if segment.kind != "literal"]
         inner = scope.nested(captured, match.functions)
         compiler.declare(inner)
         allows = [_Allow(frozenset(method for name in allow.methods for method in GRANTS[name]),
-                         None if allow.condition is None else compiler.expression(allow.condition, inner))
+                         None if allow.condition is None else compiler.expression(allow.condition, inner),
+                         allow, inner)
                   for allow in match.allows]
-        return _Block(match.segments, allows, [self._block(child, inner, compiler) for child in match.matches])
+        children = [self._block(child, inner, compiler, pattern) for child in match.matches]
+        return _Block(match.segments, allows, children, pattern)
 
     def allows(self, method: str, path: tuple[str, ...], variables: dict[str, Any]) -> bool:
         """Whether some `allow` of a block matching all of `path` grants `method` with a true condition.
@@ -77,6 +83,15 @@ class Ruleset:
                 except Exception:  # an error, like a non-bool, just doesn't grant
                     continue
         return False
+
+    def statements(self, method: str, path: tuple[str, ...],
+                   variables: dict[str, Any]) -> Iterator[tuple[_Allow, str, dict[str, Any]]]:
+        """The `allow` statements that `allows()` tries, in its order: (statement, its block's match
+        path, the activation with the captures)."""
+        for block, captures in self._applicable(self._blocks, path, 0, variables):
+            for allow in block.allows:
+                if method in allow.methods:
+                    yield allow, block.pattern, captures
 
     def _applicable(self, blocks: list[_Block], path: tuple[str, ...], start: int,
                     activation: dict[str, Any]) -> Iterator[tuple[_Block, dict[str, Any]]]:
@@ -106,3 +121,7 @@ class Ruleset:
                 yield from self._prefixes(segments, index + 1, path, start + 1, captures)
         else:
             yield from self._prefixes(segments, index + 1, path, start + 1, {**captures, segment.text: path[start]})
+
+
+def _written(segment: Segment) -> str:
+    return {"literal": segment.text, "single": f"{{{segment.text}}}"}.get(segment.kind, f"{{{segment.text}=**}}")
