@@ -96,10 +96,6 @@ class ObjectStore:
     def is_empty(self, bucket: str) -> bool:
         return not self._buckets.get(bucket) and not self._noncurrent.get(bucket)
 
-    def buckets(self) -> list[str]:
-        """The buckets that hold objects, sorted."""
-        return sorted(bucket for bucket, objects in self._buckets.items() if objects)
-
     def memo(self, bucket: str) -> dict[Any, Any]:
         """Values computed from the bucket's names (the sorted names, listings), kept until the
         bucket next changes: a listing of many pages sorts and filters its names once."""

@@ -47,7 +47,7 @@ async def config(request: web.Request) -> web.Response:
 async def buckets(request: web.Request) -> web.Response:
     store = request.app[STATE].store
     return web.json_response({"buckets": [{"name": bucket, "objects": len(store.sorted_names(bucket))}
-                                          for bucket in store.buckets()]})
+                                          for bucket in sorted(store.buckets)]})   # every bucket the emulator knows
 
 
 @routes.get("/api/list")
