@@ -45,7 +45,8 @@ examples: lib $(EXAMPLE_DIR)/upload $(EXAMPLE_DIR)/list
 
 demo-c: examples venv
 	@head -c 67108864 /dev/urandom > $(EXAMPLE_DIR)/demo.bin   # 64 MiB, as the Python demo
-	$(CTEST_ENV) Tests/c/with-emulator.sh sh -c '$(EXAMPLE_DIR)/upload $(EXAMPLE_DIR)/demo.bin --path demo/demo.bin && $(EXAMPLE_DIR)/list demo'
+	$(CTEST_ENV) FBS_EMULATOR_ARGS="--rules $(abspath examples/owner-only.rules)" Tests/c/with-emulator.sh \
+	  $(EXAMPLE_DIR)/upload $(EXAMPLE_DIR)/demo.bin --sign-in
 
 # Valgrind 3.19 cannot read the DWARF 5 debug info of the Swift-built .so: run on a stripped copy
 # (LD_LIBRARY_PATH wins over the tests' RUNPATH).

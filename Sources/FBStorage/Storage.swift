@@ -10,7 +10,7 @@ protocol StorageWork: AnyObject, Sendable {
 
 /// One bucket, its settings and credentials, and the two threads that serve it: the transfer
 /// thread (libcurl) and the callback thread (user callbacks).
-public final class Storage: @unchecked Sendable {
+public final class Storage: RequestHost, @unchecked Sendable {
     /// The bucket name, without `gs://`.
     public let bucket: String
     let engine: any TransferEngine
@@ -59,7 +59,7 @@ public final class Storage: @unchecked Sendable {
     /// A copy of the current settings.
     public var settings: StorageSettings { lock.withLock { currentSettings } }
 
-    var auth: AuthTokens { lock.withLock { currentAuth } }
+    var credentials: AuthTokens { lock.withLock { currentAuth } }
 
     /// Changes the settings used by operations started afterwards.
     public func updateSettings(_ change: (inout StorageSettings) throws(StorageError) -> Void) throws(StorageError) {
@@ -76,15 +76,33 @@ public final class Storage: @unchecked Sendable {
         lock.withLock { currentSettings.endpoint = endpoint }
     }
 
+    /// Sends `token` with every request (nil: none). Replaces any other token source.
     /// - Throws: `invalidArgument` when the token holds a control character.
     public func setAuthToken(_ token: String?) throws(StorageError) {
         if let token { try HeaderValue.check(token, field: "The auth token") }
-        lock.withLock { currentAuth.fixedToken = token; currentAuth.provider = nil }
+        use(tokenSource: token.map(FixedTokenSource.init))
     }
 
+    /// Asks `provider` on the transfer thread before each request (it must be quick). Replaces
+    /// any other token source; nil removes it.
     public func setAuthTokenProvider(_ provider: (@Sendable (Bool) -> String?)?) {
-        lock.withLock { currentAuth.provider = provider }
+        use(tokenSource: provider.map(TokenProviderSource.init))
     }
+
+    /// Asks `provider` on the callback thread; it answers through the `TokenRequest`, later and
+    /// from any thread. Replaces any other token source; nil removes it.
+    public func setAuthTokenProvider(async provider: (@Sendable (_ forceRefresh: Bool, _ request: TokenRequest) -> Void)?) {
+        use(tokenSource: provider.map { AsyncTokenProviderSource($0, callbackQueue: callbackQueue) })
+    }
+
+    /// Where every request, of tasks already running too, gets its ID token from (an `Auth`,
+    /// or any source); nil: none.
+    public func use(tokenSource: (any AuthTokenSource)?) {
+        lock.withLock { currentAuth.source = tokenSource }
+    }
+
+    /// The token source in use (an `Auth` the storage keeps alive), if any.
+    public var tokenSource: (any AuthTokenSource)? { lock.withLock { currentAuth.source } }
 
     /// - Throws: `invalidArgument` when the token holds a control character.
     public func setAppCheckToken(_ token: String?) throws(StorageError) {

@@ -33,3 +33,12 @@ func code<T>(_ result: Result<T, StorageError>) -> Int32 {
     case .failure(let error): return error.code.rawValue
     }
 }
+
+/// Delivers a string result to a C string callback: the string lent for the call, or NULL with
+/// the failure's code.
+func deliver(_ result: Result<String, StorageError>, to cb: fbs_string_callback, _ userData: UnsafeMutableRawPointer?) {
+    switch result {
+    case .success(let string): string.withCString { cb(0, $0, userData) }
+    case .failure(let error): cb(error.code.rawValue, nil, userData)
+    }
+}

@@ -11,6 +11,9 @@ enum HandleKind: String {
     case task = "fbs_task"
     case snapshot = "fbs_snapshot"
     case listResult = "fbs_list_result"
+    case auth = "fbs_auth"
+    case user = "fbs_user"
+    case tokenRequest = "fbs_token_request"
 }
 
 /// A core type that C handles hold: each is the value of exactly one handle kind.
@@ -24,6 +27,9 @@ extension StorageMetadata: CHandled { static var handleKind: HandleKind { .metad
 extension StorageTask: CHandled { static var handleKind: HandleKind { .task } }
 extension StorageTaskSnapshot: CHandled { static var handleKind: HandleKind { .snapshot } }
 extension StorageListResult: CHandled { static var handleKind: HandleKind { .listResult } }
+extension Auth: CHandled { static var handleKind: HandleKind { .auth } }
+extension AuthUser: CHandled { static var handleKind: HandleKind { .user } }
+extension TokenRequest: CHandled { static var handleKind: HandleKind { .tokenRequest } }
 
 /// Which C string a handle lends out. Borrowed until the handle is released, or until the
 /// metadata field it shows changes.
@@ -33,6 +39,7 @@ enum StringKey: Equatable {
     case custom(String), customKey(Int)
     case errorMessage, serverResponse
     case itemPaths, prefixPaths, pageToken
+    case uid, email, displayName, photoURL, signInProvider, idToken, refreshToken, claims
 
     /// Strings of custom metadata: any change of the custom metadata replaces them all.
     var isCustomMetadata: Bool {
@@ -151,6 +158,11 @@ enum Handles {
         }
         releaseTree(pointer)
         return value
+    }
+
+    /// Releases a handle the library lent out until an event of its own (a token request's answer).
+    static func releaseLent(_ pointer: OpaquePointer?) {
+        if let pointer { releaseTree(pointer) }
     }
 
     private static func releaseTree(_ pointer: OpaquePointer) {

@@ -68,10 +68,7 @@ public func fbs_reference_download_url(_ r: OpaquePointer?, _ out: UnsafeMutable
 
 @_cdecl("fbs_reference_download_url_async")
 public func fbs_reference_download_url_async(_ r: OpaquePointer?, _ cb: fbs_string_callback?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    startAsync(cb, userData, { done throws(StorageError) in try StorageReference.behind(r).downloadURL(completion: done) }) { cb, result, userData in
-        let url = try? result.get()
-        url.map { $0.withCString { cb(0, $0, userData) } } ?? cb(code(result), nil, userData)
-    }
+    startAsync(cb, userData, { done throws(StorageError) in try StorageReference.behind(r).downloadURL(completion: done) }) { cb, result, userData in deliver(result, to: cb, userData) }
 }
 
 // MARK: Data

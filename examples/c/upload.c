@@ -1,9 +1,11 @@
 /* upload.c — upload a file with a live progress bar, pausing for a second midway.
  *
- *   upload FILE [--path OBJECT] [--bucket BUCKET] [--emulator HOST:PORT] [--quiet]
+ *   upload FILE [--path OBJECT] [--bucket BUCKET] [--emulator HOST:PORT] [--sign-in] [--quiet]
  *
- * Talks to the emulator named by --emulator or FIREBASE_STORAGE_EMULATOR_HOST. Prints the
- * object's metadata and download URL; exits non-zero on failure.
+ * Talks to the emulator named by --emulator or FIREBASE_STORAGE_EMULATOR_HOST. With --sign-in it
+ * first signs in anonymously (Firebase Auth on the same emulator, or FIREBASE_AUTH_EMULATOR_HOST),
+ * uploads to users/<uid>/ by default, and at the end shows that another user's folder is refused.
+ * Prints the object's metadata and download URL; exits non-zero on failure.
  * Build: cc -std=c11 upload.c $(pkg-config --cflags --libs fbstorage)
  */
 #define _POSIX_C_SOURCE 200809L
@@ -90,43 +92,62 @@ static void print_metadata(const fbs_metadata *m) {
 
 int main(int argc, char **argv) {
     const char *file = NULL, *object = NULL, *bucket = "demo-project.appspot.com", *emulator = NULL;
-    int quiet = 0;
+    int quiet = 0, sign_in = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--path") && i + 1 < argc) object = argv[++i];
         else if (!strcmp(argv[i], "--bucket") && i + 1 < argc) bucket = argv[++i];
         else if (!strcmp(argv[i], "--emulator") && i + 1 < argc) emulator = argv[++i];
         else if (!strcmp(argv[i], "--quiet")) quiet = 1;
+        else if (!strcmp(argv[i], "--sign-in")) sign_in = 1;
         else if (argv[i][0] != '-' && !file) file = argv[i];
         else {
-            fprintf(stderr, "usage: %s FILE [--path OBJECT] [--bucket B] [--emulator HOST:PORT] [--quiet]\n", argv[0]);
+            fprintf(stderr, "usage: %s FILE [--path OBJECT] [--bucket B] [--emulator HOST:PORT] [--sign-in] [--quiet]\n", argv[0]);
             return 2;
         }
     }
     if (!file) {
-        fprintf(stderr, "usage: %s FILE [--path OBJECT] [--bucket B] [--emulator HOST:PORT] [--quiet]\n", argv[0]);
+        fprintf(stderr, "usage: %s FILE [--path OBJECT] [--bucket B] [--emulator HOST:PORT] [--sign-in] [--quiet]\n", argv[0]);
         return 2;
-    }
-    if (!object) {   /* default: uploads/<basename> */
-        const char *base = strrchr(file, '/');
-        static char buf[1100];
-        snprintf(buf, sizeof buf, "uploads/%s", base ? base + 1 : file);
-        object = buf;
     }
 
     fbs_storage *storage = NULL;
     int rc = fbs_storage_new(bucket, &storage);   /* reads FIREBASE_STORAGE_EMULATOR_HOST */
     if (rc) return fail("fbs_storage_new", rc);
+    char host[256] = "";
+    int port = 0;
     if (emulator) {
-        char host[256];
         const char *colon = strrchr(emulator, ':');
         if (!colon || colon == emulator || (size_t)(colon - emulator) >= sizeof host) {
             fprintf(stderr, "--emulator wants HOST:PORT\n");
             return 2;
         }
         snprintf(host, sizeof host, "%.*s", (int)(colon - emulator), emulator);
-        if ((rc = fbs_storage_use_emulator(storage, host, atoi(colon + 1)))) return fail("--emulator", rc);
+        port = atoi(colon + 1);
+        if ((rc = fbs_storage_use_emulator(storage, host, port))) return fail("--emulator", rc);
     } else if (!getenv("FIREBASE_STORAGE_EMULATOR_HOST")) {
         fprintf(stderr, "note: no --emulator and no FIREBASE_STORAGE_EMULATOR_HOST: using production\n");
+    }
+
+    /* Signing in: the storage then sends the user's ID token, refreshed as it nears expiry. */
+    fbs_auth *auth = NULL;
+    char uid[256] = "";
+    if (sign_in) {
+        if ((rc = fbs_auth_new("demo-api-key", "demo-project", &auth))) return fail("fbs_auth_new", rc);   /* reads FIREBASE_AUTH_EMULATOR_HOST */
+        if (port && (rc = fbs_auth_use_emulator(auth, host, port))) return fail("fbs_auth_use_emulator", rc);
+        fbs_user *user = NULL;
+        if ((rc = fbs_auth_sign_in_anonymously(auth, &user))) return fail("sign-in", rc);
+        snprintf(uid, sizeof uid, "%s", fbs_user_uid(user));
+        printf("signed in anonymously as %s (provider %s)\n", uid, fbs_user_sign_in_provider(user));
+        fbs_user_free(user);
+        if ((rc = fbs_storage_use_auth(storage, auth))) return fail("fbs_storage_use_auth", rc);
+    }
+    const char *base = strrchr(file, '/');
+    base = base ? base + 1 : file;
+    char default_object[1100];
+    if (!object) {   /* default: users/<uid>/<basename> signed in, else uploads/<basename> */
+        if (sign_in) snprintf(default_object, sizeof default_object, "users/%s/%s", uid, base);
+        else snprintf(default_object, sizeof default_object, "uploads/%s", base);
+        object = default_object;
     }
     fbs_storage_set_upload_chunk_size(storage, 1 << 20);   /* more, smaller requests: a livelier bar */
 
@@ -163,6 +184,22 @@ int main(int argc, char **argv) {
     fbs_string_free(url);
     fbs_task_free(p.task);
     fbs_reference_free(ref);
+
+    if (sign_in) {   /* the rules keep each user to its own folder */
+        char other[1100];
+        snprintf(other, sizeof other, "users/someone-else/%s", base);
+        fbs_reference *theirs = NULL;
+        fbs_task *attempt = NULL;
+        if ((rc = fbs_storage_reference(storage, other, &theirs))) return fail("fbs_storage_reference", rc);
+        if ((rc = fbs_reference_put_data(theirs, "x", 1, NULL, &attempt))) return fail("fbs_reference_put_data", rc);
+        rc = fbs_task_wait(attempt, -1);
+        printf("writing gs://%s/%s as %s: %s (%s)\n", fbs_storage_bucket(storage), other, uid,
+               rc == FBS_OK ? "allowed" : "refused", rc == FBS_OK ? "the rules let everybody write" : fbs_error_name(rc));
+        fbs_task_free(attempt);
+        fbs_reference_free(theirs);
+        if (rc != FBS_ERR_UNAUTHORIZED) return fail("the refused write", rc);
+    }
     fbs_storage_free(storage);
+    fbs_auth_free(auth);
     return 0;
 }

@@ -57,12 +57,12 @@ public struct Endpoint: Sendable, Equatable {
     }
 
     /// The emulator named by `FIREBASE_STORAGE_EMULATOR_HOST`'s format: `host:port`,
-    /// `[ipv6]:port`, or a host alone (port 9199). `nil` when malformed (a scheme, a bad port,
+    /// `[ipv6]:port`, or a host alone (`defaultPort`: 9199, the Storage emulator's). `nil` when malformed (a scheme, a bad port,
     /// an unbracketed IPv6 address with a port).
-    static func emulator(hostPort: String) -> Endpoint? {
+    static func emulator(hostPort: String, defaultPort: Int = defaultEmulatorPort) -> Endpoint? {
         let s = hostPort.trimmingASCIIWhitespace()
         var host = Substring(s)
-        var port = defaultEmulatorPort
+        var port = defaultPort
         if s.hasPrefix("[") {
             guard let close = s.firstIndex(of: "]") else { return nil }
             host = s[s.index(after: s.startIndex)..<close]

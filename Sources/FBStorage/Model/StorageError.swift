@@ -70,6 +70,19 @@ public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible 
                             serverResponse: serverResponse(body))
     }
 
+    /// Maps a failed HTTP response about `subject`: an object as above; a service call (whose
+    /// owner classifies its own errors first) as `unknown` with the server's message.
+    static func http(status: Int, body: [UInt8], subject: RequestSubject) -> StorageError {
+        let name: String
+        switch subject {
+        case .object(let path): return http(status: status, body: body, path: path)
+        case .service(let service): name = service
+        }
+        var message = "\(name) answered HTTP \(status)"
+        if let serverMessage = serverMessage(in: body) { message += ": \(serverMessage)" }
+        return StorageError(code: .unknown, message: message, httpStatus: status, serverResponse: serverResponse(body))
+    }
+
     /// The server's own message: `error.message` of a JSON body, the `error` string of a JSON
     /// body, or the text of a non-JSON body; single-lined and capped at 300 characters; `nil`
     /// when there is none.

@@ -34,6 +34,36 @@ public enum StorageErrorCode: Int32, Sendable, CaseIterable {
     /// A wait's timeout passed first (the C API's fbs_task_wait; no Firebase counterpart).
     case timeout = -13060
 
+    // Firebase Auth (the Apple SDK's AuthErrorCode).
+    /// The API key is not valid for the project.
+    case authInvalidAPIKey = -13100
+    /// A malformed email address.
+    case authInvalidEmail = -13101
+    /// A wrong password.
+    case authWrongPassword = -13102
+    /// No such account (deleted?).
+    case authUserNotFound = -13103
+    /// Another account has this email.
+    case authEmailAlreadyInUse = -13104
+    /// A password shorter than 6 characters.
+    case authWeakPassword = -13105
+    /// The account was disabled by an administrator.
+    case authUserDisabled = -13106
+    /// A malformed, expired or foreign custom token.
+    case authInvalidCustomToken = -13107
+    /// The service throttles this device or account.
+    case authTooManyRequests = -13108
+    /// The sign-in provider is disabled for the project.
+    case authOperationNotAllowed = -13109
+    /// The session was revoked: sign in again.
+    case authUserTokenExpired = -13110
+    /// A malformed or unknown refresh token.
+    case authInvalidRefreshToken = -13111
+    /// The call needs a signed-in user.
+    case authNoUser = -13112
+    /// Sign in again before this sensitive call.
+    case authRequiresRecentLogin = -13113
+
     /// The name of the code's constant in `fbstorage.h`, e.g. `"FBS_ERR_OBJECT_NOT_FOUND"`.
     public var cName: String {
         switch self {
@@ -53,6 +83,20 @@ public enum StorageErrorCode: Int32, Sendable, CaseIterable {
         case .internalError: "FBS_ERR_INTERNAL"
         case .pathError: "FBS_ERR_PATH"
         case .timeout: "FBS_ERR_TIMEOUT"
+        case .authInvalidAPIKey: "FBS_ERR_AUTH_INVALID_API_KEY"
+        case .authInvalidEmail: "FBS_ERR_AUTH_INVALID_EMAIL"
+        case .authWrongPassword: "FBS_ERR_AUTH_WRONG_PASSWORD"
+        case .authUserNotFound: "FBS_ERR_AUTH_USER_NOT_FOUND"
+        case .authEmailAlreadyInUse: "FBS_ERR_AUTH_EMAIL_ALREADY_IN_USE"
+        case .authWeakPassword: "FBS_ERR_AUTH_WEAK_PASSWORD"
+        case .authUserDisabled: "FBS_ERR_AUTH_USER_DISABLED"
+        case .authInvalidCustomToken: "FBS_ERR_AUTH_INVALID_CUSTOM_TOKEN"
+        case .authTooManyRequests: "FBS_ERR_AUTH_TOO_MANY_REQUESTS"
+        case .authOperationNotAllowed: "FBS_ERR_AUTH_OPERATION_NOT_ALLOWED"
+        case .authUserTokenExpired: "FBS_ERR_AUTH_USER_TOKEN_EXPIRED"
+        case .authInvalidRefreshToken: "FBS_ERR_AUTH_INVALID_REFRESH_TOKEN"
+        case .authNoUser: "FBS_ERR_AUTH_NO_USER"
+        case .authRequiresRecentLogin: "FBS_ERR_AUTH_REQUIRES_RECENT_LOGIN"
         }
     }
 }

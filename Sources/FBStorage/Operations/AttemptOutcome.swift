@@ -10,7 +10,7 @@ enum AttemptOutcome {
 
     /// Classifies an attempt's result. `errorBody` replaces the response body for streamed
     /// responses, whose body went to a handler instead of `HTTPResponse.body`.
-    init(_ result: Result<HTTPResponse, TransportError>, path: StoragePath, settings: StorageSettings,
+    init(_ result: Result<HTTPResponse, TransportError>, subject: RequestSubject, settings: StorageSettings,
          mayRefreshToken: Bool, errorBody: [UInt8]? = nil) {
         switch result {
         case .success(let response) where (200..<300).contains(response.status):
@@ -18,12 +18,12 @@ enum AttemptOutcome {
         case .success(let response) where response.status == 401 && mayRefreshToken:
             self = .refreshToken
         case .success(let response):
-            let error = StorageError.http(status: response.status, body: errorBody ?? response.body, path: path)
+            let error = StorageError.http(status: response.status, body: errorBody ?? response.body, subject: subject)
             self = Backoff.isRetryable(status: response.status)
                 ? .retry(cause: error, retryAfter: Backoff.parseRetryAfter(response.headers.value("Retry-After")))
                 : .fail(error)
         case .failure(let error):
-            if let permanent = error.storageError(path: path) {
+            if let permanent = error.storageError(subject: subject) {
                 self = .fail(permanent)
             } else if error.isConnectionRefused && settings.endpoint.isLoopback {
                 self = .retry(cause: StorageError(code: .unknown, message: settings.nothingListeningMessage), retryAfter: nil, refused: true)
@@ -54,9 +54,9 @@ extension TransportError: CustomStringConvertible {
     }
 
     /// The error to report at once, or nil when the failure is worth retrying.
-    func storageError(path: StoragePath) -> StorageError? {
+    func storageError(subject: RequestSubject) -> StorageError? {
         switch self {
-        case .cancelled: return .cancelled(path: path)
+        case .cancelled: return .cancelled(subject)
         case .aborted, .bodyTooLarge: return StorageError(code: .unknown, message: description)
         case .failed(let code, _):
             return Self.permanentCurlCodes.contains(code) ? StorageError(code: .unknown, message: description) : nil
@@ -74,8 +74,10 @@ extension TransportError: CustomStringConvertible {
 }
 
 extension StorageError {
-    static func cancelled(path: StoragePath) -> StorageError {
-        StorageError(code: .cancelled, message: "The operation on \(path.gsURL) was cancelled")
+    static func cancelled(path: StoragePath) -> StorageError { cancelled(.object(path)) }
+
+    static func cancelled(_ subject: RequestSubject) -> StorageError {
+        StorageError(code: .cancelled, message: "The operation on \(subject) was cancelled")
     }
 
     /// The deadline passed on retryable failures (or `backoff` found nothing listening on a

@@ -46,22 +46,3 @@ extension Result where Success == HTTPResponse, Failure == StorageError {
         }
     }
 }
-
-extension Storage {
-    /// Runs an operation and blocks until it completes. Refused on the transfer thread (a token
-    /// provider calling a blocking operation), where waiting would deadlock.
-    func runBlocking<T: Sendable>(_ start: (@escaping StorageCompletion<T>) throws(StorageError) -> Void) throws(StorageError) -> T {
-        guard !engine.isTransferThread else {
-            throw StorageError(code: .invalidArgument, message: "Blocking operations cannot run on the transfer thread")
-        }
-        let done = Completion<Result<T, StorageError>>()
-        try start { done.complete($0) }
-        return try done.wait().get()
-    }
-
-    /// Runs an operation and delivers its result on the callback thread.
-    func runAsync<T: Sendable>(_ start: (@escaping StorageCompletion<T>) throws(StorageError) -> Void,
-                               completion: @escaping StorageCompletion<T>) throws(StorageError) {
-        try start { result in self.callbackQueue.enqueue { completion(result) } }
-    }
-}

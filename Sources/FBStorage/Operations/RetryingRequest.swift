@@ -36,8 +36,8 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
         var classify: (@Sendable (Result<HTTPResponse, TransportError>, AttemptOutcome) -> AttemptOutcome)?
     }
 
-    private let storage: Storage
-    private let path: StoragePath
+    private let host: any RequestHost
+    private let subject: RequestSubject
     private let settings: StorageSettings
     private let options: Options
     private let hooks: Hooks
@@ -51,6 +51,8 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
     private var transfer: TransferID?
     private var timer: TimerID?
     private var refreshedToken = false
+    /// The ID token the current attempt sends (the one a 401 rejects).
+    private var sentToken: String?
     private var finished = false
     /// The current attempt's status, and an error a hook aborted it with.
     private var status = 0
@@ -62,66 +64,85 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
     /// - Parameters:
     ///   - retryTime: how long to keep retrying, in seconds.
     ///   - deadline: the absolute deadline (`engine.now()` clock) when it is not now + `retryTime`.
-    init(storage: Storage, path: StoragePath, settings: StorageSettings, retryTime: Double, deadline: Double? = nil,
+    convenience init(storage: Storage, path: StoragePath, settings: StorageSettings, retryTime: Double, deadline: Double? = nil,
+                     options: Options = Options(), hooks: Hooks = Hooks(),
+                     build: @escaping Build, completion: @escaping @Sendable (Result<HTTPResponse, StorageError>) -> Void) {
+        self.init(host: storage, subject: .object(path), settings: settings, retryTime: retryTime, deadline: deadline,
+                  options: options, hooks: hooks, build: build, completion: completion)
+    }
+
+    init(host: any RequestHost, subject: RequestSubject, settings: StorageSettings, retryTime: Double, deadline: Double? = nil,
          options: Options = Options(), hooks: Hooks = Hooks(),
          build: @escaping Build, completion: @escaping @Sendable (Result<HTTPResponse, StorageError>) -> Void) {
-        self.storage = storage
-        self.path = path
+        self.host = host
+        self.subject = subject
         self.settings = settings
         self.retryTime = retryTime
         self.options = options
         self.hooks = hooks
         self.build = build
         self.completion = completion
-        backoff = Backoff(deadline: deadline ?? storage.engine.now() + retryTime)
+        backoff = Backoff(deadline: deadline ?? host.engine.now() + retryTime)
     }
 
     /// Starts the first attempt: at once on the transfer thread, else posted to it. A registered
     /// request fails at once if the storage is closed.
     func start() throws(StorageError) {
-        if options.registered { try storage.register(self) }
-        if storage.engine.isTransferThread {
-            attempt(forceRefresh: false)
+        if options.registered { try host.register(self) }
+        if host.engine.isTransferThread {
+            attempt(rejectedToken: nil)
         } else {
-            storage.engine.perform { self.attempt(forceRefresh: false) }
+            host.engine.perform { self.attempt(rejectedToken: nil) }
         }
     }
 
     /// Stops the request without calling `completion` (its owner moved on). Transfer thread.
     func abandon() {
-        storage.engine.assertOnTransferThread()
+        host.engine.assertOnTransferThread()
         guard !finished else { return }
         finished = true
         stopInFlight()
-        if options.registered { storage.unregister(self) }
+        if options.registered { host.unregister(self) }
     }
 
     func cancelForClose() {
         guard !finished else { return }
         stopInFlight()
-        finish(.failure(.cancelled(path: path)))
+        finish(.failure(.cancelled(subject)))
     }
 
     private func stopInFlight() {
-        if let transfer { storage.engine.cancel(transfer) }
-        if let timer { storage.engine.cancelTimer(timer) }
+        if let transfer { host.engine.cancel(transfer) }
+        if let timer { host.engine.cancelTimer(timer) }
         transfer = nil
         timer = nil
     }
 
-    private func attempt(forceRefresh: Bool) {
-        storage.engine.assertOnTransferThread()
+    /// Asks for the attempt's credentials, then sends it. A source that answers at once (a
+    /// fresh token) costs nothing more; one that answers later resumes here on the transfer thread.
+    private func attempt(rejectedToken: String?) {
+        host.engine.assertOnTransferThread()
+        guard !finished else { return }
+        guard options.authenticated else { return send(.success(([], nil))) }
+        let engine = host.engine
+        host.credentials.credentials(for: settings.endpoint, rejected: rejectedToken) { [self] result in
+            if engine.isTransferThread { send(result) } else { engine.perform { self.send(result) } }
+        }
+    }
+
+    private func send(_ credentials: Result<AuthTokens.Credentials, StorageError>) {
         guard !finished else { return }
         var request: HTTPRequest
         do throws(StorageError) {
-            let headers = options.authenticated ? try storage.auth.headers(for: settings.endpoint, forceRefresh: forceRefresh) : []
+            let (headers, token) = try credentials.get()
             secrets = AuthTokens.secrets(in: headers)
+            sentToken = token
             request = try build(attempts, headers)
         } catch {
             return finish(.failure(error))
         }
         attempts += 1
-        request.applyLimits(settings, remaining: backoff.deadline - storage.engine.now())
+        request.applyLimits(settings, remaining: backoff.deadline - host.engine.now())
         if options.streaming {
             request.timeout = nil
             request.stallTimeout = min(request.stallTimeout, max(retryTime, 1))
@@ -129,7 +150,7 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
         status = 0
         hookError = nil
         errorBody = []
-        transfer = storage.engine.start(request, callbacks())
+        transfer = host.engine.start(request, callbacks())
     }
 
     private func callbacks() -> TransferCallbacks {
@@ -166,35 +187,35 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
         guard !finished else { return }
         transfer = nil
         if let hookError { return finish(.failure(hookError)) }
-        let mayRefresh = options.authenticated && !refreshedToken && storage.auth.canRefresh
-        var outcome = AttemptOutcome(result, path: path, settings: settings, mayRefreshToken: mayRefresh,
+        let mayRefresh = options.authenticated && !refreshedToken && host.credentials.canRefresh
+        var outcome = AttemptOutcome(result, subject: subject, settings: settings, mayRefreshToken: mayRefresh,
                                      errorBody: hooks.onBodyData != nil ? errorBody : nil)
         if let classify = hooks.classify { outcome = classify(result, outcome) }
         switch outcome.redacting(secrets) {
         case .success(let response): finish(.success(response))
         case .refreshToken:
             refreshedToken = true
-            attempt(forceRefresh: true)
+            attempt(rejectedToken: sentToken ?? "")
         case .retry(let cause, let retryAfter, let refused): retry(after: cause, retryAfter: retryAfter, refused: refused)
         case .fail(let error): finish(.failure(error))
         }
     }
 
     private func retry(after cause: StorageError, retryAfter: Double?, refused: Bool) {
-        guard let delay = backoff.nextDelay(now: storage.engine.now(), retryAfter: retryAfter, refused: refused) else {
+        guard let delay = backoff.nextDelay(now: host.engine.now(), retryAfter: retryAfter, refused: refused) else {
             return finish(.failure(.retryLimit(after: cause, seconds: retryTime, backoff: backoff)))
         }
-        RetryLog.retrying(path, in: delay, after: cause)
-        timer = storage.engine.schedule(after: delay) { [self] in
+        RetryLog.retrying(subject, in: delay, after: cause)
+        timer = host.engine.schedule(after: delay) { [self] in
             timer = nil
-            attempt(forceRefresh: false)
+            attempt(rejectedToken: nil)
         }
     }
 
     private func finish(_ result: Result<HTTPResponse, StorageError>) {
         finished = true
-        if case .failure(let error) = result, error.code != .cancelled { RetryLog.gaveUp(path, error) }
-        if options.registered { storage.unregister(self) }
+        if case .failure(let error) = result, error.code != .cancelled { RetryLog.gaveUp(subject, error) }
+        if options.registered { host.unregister(self) }
         completion(result)
     }
 }

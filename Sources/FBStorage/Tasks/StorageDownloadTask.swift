@@ -213,7 +213,7 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
     private func fail(_ error: StorageError, logged: Bool = false) {
         guard !ended else { return }
         ended = true
-        if error.code != .cancelled && !logged { RetryLog.gaveUp(reference.path, error) }
+        if error.code != .cancelled && !logged { RetryLog.gaveUp(.object(reference.path), error) }
         abandonInFlight()
         if fd >= 0 {
             close(fd)

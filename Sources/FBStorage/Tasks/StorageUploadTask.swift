@@ -362,7 +362,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     private func fail(_ error: StorageError, logged: Bool = false) {
         guard !ended else { return }
         ended = true
-        if error.code != .cancelled && !logged { RetryLog.gaveUp(reference.path, error) }
+        if error.code != .cancelled && !logged { RetryLog.gaveUp(.object(reference.path), error) }
         abandonInFlight()
         emit(.failure, bytes: snapshot.bytesTransferred, total: total, error: error)
     }

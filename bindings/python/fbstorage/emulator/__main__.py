@@ -1,6 +1,7 @@
 """Command line: `python -m fbstorage.emulator --host 127.0.0.1 --port 9199 [options]`.
 
-Prints `READY http://HOST:PORT` (flushed) once it accepts connections and exits cleanly on
+Prints `READY http://HOST:PORT` (flushed) once it accepts connections, then `READY-AUTH
+http://HOST:PORT` for the Auth emulator's own port (unless --no-auth), and exits cleanly on
 SIGINT or SIGTERM (or, with --stop-on-stdin-eof, when its stdin closes: a parent that dies
 without stopping it cannot leave it running).
 """
@@ -22,7 +23,9 @@ from aiohttp.http_exceptions import HttpProcessingError
 from .flavor import FLAVORS, PRODUCTION
 from .rules import loading
 from .rules.registry import BucketRules
-from .server import create_app
+from .identity.accounts import AccountStore
+from .identity.settings import auth_settings
+from .server import create_app, create_auth_app
 from .state import EmulatorState
 from .store import ObjectStore
 from .tuning import keep_large_buffers_in_heap
@@ -41,6 +44,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     rules = parser.add_mutually_exclusive_group()
     rules.add_argument("--rules", help="storage.rules file, reloaded when it changes (default: everything allowed)")
     rules.add_argument("--config", help='firebase.json: the rules named by its "storage" key')
+    auth = parser.add_argument_group("Auth emulator")
+    auth.add_argument("--auth-port", type=int,
+                      help="its own port; 0 picks a free one (default: 9099, firebase.json's emulators.auth.port, "
+                           "or 0 when --port is 0)")
+    auth.add_argument("--no-auth", action="store_true", help="no Auth port (the storage port still serves Auth)")
+    auth.add_argument("--project", help="project id of the accounts and tokens (default: .firebaserc's default "
+                                        "project next to --config, else demo-project)")
+    auth.add_argument("--auth-token-lifetime", type=int, default=3600, metavar="SECONDS",
+                      help="lifetime of the ID tokens it issues (default 3600)")
     parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="warning",
                         help="the least severe log lines shown on stderr (default warning)")
     parser.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto",
@@ -53,14 +65,21 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 async def serve(args: argparse.Namespace) -> None:
     sources = _rules_sources(args)
     rules = loading.load(sources) if sources else BucketRules.allow_all()
+    auth = auth_settings(args)
+    accounts = AccountStore(args.data_dir, auth.project, args.auth_token_lifetime)
     store = ObjectStore(args.data_dir)
     try:
-        state = EmulatorState(flavor=FLAVORS[args.flavor], store=store, startup_rules=rules, rules=rules)
+        state = EmulatorState(flavor=FLAVORS[args.flavor], store=store, startup_rules=rules, rules=rules,
+                              accounts=accounts)
         runner = web.AppRunner(create_app(state), access_log=None, handle_signals=False)
+        auth_runner = web.AppRunner(create_auth_app(state), access_log=None, handle_signals=False)
         await runner.setup()
+        await auth_runner.setup()
         try:
             site = web.TCPSite(runner, args.host, args.port, reuse_address=True)
             await site.start()
+            if auth.port is not None:
+                await web.TCPSite(auth_runner, auth.host or args.host, auth.port, reuse_address=True).start()
             stop = asyncio.Event()
             loop = asyncio.get_running_loop()
             log.info("event loop: %s.%s", type(loop).__module__, type(loop).__qualname__)
@@ -69,16 +88,22 @@ async def serve(args: argparse.Namespace) -> None:
             if args.stop_on_stdin_eof:
                 _stop_on_stdin_eof(loop, stop)
             watcher = loop.create_task(loading.watch(sources, rules)) if sources else None
-            host, port = runner.addresses[0][:2]
-            shown = f"[{host}]" if ":" in host else host
-            print(f"READY http://{shown}:{port}", flush=True)
+            print(f"READY {_address(runner)}", flush=True)
+            if auth.port is not None:
+                print(f"READY-AUTH {_address(auth_runner)}", flush=True)
             await stop.wait()
             if watcher:
                 watcher.cancel()
         finally:
+            await auth_runner.cleanup()
             await runner.cleanup()
     finally:
         store.close()
+
+
+def _address(runner: web.AppRunner) -> str:
+    host, port = runner.addresses[0][:2]
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def _rules_sources(args: argparse.Namespace) -> list[loading.RulesSource]:

@@ -4,15 +4,12 @@ means no user)."""
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
+from .identity import jwt
+
 ADMIN_TOKEN = "owner"
-_JWS = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*")
 
 
 @dataclass(frozen=True)
@@ -34,23 +31,6 @@ def principal_from_header(authorization: str | None) -> Principal:
     token = token.strip()
     if scheme.lower() in ("firebase", "bearer") and token == ADMIN_TOKEN:
         return Principal(is_admin=True)
-    claims = _jwt_payload(token)
+    decoded = jwt.decode(token)
+    claims = decoded[1] if decoded else None
     return Principal(claims=claims, token_invalid=claims is None)
-
-
-def _jwt_payload(token: str) -> dict[str, Any] | None:
-    """The payload object of a compact JWS (header and payload JSON), like `jwt.decode`."""
-    if not _JWS.fullmatch(token):
-        return None
-    header, payload, _ = token.split(".")
-    try:
-        if not isinstance(json.loads(_b64url_decode(header)), dict):
-            return None
-        claims = json.loads(_b64url_decode(payload))
-    except (ValueError, binascii.Error):
-        return None
-    return claims if isinstance(claims, dict) else None
-
-
-def _b64url_decode(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))

@@ -33,7 +33,9 @@ class Flavor:
     names_denied_permission: bool  # 403 "Permission denied. No READ permission."; else "Permission denied."
     rejects_v1_list: bool  # 400 for a list under rules_version 1; else the 403 of any denial
     rules_see_all_fields: bool  # resource.cacheControl and contentLanguage exist; the official emulator lacks them
-    verifies_id_tokens: bool  # an unreadable ID token is 401; else it just means request.auth == null
+    # An unreadable, expired or revoked ID token (or one of a disabled or deleted user) is 401; else
+    # an unreadable one just means request.auth == null and any other is accepted.
+    verifies_id_tokens: bool
 
     def format_crc32c(self, value: int) -> str:
         if self.crc32c_as_base64:

@@ -11,6 +11,7 @@ from .auth import Principal, principal_from_header
 from .bodies import read_small_body
 from .downloads import download_response, object_headers
 from .errors import ApiError, bad_request, not_found
+from .identity.verification import refusal
 from .listing import list_objects
 from .metadata import new_token
 from .names import parse_v0_target
@@ -26,6 +27,10 @@ async def handle_v0(request: web.Request) -> web.StreamResponse:
         return web.json_response({"emulator": "storage"})
     target = parse_v0_target(request.raw_path)
     principal = principal_from_header(request.headers.get("Authorization"))
+    if state.flavor.verifies_id_tokens and principal.claims is not None:
+        refused = refusal(state.accounts, principal.claims)
+        if refused:  # the client refreshes its token on 401, and learns from Auth why it cannot
+            raise ApiError(401, f"Invalid Credentials: {refused}.")
     method = request.method
     if method == "PUT" and request.headers.get("X-HTTP-Method-Override", "").upper() == "PATCH":
         method = "PATCH"

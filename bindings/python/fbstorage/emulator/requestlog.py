@@ -1,4 +1,4 @@
-"""A bounded record of the requests (v0 and GCS) the emulator received, for tests to inspect."""
+"""A bounded record of the requests (v0, GCS and Auth) the emulator received, for tests to inspect."""
 
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ from .bodies import DROP_AFTER_BYTES, BodyDropped
 from .control import routes as control_routes
 from .errors import ApiError, json_error
 from .gcs import add_gcs_routes
+from .identity.routes import add_identity_routes, ready as auth_ready
 from .object_api import handle_v0
 from .state import STATE, EmulatorState
 
@@ -95,14 +96,28 @@ async def allow_cross_origin(request: web.Request, handler) -> web.StreamRespons
     return response
 
 
-def create_app(state: EmulatorState) -> web.Application:
+def _application(state: EmulatorState) -> web.Application:
     app = web.Application(
         client_max_size=MAX_BODY_BYTES,
         handler_args={"read_bufsize": READ_BUFFER_BYTES},
         middlewares=[allow_cross_origin, record_requests, inject_faults, render_errors])
     app[STATE] = state
+    return app
+
+
+def create_app(state: EmulatorState) -> web.Application:
+    app = _application(state)
     app.add_routes(control_routes)
     # Any character, newlines included: names are decoded and judged by the v0 handler.
     app.router.add_route("*", r"/v0{tail:[\s\S]*}", handle_v0)
     add_gcs_routes(app)  # the GCS JSON API, on the same store
+    add_identity_routes(app)  # Auth too, for convenience
+    return app
+
+
+def create_auth_app(state: EmulatorState) -> web.Application:
+    """The Auth emulator's own port: the Auth routes only, on the same state."""
+    app = _application(state)
+    app.router.add_get("/", auth_ready)
+    add_identity_routes(app)
     return app

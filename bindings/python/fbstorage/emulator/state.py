@@ -8,6 +8,7 @@ from aiohttp import web
 
 from .faults import FaultInjector
 from .flavor import Flavor
+from .identity.accounts import AccountStore
 from .requestlog import RequestLog
 from .rules.registry import BucketRules
 from .store import ObjectStore
@@ -23,14 +24,17 @@ class EmulatorState:
     sessions: UploadSessions = field(default_factory=UploadSessions)
     faults: FaultInjector = field(default_factory=FaultInjector)
     requests: RequestLog = field(default_factory=RequestLog)
+    accounts: AccountStore = field(default_factory=AccountStore)  # the Auth emulator's
 
     async def reset(self) -> None:
-        """Back to a fresh start: no objects, sessions, faults or recorded requests; startup rules."""
+        """Back to a fresh start: no objects, sessions, faults, recorded requests or Auth accounts;
+        startup rules."""
         self.sessions.clear()
         await self.store.reset()
         self.faults.clear()
         self.requests.clear()
         self.rules = self.startup_rules
+        self.accounts.reset()
 
 
 STATE = web.AppKey("fbstorage_emulator_state", EmulatorState)

@@ -39,6 +39,13 @@ class Emulator:
             raise RuntimeError(f"emulator did not start: {line!r} {self.stderr()}")
         self.base = line.split()[1]
         self.port = int(self.base.rsplit(":", 1)[1])
+        self.auth_base = None  # the Auth emulator's own port
+        if "--no-auth" not in args:
+            line = self.process.stdout.readline()
+            if not line.startswith("READY-AUTH "):
+                self.process.kill()
+                raise RuntimeError(f"no Auth port: {line!r} {self.stderr()}")
+            self.auth_base = line.split()[1]
         self.http = requests.Session()
 
     # URLs and requests.

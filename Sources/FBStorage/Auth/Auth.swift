@@ -1,0 +1,462 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Firebase Auth for one app (API key, project id): signs in through Identity Toolkit and keeps
+/// the user's ID token fresh through Secure Token. Storages use it as their `AuthTokenSource`
+/// (`Storage.use(tokenSource:)`), any number of them.
+///
+/// Requests run on the auth's own transfer thread; listeners and the asynchronous forms'
+/// completions on its callback thread. A refresh is shared by every request that needs it, and
+/// requests whose token is fresh never wait for one.
+public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
+    public let apiKey: String
+    let engine: any TransferEngine
+    let callbackQueue: CallbackQueue
+    /// Auth's own requests carry no user token: the API key is in their URL.
+    var credentials: AuthTokens { AuthTokens() }
+    public var canRefresh: Bool { true }
+
+    /// What listeners hear about.
+    public enum ListenerKind: Sendable {
+        /// Sign-in, sign-out, a restored session.
+        case state
+        /// The same, and every new ID token.
+        case idToken
+    }
+
+    private struct Listener {
+        let kind: ListenerKind
+        let callback: @Sendable (AuthUser?) -> Void
+    }
+
+    private struct State {
+        var projectID: String?
+        var endpoints = AuthEndpoints()
+        var user: AuthUser?
+        /// Counts changes of user, so that a refresh finishing after a sign-out or another
+        /// sign-in does not bring the old user back.
+        var generation = 0
+        var refreshWaiters: [@Sendable (Result<String?, StorageError>) -> Void] = []
+        var refreshing = false
+        var listeners: [Int64: Listener] = [:]
+        var nextListener: Int64 = 1
+        var persistence: AuthPersistence?
+        var closed = false
+        var activeWork: [ObjectIdentifier: any StorageWork] = [:]
+    }
+
+    private let lock = ConditionLock()
+    private var state = State()
+
+    /// Creates an auth for the app with this Web API key. Honours
+    /// `FIREBASE_AUTH_EMULATOR_HOST=host:port` as the Firebase SDKs do.
+    /// - Throws: `invalidArgument` for an empty key or a malformed `FIREBASE_AUTH_EMULATOR_HOST`.
+    public init(apiKey: String, projectID: String? = nil) throws(StorageError) {
+        guard !apiKey.isEmpty else { throw .invalidArgument("The API key is empty") }
+        try HeaderValue.check(apiKey, field: "The API key")
+        self.apiKey = apiKey
+        state.projectID = projectID
+        if let variable = getenv("FIREBASE_AUTH_EMULATOR_HOST") {
+            let value = String(cString: variable)
+            guard let endpoint = Endpoint.emulator(hostPort: value, defaultPort: AuthEndpoints.defaultEmulatorPort) else {
+                throw .invalidArgument("FIREBASE_AUTH_EMULATOR_HOST must be host:port, not '\(value)'")
+            }
+            state.endpoints.emulator = endpoint
+        }
+        engine = try HTTPEngine(name: "fbstorage-auth")
+        do {
+            callbackQueue = try CallbackQueue(name: "fbstorage-auth-callbacks")
+        } catch {
+            engine.shutdown()
+            throw error
+        }
+    }
+
+    deinit {
+        engine.shutdown()
+        callbackQueue.shutdown()
+    }
+
+    /// The project id given, or learnt from the first ID token (its `aud`).
+    public var projectID: String? { lock.withLock { state.projectID } }
+
+    /// Sends Auth requests to an Auth emulator at `http://host:port`.
+    public func useEmulator(host: String, port: Int) throws(StorageError) {
+        let endpoint = try Endpoint.emulator(host: host, port: port)
+        lock.withLock { state.endpoints.emulator = endpoint }
+    }
+
+    /// Keeps the signed-in user in `path` (see `AuthPersistence`); a session saved there
+    /// becomes the current user at once. nil stops persisting.
+    public func setPersistenceFile(_ path: String?) throws(StorageError) {
+        guard let path else { return lock.withLock { state.persistence = nil } }
+        guard !path.isEmpty else { throw .invalidArgument("The persistence file path is empty") }
+        let persistence = AuthPersistence(path: path)
+        let restored = try persistence.load()
+        lock.withLock { state.persistence = persistence }
+        if let restored { change(to: restored) }
+    }
+
+    /// The signed-in user, nil when signed out.
+    public var currentUser: AuthUser? { lock.withLock { state.user } }
+
+    // MARK: Sign-in flows
+
+    public func signInAnonymously() throws(StorageError) -> AuthUser {
+        try runBlocking { done throws(StorageError) in try startSignIn("signUp", [], call: "sign-in (anonymous)", done) }
+    }
+
+    public func signInAnonymously(completion: @escaping StorageCompletion<AuthUser>) throws(StorageError) {
+        try runAsync({ done throws(StorageError) in try startSignIn("signUp", [], call: "sign-in (anonymous)", done) },
+                     completion: completion)
+    }
+
+    public func createUser(email: String, password: String) throws(StorageError) -> AuthUser {
+        try runBlocking { done throws(StorageError) in try startCreateUser(email, password, done) }
+    }
+
+    public func createUser(email: String, password: String, completion: @escaping StorageCompletion<AuthUser>) throws(StorageError) {
+        try runAsync({ done throws(StorageError) in try startCreateUser(email, password, done) }, completion: completion)
+    }
+
+    public func signIn(email: String, password: String) throws(StorageError) -> AuthUser {
+        try runBlocking { done throws(StorageError) in try startPasswordSignIn(email, password, done) }
+    }
+
+    public func signIn(email: String, password: String, completion: @escaping StorageCompletion<AuthUser>) throws(StorageError) {
+        try runAsync({ done throws(StorageError) in try startPasswordSignIn(email, password, done) }, completion: completion)
+    }
+
+    public func signIn(customToken: String) throws(StorageError) -> AuthUser {
+        try runBlocking { done throws(StorageError) in try startCustomTokenSignIn(customToken, done) }
+    }
+
+    public func signIn(customToken: String, completion: @escaping StorageCompletion<AuthUser>) throws(StorageError) {
+        try runAsync({ done throws(StorageError) in try startCustomTokenSignIn(customToken, done) }, completion: completion)
+    }
+
+    /// Restores a session from a refresh token saved earlier (by this process or another).
+    public func signIn(refreshToken: String) throws(StorageError) -> AuthUser {
+        try runBlocking { done throws(StorageError) in try startRefreshTokenSignIn(refreshToken, done) }
+    }
+
+    public func signIn(refreshToken: String, completion: @escaping StorageCompletion<AuthUser>) throws(StorageError) {
+        try runAsync({ done throws(StorageError) in try startRefreshTokenSignIn(refreshToken, done) }, completion: completion)
+    }
+
+    /// Forgets the current user (nothing is sent) and tells the listeners.
+    public func signOut() {
+        if lock.withLock({ state.user }) != nil { change(to: nil) }
+    }
+
+    /// Deletes the current user's account, then signs out.
+    public func deleteUser() throws(StorageError) {
+        try runBlocking(startDeleteUser)
+    }
+
+    public func deleteUser(completion: @escaping StorageCompletion<Void>) throws(StorageError) {
+        try runAsync(startDeleteUser, completion: completion)
+    }
+
+    /// The current user's ID token, refreshed first when it is about to expire or `forceRefresh`.
+    public func idToken(forceRefresh: Bool) throws(StorageError) -> String {
+        try runBlocking { done throws(StorageError) in startIDToken(forceRefresh, done) }
+    }
+
+    public func idToken(forceRefresh: Bool, completion: @escaping StorageCompletion<String>) throws(StorageError) {
+        try runAsync({ done throws(StorageError) in startIDToken(forceRefresh, done) }, completion: completion)
+    }
+
+    // MARK: Listeners
+
+    /// Adds a listener; it runs once now (on the callback thread) with the current user, then on
+    /// every change its kind covers. Returns its handle.
+    @discardableResult
+    public func addListener(_ kind: ListenerKind, _ callback: @escaping @Sendable (AuthUser?) -> Void) -> Int64 {
+        let (handle, user) = lock.withLock { () -> (Int64, AuthUser?) in
+            let handle = state.nextListener
+            state.nextListener += 1
+            state.listeners[handle] = Listener(kind: kind, callback: callback)
+            return (handle, state.user)
+        }
+        callbackQueue.enqueue { [self] in deliver(user, to: handle) }
+        return handle
+    }
+
+    /// Removes a listener. When this returns (off the callback thread) it does not run again.
+    /// - Throws: `invalidArgument` for an unknown handle.
+    public func removeListener(_ handle: Int64) throws(StorageError) {
+        guard lock.withLock({ state.listeners.removeValue(forKey: handle) }) != nil else {
+            throw .invalidArgument("No listener has the handle \(handle)")
+        }
+        guard !callbackQueue.isCurrent else { return }
+        // A call of it may be running now: wait until the callback thread is past it.
+        let passed = Completion<Void>()
+        if callbackQueue.enqueue(aheadOfEvents: true, { passed.complete(()) }) { passed.wait() }
+    }
+
+    /// Removes every listener (their owner is going away), waiting as `removeListener` does.
+    public func removeAllListeners() {
+        let handles = lock.withLock { Array(state.listeners.keys) }
+        for handle in handles { try? removeListener(handle) }
+    }
+
+    private func deliver(_ user: AuthUser?, to handle: Int64) {
+        guard let listener = lock.withLock({ state.listeners[handle] }) else { return }
+        listener.callback(user)
+    }
+
+    private func notify(_ user: AuthUser?, userChanged: Bool) {
+        let handles = lock.withLock {
+            state.listeners.filter { userChanged || $0.value.kind == .idToken }.keys.sorted()
+        }
+        for handle in handles { callbackQueue.enqueue { [self] in deliver(user, to: handle) } }
+    }
+
+    /// Makes `user` the current user (nil: signed out), saves it and tells the listeners.
+    private func change(to user: AuthUser?) {
+        let persistence = lock.withLock { () -> AuthPersistence? in
+            state.user = user
+            state.generation += 1
+            return state.persistence
+        }
+        save(user, to: persistence)
+        notify(user, userChanged: true)
+    }
+
+    private func save(_ user: AuthUser?, to persistence: AuthPersistence?) {
+        do throws(StorageError) {
+            try persistence?.save(user)
+        } catch {
+            LogHook.log(.warning, "Firebase Auth: the session was not saved: \(error.message)")
+        }
+    }
+
+    // MARK: Tokens (AuthTokenSource)
+
+    public func token(rejected: String?, completion: @escaping @Sendable (Result<String?, StorageError>) -> Void) {
+        enum Step { case answer(String?), wait, refresh(String, generation: Int) }
+        let now = IDToken.now()
+        let step = lock.withLock { () -> Step in
+            guard let user = state.user else { return .answer(nil) }
+            if let token = user.idToken, token != rejected, user.hasFreshToken(at: now) { return .answer(token) }
+            state.refreshWaiters.append(completion)
+            guard !state.refreshing else { return .wait }
+            state.refreshing = true
+            return .refresh(user.refreshToken, generation: state.generation)
+        }
+        switch step {
+        case .answer(let token): completion(.success(token))
+        case .wait: break
+        case .refresh(let refreshToken, let generation):
+            do throws(StorageError) {
+                try startTokenExchange(refreshToken) { [self] result in finishRefresh(result, generation: generation) }
+            } catch {
+                finishRefresh(.failure(error), generation: generation)
+            }
+        }
+    }
+
+    private func finishRefresh(_ result: Result<AuthUser, StorageError>, generation: Int) {
+        var changed: (user: AuthUser?, persistence: AuthPersistence?, userChanged: Bool)?
+        let (waiters, answer) = lock.withLock { () -> ([@Sendable (Result<String?, StorageError>) -> Void], Result<String?, StorageError>) in
+            defer { state.refreshWaiters = []; state.refreshing = false }
+            guard generation == state.generation, let current = state.user else {
+                // Signed out or signed in anew meanwhile: the refresh was for a user who is gone.
+                return (state.refreshWaiters, .success(state.user?.idToken))
+            }
+            switch result {
+            case .success(let refreshed):
+                let user = refreshed.keeping(profileOf: current)
+                state.user = user
+                changed = (user, state.persistence, false)
+                return (state.refreshWaiters, .success(user.idToken))
+            case .failure(let error):
+                if AuthErrors.endsSession(error) {
+                    state.user = nil
+                    state.generation += 1
+                    changed = (nil, state.persistence, true)
+                }
+                return (state.refreshWaiters, .failure(error))
+            }
+        }
+        if let changed {
+            save(changed.user, to: changed.persistence)
+            notify(changed.user, userChanged: changed.userChanged)
+        }
+        for waiter in waiters { waiter(answer) }
+    }
+
+    private func startIDToken(_ forceRefresh: Bool, _ done: @escaping StorageCompletion<String>) {
+        guard let user = currentUser else { return done(.failure(Self.noUser)) }
+        token(rejected: forceRefresh ? (user.idToken ?? "") : nil) { result in
+            done(result.flatMap { token in token.map { .success($0) } ?? .failure(Self.noUser) })
+        }
+    }
+
+    private static let noUser = StorageError(code: .authNoUser, message: "No user is signed in")
+
+    // MARK: Requests
+
+    private func startCreateUser(_ email: String, _ password: String, _ done: @escaping StorageCompletion<AuthUser>) throws(StorageError) {
+        try Self.checkCredentials(email: email, password: password)
+        try startSignIn("signUp", [("email", .string(email)), ("password", .string(password))], call: "create user", done)
+    }
+
+    private func startPasswordSignIn(_ email: String, _ password: String, _ done: @escaping StorageCompletion<AuthUser>) throws(StorageError) {
+        try Self.checkCredentials(email: email, password: password)
+        try startSignIn("signInWithPassword", [("email", .string(email)), ("password", .string(password))],
+                        call: "sign-in (email and password)", done)
+    }
+
+    private func startCustomTokenSignIn(_ token: String, _ done: @escaping StorageCompletion<AuthUser>) throws(StorageError) {
+        guard !token.isEmpty else { throw .invalidArgument("The custom token is empty") }
+        try startSignIn("signInWithCustomToken", [("token", .string(token))], call: "sign-in (custom token)", done)
+    }
+
+    private func startRefreshTokenSignIn(_ refreshToken: String, _ done: @escaping StorageCompletion<AuthUser>) throws(StorageError) {
+        guard !refreshToken.isEmpty else { throw .invalidArgument("The refresh token is empty") }
+        try startTokenExchange(refreshToken) { [self] result in
+            if case .success(let user) = result { change(to: user) }
+            done(result)
+        }
+    }
+
+    private static func checkCredentials(email: String, password: String) throws(StorageError) {
+        guard !email.isEmpty else { throw .invalidArgument("The email address is empty") }
+        guard !password.isEmpty else { throw .invalidArgument("The password is empty") }
+    }
+
+    /// An Identity Toolkit sign-in: the answer's tokens become the current user.
+    private func startSignIn(_ method: String, _ fields: [(String, JSONValue)], call: String,
+                             _ done: @escaping StorageCompletion<AuthUser>) throws(StorageError) {
+        let (url, endpoint) = lock.withLock { state.endpoints }.accounts(method, apiKey: apiKey)
+        var body: [UInt8] = []
+        JSONValue.writeObject(fields + [("returnSecureToken", .bool(true))], into: &body)
+        try post(url, endpoint, call: call, contentType: "application/json", body: body) { [self] result in
+            let signedIn = result.flatMap { answer -> Result<AuthUser, StorageError> in
+                guard let idToken = answer["idToken"]?.stringValue.flatMap(IDToken.init),
+                      let refreshToken = answer["refreshToken"]?.stringValue,
+                      let uid = answer["localId"]?.stringValue ?? idToken.userID else {
+                    return .failure(Self.malformedAnswer(call))
+                }
+                let profile = AuthUser.Profile(uid: uid, email: answer["email"]?.stringValue,
+                                               displayName: answer["displayName"]?.stringValue,
+                                               photoURL: answer["photoUrl"]?.stringValue, signInProvider: nil)
+                return .success(AuthUser(idToken: idToken, refreshToken: refreshToken, profile: profile))
+            }
+            if case .success(let user) = signedIn {
+                learnProject(from: user)
+                change(to: user)
+            }
+            done(signedIn)
+        }
+    }
+
+    /// Secure Token's refresh-token grant: a new ID token (and refresh token) for the session.
+    private func startTokenExchange(_ refreshToken: String, _ done: @escaping StorageCompletion<AuthUser>) throws(StorageError) {
+        let (url, endpoint) = lock.withLock { state.endpoints }.token(apiKey: apiKey)
+        let body = Array("grant_type=refresh_token&refresh_token=\(PercentEscaping.queryValue(refreshToken))".utf8)
+        let call = "token refresh"
+        try post(url, endpoint, call: call, contentType: "application/x-www-form-urlencoded", body: body) { [self] result in
+            done(result.flatMap { answer -> Result<AuthUser, StorageError> in
+                guard let idToken = answer["id_token"]?.stringValue.flatMap(IDToken.init),
+                      let uid = answer["user_id"]?.stringValue ?? idToken.userID else {
+                    return .failure(Self.malformedAnswer(call))
+                }
+                let user = AuthUser(idToken: idToken, refreshToken: answer["refresh_token"]?.stringValue ?? refreshToken,
+                                    profile: AuthUser.Profile(uid: uid))
+                learnProject(from: user)
+                return .success(user)
+            })
+        }
+    }
+
+    private func startDeleteUser(_ done: @escaping StorageCompletion<Void>) throws(StorageError) {
+        startIDToken(false) { [self] result in
+            switch result {
+            case .failure(let error): done(.failure(error))
+            case .success(let idToken):
+                let (url, endpoint) = lock.withLock { state.endpoints }.accounts("delete", apiKey: apiKey)
+                var body: [UInt8] = []
+                JSONValue.writeObject([("idToken", .string(idToken))], into: &body)
+                do throws(StorageError) {
+                    try post(url, endpoint, call: "delete user", contentType: "application/json", body: body) { [self] result in
+                        if case .success = result { change(to: nil) }
+                        done(result.map { _ in () })
+                    }
+                } catch {
+                    done(.failure(error))
+                }
+            }
+        }
+    }
+
+    private func learnProject(from user: AuthUser) {
+        guard let audience = JSONValue.parse(Array(user.claimsJSON.utf8))?["aud"]?.stringValue else { return }
+        lock.withLock { if state.projectID == nil { state.projectID = audience } }
+    }
+
+    private static func malformedAnswer(_ call: String) -> StorageError {
+        StorageError(code: .unknown, message: "Firebase Auth \(call): the answer holds no readable ID token")
+    }
+
+    /// One POST through the attempt loop: transport failures, 5xx and 429 are retried; any other
+    /// error status is an Auth error, final at once.
+    private func post(_ url: String, _ endpoint: Endpoint, call: String, contentType: String, body: [UInt8],
+                      _ done: @escaping StorageCompletion<[String: JSONValue]>) throws(StorageError) {
+        var settings = StorageSettings()
+        settings.endpoint = endpoint
+        var hooks = RetryingRequest.Hooks()
+        hooks.classify = { result, outcome in
+            guard case .success(let response) = result, response.status >= 300, !Backoff.isRetryable(status: response.status) else {
+                return outcome
+            }
+            return .fail(AuthErrors.error(status: response.status, body: response.body, call: call))
+        }
+        let request = HTTPRequest(method: "POST", url: url, headers: [(name: "Content-Type", value: contentType)], body: BytesBody(body))
+        try RetryingRequest(
+            host: self, subject: .service("Firebase Auth \(call)"), settings: settings,
+            retryTime: settings.maxOperationRetryTime, options: .init(authenticated: false), hooks: hooks,
+            build: { _, _ in request },
+            completion: { result in
+                done(result.flatMap { response in
+                    guard let answer = JSONValue.parse(response.body)?.objectValue else {
+                        return .failure(StorageError(code: .unknown, message: "Firebase Auth \(call): the answer is not JSON",
+                                                     httpStatus: response.status))
+                    }
+                    return .success(answer)
+                })
+            }).start()
+    }
+
+    // MARK: RequestHost
+
+    func register(_ work: any StorageWork) throws(StorageError) {
+        let accepted = lock.withLock { () -> Bool in
+            guard !state.closed else { return false }
+            state.activeWork[ObjectIdentifier(work)] = work
+            return true
+        }
+        guard accepted else { throw StorageError(code: .invalidArgument, message: "The auth is closed") }
+    }
+
+    func unregister(_ work: any StorageWork) {
+        _ = lock.withLock { state.activeWork.removeValue(forKey: ObjectIdentifier(work)) }
+    }
+}
+
+extension AuthUser {
+    /// This refreshed user with the profile fields its token lacks taken from `previous`.
+    func keeping(profileOf previous: AuthUser) -> AuthUser {
+        guard let idToken = idToken.flatMap(IDToken.init) else { return self }
+        var profile = previous.profile
+        profile.uid = uid
+        return AuthUser(idToken: idToken, refreshToken: refreshToken, profile: profile)
+    }
+}
+
+extension AuthUser.Profile {
+    init(uid: String) { self.init(uid: uid, email: nil, displayName: nil, photoURL: nil, signInProvider: nil) }
+}

@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The signed-in user kept in a file the caller names: refresh token and profile as JSON,
+/// mode 0600, replaced atomically (written to a temporary file, then renamed over it), so a
+/// crash leaves the old file or the new one, never half of one.
+struct AuthPersistence: Sendable {
+    let path: String
+
+    /// The saved session, or nil when there is no file.
+    /// - Throws: `invalidArgument` naming the file when it cannot be read or is malformed.
+    func load() throws(StorageError) -> AuthUser? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw failure("cannot be read (\(String(cString: strerror(errno))))")
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw failure("cannot be read (\(String(cString: strerror(errno))))") }
+            if n == 0 { break }
+            bytes += buffer[0..<n]
+            guard bytes.count <= 1 << 20 else { throw failure("is larger than 1 MiB: not a session file") }
+        }
+        guard let object = JSONValue.parse(bytes)?.objectValue,
+              let uid = object["uid"]?.stringValue, !uid.isEmpty,
+              let refreshToken = object["refreshToken"]?.stringValue, !refreshToken.isEmpty else {
+            throw failure("is not a session file (expected JSON with uid and refreshToken)")
+        }
+        let profile = AuthUser.Profile(uid: uid, email: object["email"]?.stringValue,
+                                       displayName: object["displayName"]?.stringValue,
+                                       photoURL: object["photoURL"]?.stringValue,
+                                       signInProvider: object["signInProvider"]?.stringValue)
+        return AuthUser(restoring: profile, refreshToken: refreshToken)
+    }
+
+    /// Writes `user` (nil removes the file).
+    func save(_ user: AuthUser?) throws(StorageError) {
+        guard let user else {
+            if unlink(path) != 0 && errno != ENOENT { throw failure("cannot be removed (\(String(cString: strerror(errno))))") }
+            return
+        }
+        var members: [(String, JSONValue)] = [("version", .number(1)), ("uid", .string(user.uid)),
+                                              ("refreshToken", .string(user.refreshToken))]
+        if let email = user.email { members.append(("email", .string(email))) }
+        if let name = user.displayName { members.append(("displayName", .string(name))) }
+        if let photo = user.photoURL { members.append(("photoURL", .string(photo))) }
+        if let provider = user.signInProvider { members.append(("signInProvider", .string(provider))) }
+        var bytes: [UInt8] = []
+        JSONValue.writeObject(members, into: &bytes)
+        bytes.append(0x0A)
+        try write(bytes)
+    }
+
+    private func write(_ bytes: [UInt8]) throws(StorageError) {
+        let temporary = "\(path).tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw failure("cannot be written (\(String(cString: strerror(errno))))") }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                unlink(temporary)
+                throw failure("cannot be written (\(reason))")
+            }
+            written += n
+        }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard synced, rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw failure("cannot be written (\(reason))")
+        }
+    }
+
+    private func failure(_ what: String) -> StorageError {
+        StorageError(code: .invalidArgument, message: "The auth persistence file '\(path)' \(what)")
+    }
+}

@@ -1,0 +1,74 @@
+/// A signed-in user at one moment: profile and tokens. A value; `Auth.currentUser` gives a new
+/// one after every change.
+public struct AuthUser: Sendable, Equatable {
+    public let uid: String
+    public let email: String?
+    public let displayName: String?
+    public let photoURL: String?
+    /// The ID token's `firebase.sign_in_provider`: "anonymous", "password", "custom", …
+    public let signInProvider: String?
+    /// The current ID token; nil for a restored session until its first refresh.
+    public let idToken: String?
+    public let refreshToken: String
+    /// The ID token's payload as a JSON object ("{}" without an ID token).
+    public let claimsJSON: String
+    /// The ID token's `exp`, `iat` and `auth_time`, in seconds since the Unix epoch.
+    public let expiration: Double?
+    public let issuedAt: Double?
+    public let authTime: Double?
+
+    public var isAnonymous: Bool { signInProvider == "anonymous" }
+
+    public static func == (a: AuthUser, b: AuthUser) -> Bool {
+        a.uid == b.uid && a.idToken == b.idToken && a.refreshToken == b.refreshToken && a.email == b.email
+    }
+
+    /// A user from a fresh ID token; the profile fields the token lacks come from `profile`.
+    init(idToken: IDToken, refreshToken: String, profile: Profile) {
+        uid = idToken.userID ?? profile.uid
+        email = idToken.email ?? profile.email
+        displayName = idToken.name ?? profile.displayName
+        photoURL = idToken.picture ?? profile.photoURL
+        signInProvider = idToken.signInProvider ?? profile.signInProvider
+        self.idToken = idToken.token
+        self.refreshToken = refreshToken
+        claimsJSON = String(decoding: JSONValue.object(idToken.claims).serialized(), as: UTF8.self)
+        expiration = idToken.expiration
+        issuedAt = idToken.issuedAt
+        authTime = idToken.authTime
+    }
+
+    /// A restored session: profile and refresh token, no ID token yet.
+    init(restoring profile: Profile, refreshToken: String) {
+        uid = profile.uid
+        email = profile.email
+        displayName = profile.displayName
+        photoURL = profile.photoURL
+        signInProvider = profile.signInProvider
+        idToken = nil
+        self.refreshToken = refreshToken
+        claimsJSON = "{}"
+        expiration = nil
+        issuedAt = nil
+        authTime = nil
+    }
+
+    /// The fields kept across sessions (persistence) and refreshes.
+    struct Profile: Sendable {
+        var uid: String
+        var email: String?
+        var displayName: String?
+        var photoURL: String?
+        var signInProvider: String?
+    }
+
+    var profile: Profile {
+        Profile(uid: uid, email: email, displayName: displayName, photoURL: photoURL, signInProvider: signInProvider)
+    }
+
+    /// Whether the ID token can be sent as it is at `now` (seconds since the epoch).
+    func hasFreshToken(at now: Double) -> Bool {
+        guard let idToken, let token = IDToken(idToken) else { return false }
+        return token.isFresh(at: now)
+    }
+}

@@ -1,0 +1,71 @@
+/// A caller's asynchronous provider: asked on the storage's callback thread, it answers later,
+/// from any thread, through the `TokenRequest` it was given. Transfers that need no token go on
+/// meanwhile.
+final class AsyncTokenProviderSource: AuthTokenSource {
+    typealias Provider = @Sendable (_ forceRefresh: Bool, _ request: TokenRequest) -> Void
+
+    private let provider: Provider
+    private let callbackQueue: CallbackQueue
+
+    init(_ provider: @escaping Provider, callbackQueue: CallbackQueue) {
+        self.provider = provider
+        self.callbackQueue = callbackQueue
+    }
+
+    var canRefresh: Bool { true }
+
+    func token(rejected: String?, completion: @escaping @Sendable (Result<String?, StorageError>) -> Void) {
+        let request = TokenRequest(completion)
+        let forceRefresh = rejected != nil
+        let provider = self.provider
+        if !callbackQueue.enqueue({ provider(forceRefresh, request) }) {
+            try? request.fail(with: StorageError(code: .cancelled, message: "The storage closed before its token provider was asked"))
+        }
+    }
+}
+
+/// One request's pending token: answered exactly once.
+public final class TokenRequest: @unchecked Sendable {
+    private let lock = ConditionLock()
+    private var completion: (@Sendable (Result<String?, StorageError>) -> Void)?
+
+    init(_ completion: @escaping @Sendable (Result<String?, StorageError>) -> Void) {
+        self.completion = completion
+    }
+
+    /// Answers with `token` (nil: no token).
+    /// - Throws: `invalidArgument` when already answered, or when the token holds a control
+    ///   character (the waiting request then fails with that error too).
+    public func complete(token: String?) throws(StorageError) {
+        if let token {
+            do throws(StorageError) {
+                try HeaderValue.check(token, field: "The auth token")
+            } catch {
+                try fail(with: error)
+                throw error
+            }
+        }
+        try answer(.success(token))
+    }
+
+    /// Fails the waiting request with `unauthenticated` and `message`.
+    /// - Throws: `invalidArgument` when already answered.
+    public func fail(message: String?) throws(StorageError) {
+        try answer(.failure(StorageError(code: .unauthenticated,
+                                         message: message.map { "The token provider failed: \($0)" } ?? "The token provider failed")))
+    }
+
+    /// Fails the waiting request with `error`.
+    /// - Throws: `invalidArgument` when already answered.
+    public func fail(with error: StorageError) throws(StorageError) { try answer(.failure(error)) }
+
+    private func answer(_ result: Result<String?, StorageError>) throws(StorageError) {
+        guard let completion = lock.withLock({ () -> (@Sendable (Result<String?, StorageError>) -> Void)? in
+            defer { self.completion = nil }
+            return self.completion
+        }) else {
+            throw StorageError(code: .invalidArgument, message: "This token request was already answered")
+        }
+        completion(result)
+    }
+}

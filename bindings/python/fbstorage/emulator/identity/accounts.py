@@ -1,0 +1,207 @@
+"""User accounts and refresh-token sessions, per project; optionally persisted in a data directory
+(`<data-dir>/auth/accounts.json`, rewritten atomically after every change)."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import logging
+import os
+import secrets
+import string
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+_ID_ALPHABET = string.ascii_letters + string.digits
+FILE_NAME = "accounts.json"
+
+
+@dataclass
+class Account:
+    local_id: str
+    created_at_ms: int
+    email: str | None = None
+    email_verified: bool = False
+    display_name: str | None = None
+    photo_url: str | None = None
+    phone_number: str | None = None
+    password_hash: str | None = None
+    salt: str | None = None
+    password_updated_at_ms: int | None = None
+    disabled: bool = False
+    custom_attributes: str | None = None  # JSON object text, as the API carries it
+    valid_since: int | None = None  # seconds: tokens issued before are revoked
+    revoked_at: float | None = None  # the exact moment of the last revocation (refresh tokens)
+    last_login_at_ms: int | None = None
+    last_refresh_at: float | None = None
+    custom_auth: bool = False
+
+    def custom_claims(self) -> dict[str, Any]:
+        return json.loads(self.custom_attributes) if self.custom_attributes else {}
+
+    def revoked_before(self, issued_at: float) -> bool:
+        """Whether a session (refresh token) started at `issued_at` was revoked since."""
+        return ((self.valid_since is not None and issued_at < self.valid_since)
+                or (self.revoked_at is not None and issued_at < self.revoked_at))
+
+    def to_api(self, *, with_password_hash: bool) -> dict[str, Any]:
+        """The account as the Identity Toolkit's lookup answers it (UserInfo)."""
+        info: dict[str, Any] = {"localId": self.local_id, "emailVerified": self.email_verified,
+                                "disabled": self.disabled, "createdAt": str(self.created_at_ms)}
+        optional = {"email": self.email, "displayName": self.display_name, "photoUrl": self.photo_url,
+                    "phoneNumber": self.phone_number, "customAttributes": self.custom_attributes,
+                    "validSince": None if self.valid_since is None else str(self.valid_since),
+                    "lastLoginAt": None if self.last_login_at_ms is None else str(self.last_login_at_ms),
+                    "passwordUpdatedAt": self.password_updated_at_ms}
+        info.update({key: value for key, value in optional.items() if value is not None})
+        if self.last_refresh_at is not None:
+            info["lastRefreshAt"] = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(self.last_refresh_at)) \
+                + f".{int(self.last_refresh_at * 1000) % 1000:03d}Z"
+        if self.password_hash is not None:
+            # Production redacts the hash unless the caller may export users (an admin here).
+            info["passwordHash"] = self.password_hash if with_password_hash else "UkVEQUNURUQ="
+            if with_password_hash:
+                info["salt"] = self.salt
+        if self.custom_auth:
+            info["customAuth"] = True
+        providers = []
+        if self.email and self.password_hash is not None:
+            providers.append({"providerId": "password", "email": self.email, "federatedId": self.email,
+                              "rawId": self.email, **present(displayName=self.display_name, photoUrl=self.photo_url)})
+        if self.phone_number:
+            providers.append({"providerId": "phone", "phoneNumber": self.phone_number, "rawId": self.phone_number})
+        info["providerUserInfo"] = providers
+        return info
+
+
+@dataclass
+class Session:
+    """What a refresh token stands for; the token itself is kept only as a hash."""
+    local_id: str
+    provider: str
+    claims: dict[str, Any]  # a custom token's developer claims, repeated in every ID token
+    issued_at: float
+    account_created_at_ms: int  # a later account with the same uid does not inherit the session
+
+
+@dataclass
+class ProjectAccounts:
+    users: dict[str, Account] = field(default_factory=dict)
+    sessions: dict[str, Session] = field(default_factory=dict)  # sha256(refresh token) → session
+    deleted: set[str] = field(default_factory=set)  # uids deleted since the last reset
+
+    def by_email(self, email: str) -> Account | None:
+        return next((account for account in self.users.values() if account.email == email), None)
+
+    def new_local_id(self) -> str:
+        while True:
+            local_id = "".join(secrets.choice(_ID_ALPHABET) for _ in range(28))
+            if local_id not in self.users:
+                return local_id
+
+    def add(self, account: Account) -> Account:
+        self.users[account.local_id] = account
+        self.deleted.discard(account.local_id)
+        return account
+
+    def remove(self, local_id: str) -> None:
+        del self.users[local_id]
+        self.deleted.add(local_id)
+
+    def knows(self, local_id: object) -> bool:
+        """Whether this uid is or was (until the last reset) an account here."""
+        return local_id in self.users or local_id in self.deleted
+
+    def token_problem(self, claims: dict[str, Any]) -> str | None:
+        """Why an ID token of this project no longer stands for its user: USER_NOT_FOUND (deleted, or
+        a token of an earlier account with that uid), TOKEN_EXPIRED (revoked), USER_DISABLED."""
+        account = self.users.get(claims.get("user_id"))
+        issued_at = claims.get("iat")
+        if not isinstance(issued_at, (int, float)) or isinstance(issued_at, bool):
+            issued_at = 0
+        if account is None or issued_at < account.created_at_ms // 1000:
+            return "USER_NOT_FOUND"
+        if account.valid_since is not None and issued_at < account.valid_since:
+            return "TOKEN_EXPIRED"
+        if account.disabled:
+            return "USER_DISABLED"
+        return None
+
+    def start_session(self, account: Account, provider: str, claims: dict[str, Any]) -> str:
+        token = secrets.token_urlsafe(48)
+        self.sessions[_digest(token)] = Session(account.local_id, provider, claims, time.time(),
+                                                account.created_at_ms)
+        return token
+
+    def session(self, refresh_token: str) -> Session | None:
+        return self.sessions.get(_digest(refresh_token))
+
+
+class AccountStore:
+    """All projects' accounts of one emulator. Every change ends with `save()`."""
+
+    def __init__(self, data_dir: str | None = None, default_project: str = "demo-project",
+                 token_lifetime: int = 3600):
+        self.default_project = default_project
+        self.token_lifetime = token_lifetime
+        self._path = Path(data_dir) / "auth" / FILE_NAME if data_dir else None
+        self._projects: dict[str, ProjectAccounts] = {}
+        if self._path is not None:
+            self._load()
+
+    def project(self, project_id: str) -> ProjectAccounts:
+        return self._projects.setdefault(project_id, ProjectAccounts())
+
+    def find_project(self, project_id: str) -> ProjectAccounts | None:
+        return self._projects.get(project_id)
+
+    def reset(self, project_id: str | None = None) -> None:
+        """Forget every account and session (of one project, or of all)."""
+        if project_id is None:
+            self._projects.clear()
+        else:
+            self._projects.pop(project_id, None)
+        self.save()
+
+    def save(self) -> None:
+        if self._path is None:
+            return
+        document = {"projects": {project_id: {
+            "users": [dataclasses.asdict(account) for account in accounts.users.values()],
+            "sessions": {digest: dataclasses.asdict(session) for digest, session in accounts.sessions.items()},
+            "deleted": sorted(accounts.deleted)} for project_id, accounts in self._projects.items()}}
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = self._path.with_suffix(".tmp")
+        with open(temporary, "w", encoding="utf-8") as file:
+            json.dump(document, file)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, self._path)
+
+    def _load(self) -> None:
+        try:
+            document = json.loads(self._path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError) as error:
+            raise ValueError(f"{self._path}: unreadable accounts file: {error}") from None
+        try:
+            for project_id, stored in document["projects"].items():
+                accounts = self.project(project_id)
+                accounts.users = {record["local_id"]: Account(**record) for record in stored["users"]}
+                accounts.sessions = {digest: Session(**record) for digest, record in stored["sessions"].items()}
+                accounts.deleted = set(stored["deleted"])
+        except (KeyError, TypeError, AttributeError) as error:
+            raise ValueError(f"{self._path}: unexpected accounts file layout: {error!r}") from None
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def present(**values: Any) -> dict[str, Any]:
+    return {key: value for key, value in values.items() if value is not None}

@@ -1,0 +1,324 @@
+"""The Identity Toolkit and Secure Token operations, each `(Call) -> answer`, with the checks,
+error codes and answer fields of firebase-tools' Auth emulator (src/emulator/auth/operations.ts),
+and production's stricter session rules (revoked and deleted users' refresh tokens)."""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from . import jwt
+from .accounts import Account, AccountStore, ProjectAccounts, present
+from .calls import Fields
+from .errors import AuthError, require
+from .passwords import MIN_LENGTH, hash_password, verify_password
+from .tokens import ISSUER_PREFIX, check_custom_attributes, mint_id_token, read_custom_token
+
+WEAK_PASSWORD = f"WEAK_PASSWORD : Password should be at least {MIN_LENGTH} characters"
+PROJECT_NUMBER = "12345"  # Secure Token answers the project number; firebase-tools' stand-in
+MAX_BATCH = 1000
+
+
+@dataclass
+class Call:
+    store: AccountStore
+    project_id: str
+    fields: Fields
+    admin: bool  # Bearer owner or a service account token
+
+    @property
+    def accounts(self) -> ProjectAccounts:
+        return self.store.project(self.project_id)
+
+
+def sign_up(call: Call) -> dict[str, Any]:
+    fields, accounts = call.fields, call.accounts
+    email, password = fields.text("email"), fields.text("password")
+    provider = None
+    account = None
+    if call.admin:
+        local_id = fields.text("localId")
+        require(local_id is None or local_id not in accounts.users, "DUPLICATE_LOCAL_ID")
+    else:
+        require("localId" not in fields, "UNEXPECTED_PARAMETER : User ID")
+        local_id = None
+        if "idToken" in fields or email is not None or password is not None:
+            require(email, "MISSING_EMAIL")
+            require(password, "MISSING_PASSWORD")
+            provider = "password"
+        else:
+            provider = "anonymous"
+        if "idToken" in fields:  # linking an email and password to the signed-in (anonymous) user
+            account, _ = user_of_id_token(call, fields.text("idToken"))
+    if email is not None:
+        email = _valid_email(email)
+        require(accounts.by_email(email) is None, "EMAIL_EXISTS")
+    if password is not None:
+        require(len(password) >= MIN_LENGTH, WEAK_PASSWORD)
+    now_ms = _now_ms()
+    if account is None:
+        account = accounts.add(Account(local_id or accounts.new_local_id(), now_ms))
+    if call.admin:
+        account.display_name = fields.text("displayName")
+        account.photo_url = fields.text("photoUrl")
+        account.email_verified = bool(fields.flag("emailVerified"))
+        account.phone_number = fields.text("phoneNumber")
+        account.disabled = bool(fields.flag("disabled"))
+    elif provider == "password":
+        account.display_name = fields.text("displayName") or account.display_name
+    if email is not None:
+        account.email = email
+    if password is not None:
+        _set_password(account, password)
+        account.valid_since = now_ms // 1000
+    answer = {"kind": "identitytoolkit#SignupNewUserResponse", "localId": account.local_id,
+              **present(email=account.email, displayName=account.display_name)}
+    if provider is not None:
+        account.last_login_at_ms = now_ms
+        answer.update(issue_tokens(call, account, provider))
+    call.store.save()
+    return answer
+
+
+def sign_in_with_password(call: Call) -> dict[str, Any]:
+    """Wrong credentials answer EMAIL_NOT_FOUND or INVALID_PASSWORD: firebase-tools' default (email
+    enumeration protection off); production projects with it on answer INVALID_LOGIN_CREDENTIALS."""
+    fields = call.fields
+    email = fields.text("email")
+    require(email is not None, "MISSING_EMAIL")
+    email = _valid_email(email)
+    password = fields.text("password")
+    require(password, "MISSING_PASSWORD")
+    account = call.accounts.by_email(email)
+    require(account, "EMAIL_NOT_FOUND")
+    require(not account.disabled, "USER_DISABLED")
+    require(account.password_hash and verify_password(password, account.password_hash, account.salt),
+            "INVALID_PASSWORD")
+    account.last_login_at_ms = _now_ms()
+    answer = {"kind": "identitytoolkit#VerifyPasswordResponse", "registered": True, "localId": account.local_id,
+              "email": email, "displayName": account.display_name or "", **issue_tokens(call, account, "password")}
+    call.store.save()
+    return answer
+
+
+def sign_in_with_custom_token(call: Call) -> dict[str, Any]:
+    token = call.fields.text("token")
+    require(token, "MISSING_CUSTOM_TOKEN")
+    uid, claims = read_custom_token(token)
+    accounts = call.accounts
+    account = accounts.users.get(uid)
+    is_new = account is None
+    now_ms = _now_ms()
+    if account is None:
+        account = accounts.add(Account(uid, now_ms))
+    require(not account.disabled, "USER_DISABLED")
+    account.custom_auth = True
+    account.last_login_at_ms = now_ms
+    answer = {"kind": "identitytoolkit#VerifyCustomTokenResponse", "isNewUser": is_new,
+              **issue_tokens(call, account, "custom", claims)}
+    call.store.save()
+    return answer
+
+
+def lookup(call: Call) -> dict[str, Any]:
+    fields, accounts = call.fields, call.accounts
+    found: dict[str, Account] = {}
+    if call.admin:
+        for local_id in fields.texts("localId"):
+            _add_if(found, accounts.users.get(local_id))
+        for email in fields.texts("email"):
+            _add_if(found, accounts.by_email(email.lower()))
+        for phone in fields.texts("phoneNumber"):
+            _add_if(found, next((a for a in accounts.users.values() if a.phone_number == phone), None))
+    else:
+        account, _ = user_of_id_token(call, fields.text("idToken"))
+        found[account.local_id] = account
+    answer: dict[str, Any] = {"kind": "identitytoolkit#GetAccountInfoResponse"}
+    if found:  # no `users` at all when none matched, as the Admin SDKs expect
+        answer["users"] = [account.to_api(with_password_hash=call.admin) for account in found.values()]
+    return answer
+
+
+def update(call: Call) -> dict[str, Any]:
+    fields, accounts = call.fields, call.accounts
+    provider = None
+    if call.admin:
+        local_id = fields.text("localId")
+        require(local_id, "MISSING_LOCAL_ID")
+        account = accounts.users.get(local_id)
+        require(account, "USER_NOT_FOUND")
+    else:
+        require("idToken" in fields, "INVALID_REQ_TYPE : Unsupported request parameters.")
+        require("customAttributes" not in fields, "INSUFFICIENT_PERMISSION")
+        account, provider = user_of_id_token(call, fields.text("idToken"))
+        require("disableUser" not in fields, "OPERATION_NOT_ALLOWED")
+    custom_attributes = fields.text("customAttributes")
+    if custom_attributes is not None:
+        check_custom_attributes(custom_attributes)
+    deletions = set(fields.texts("deleteAttribute")) | {f"PROVIDER:{p}" for p in fields.texts("deleteProvider")}
+    revokes = False
+    email = fields.text("email")
+    if email:
+        email = _valid_email(email)
+        if email != account.email:
+            require(accounts.by_email(email) is None, "EMAIL_EXISTS")
+            account.email, account.email_verified, revokes = email, False, True
+    password = fields.text("password")
+    if password:
+        require(len(password) >= MIN_LENGTH, WEAK_PASSWORD)
+        _set_password(account, password)
+        provider, revokes = "password", True
+    for name, attribute in (("displayName", "display_name"), ("photoUrl", "photo_url")):
+        value = fields.text(name)
+        if value is not None:
+            setattr(account, attribute, value)
+    valid_since = fields.integer("validSince")
+    if call.admin:
+        if "disableUser" in fields:
+            account.disabled = fields.flag("disableUser")
+        if "emailVerified" in fields:
+            account.email_verified = fields.flag("emailVerified")
+        if "phoneNumber" in fields:
+            account.phone_number = fields.text("phoneNumber")
+        if custom_attributes is not None:
+            account.custom_attributes = custom_attributes
+    if "DISPLAY_NAME" in deletions:
+        account.display_name = None
+    if "PHOTO_URL" in deletions:
+        account.photo_url = None
+    if "PASSWORD" in deletions:
+        account.password_hash = account.salt = None
+    if "EMAIL" in deletions or "PROVIDER:password" in deletions:
+        account.email, account.email_verified = None, False
+        if "PROVIDER:password" in deletions:
+            account.password_hash = account.salt = None
+    if "PROVIDER:phone" in deletions:
+        account.phone_number = None
+    if revokes or valid_since is not None:
+        account.revoked_at = time.time()
+        account.valid_since = valid_since if valid_since is not None and call.admin else int(account.revoked_at)
+    answer = {"kind": "identitytoolkit#SetAccountInfoResponse", "localId": account.local_id,
+              "emailVerified": account.email_verified,
+              "providerUserInfo": account.to_api(with_password_hash=False)["providerUserInfo"],
+              **present(email=account.email, displayName=account.display_name, photoUrl=account.photo_url)}
+    if (revokes or valid_since is not None) and provider is not None:
+        answer.update(issue_tokens(call, account, provider))  # the caller's session goes on
+    call.store.save()
+    return answer
+
+
+def delete(call: Call) -> dict[str, Any]:
+    accounts = call.accounts
+    if call.admin:
+        local_id = call.fields.text("localId")
+        require(local_id, "MISSING_LOCAL_ID")
+        require(local_id in accounts.users, "USER_NOT_FOUND")
+    else:
+        local_id = user_of_id_token(call, call.fields.text("idToken"))[0].local_id
+    accounts.remove(local_id)
+    call.store.save()
+    return {"kind": "identitytoolkit#DeleteAccountResponse"}
+
+
+def batch_get(call: Call) -> dict[str, Any]:
+    """Users in localId order; `nextPageToken` is the last localId of a page when more follow."""
+    fields = call.fields
+    max_results = fields.integer("maxResults") or 20
+    max_results = min(max_results, MAX_BATCH) if max_results > 0 else MAX_BATCH
+    after = fields.text("nextPageToken") or ""
+    remaining = sorted((a for a in call.accounts.users.values() if a.local_id > after), key=lambda a: a.local_id)
+    page = remaining[:max_results]
+    answer: dict[str, Any] = {"kind": "identitytoolkit#DownloadAccountResponse",
+                              "users": [account.to_api(with_password_hash=True) for account in page]}
+    if len(remaining) > max_results:
+        answer["nextPageToken"] = page[-1].local_id
+    return answer
+
+
+def batch_delete(call: Call) -> dict[str, Any]:
+    local_ids = call.fields.texts("localIds")
+    require(0 < len(local_ids) <= MAX_BATCH, "LOCAL_ID_LIST_EXCEEDS_LIMIT")
+    force = bool(call.fields.flag("force"))
+    accounts = call.accounts
+    errors = []
+    for index, local_id in enumerate(local_ids):
+        account = accounts.users.get(local_id)
+        if account is None:
+            continue
+        if not account.disabled and not force:
+            errors.append({"index": index, "localId": local_id,
+                           "message": "NOT_DISABLED : Disable the account before batch deletion."})
+        else:
+            accounts.remove(local_id)
+    call.store.save()
+    return {"errors": errors} if errors else {}
+
+
+def grant_token(call: Call) -> dict[str, Any]:
+    """Secure Token's refresh: a new ID token for a refresh token, checked as production does
+    (deleted user, disabled user, sessions revoked since the token was issued)."""
+    fields = call.fields
+    grant_type = fields.text("grantType")
+    require(grant_type, "MISSING_GRANT_TYPE")
+    require(grant_type == "refresh_token", "INVALID_GRANT_TYPE")
+    refresh_token = fields.text("refreshToken")
+    require(refresh_token, "MISSING_REFRESH_TOKEN")
+    session = call.accounts.session(refresh_token)
+    require(session, "INVALID_REFRESH_TOKEN")
+    account = call.accounts.users.get(session.local_id)
+    require(account is not None and account.created_at_ms == session.account_created_at_ms, "USER_NOT_FOUND")
+    require(not account.disabled, "USER_DISABLED")
+    require(not account.revoked_before(session.issued_at), "TOKEN_EXPIRED")
+    account.last_refresh_at = time.time()
+    id_token = mint_id_token(account, call.project_id, session.provider, session.claims, call.store.token_lifetime)
+    call.store.save()
+    return {"id_token": id_token, "access_token": id_token, "expires_in": str(call.store.token_lifetime),
+            "refresh_token": refresh_token, "token_type": "Bearer", "user_id": account.local_id,
+            "project_id": PROJECT_NUMBER}
+
+
+def user_of_id_token(call: Call, id_token: str | None) -> tuple[Account, str]:
+    """(account, sign-in provider) of an ID token sent by the user; refused as firebase-tools does
+    (deleted, revoked or disabled user). Its expiry is not checked (firebase-tools neither)."""
+    require(id_token, "MISSING_ID_TOKEN")
+    decoded = jwt.decode(id_token)
+    require(decoded, "INVALID_ID_TOKEN")
+    claims = decoded[1]
+    require(claims.get("iss") == ISSUER_PREFIX + call.project_id and isinstance(claims.get("user_id"), str),
+            "INVALID_ID_TOKEN")
+    problem = call.accounts.token_problem(claims)
+    if problem:
+        raise AuthError(problem)
+    firebase = claims.get("firebase")
+    provider = firebase.get("sign_in_provider") if isinstance(firebase, dict) else None
+    return call.accounts.users[claims["user_id"]], provider if isinstance(provider, str) else "custom"
+
+
+def issue_tokens(call: Call, account: Account, provider: str, claims: dict[str, Any] | None = None) -> dict[str, str]:
+    claims = claims or {}
+    account.last_refresh_at = time.time()
+    lifetime = call.store.token_lifetime
+    return {"idToken": mint_id_token(account, call.project_id, provider, claims, lifetime),
+            "refreshToken": call.accounts.start_session(account, provider, claims),
+            "expiresIn": str(lifetime)}
+
+
+def _set_password(account: Account, password: str) -> None:
+    account.password_hash, account.salt = hash_password(password)
+    account.password_updated_at_ms = _now_ms()
+
+
+def _valid_email(email: str) -> str:
+    require(re.fullmatch(r"[^@]+@[^@]+", email), "INVALID_EMAIL")
+    return email.lower()
+
+
+def _add_if(found: dict[str, Account], account: Account | None) -> None:
+    if account is not None:
+        found.setdefault(account.local_id, account)
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
