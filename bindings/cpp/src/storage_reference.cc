@@ -182,6 +182,10 @@ Future<Metadata> StorageReference::UpdateMetadata(const Metadata& metadata) {
 
 Future<StorageListResult> StorageReference::List(int max_results_per_page, const char* page_token) {
   if (!internal_) return Failed<StorageListResult>(kErrorUnknown, kInvalidReference);
+  if (max_results_per_page < 1 || max_results_per_page > 1000)  // 0 would mean "the server's choice" below
+    return internal_->list_result.set(
+        Failed<StorageListResult>(kErrorUnknown, "max_results_per_page must be 1..1000, not " +
+                                                     std::to_string(max_results_per_page)));
   const fbstorage::Reference& ref = internal_->ref;
   Storage* storage = internal_->storage;
   std::optional<std::string_view> token;

@@ -1,0 +1,84 @@
+# C++: fbstorage.hpp (header-only RAII layer) and the Firebase C++ SDK's Storage and Auth API
+# (include/firebase/, built from bindings/cpp/src into build/lib/libfbstorage-cpp.a).
+#   make cpp               build/lib/libfbstorage-cpp.a and build/lib/pkgconfig/fbstorage-cpp.pc
+#   make test-cpp          headers alone (C++17, C++20), the GoogleTest suite against both emulator
+#                          flavors, the same under ASan+UBSan and under valgrind, and the example
+#   make demo-cpp          examples/cpp/upload.cc against an emulator on a free port
+# FBS_LIBDIR may point at another checkout's build of libfbstorage.so (as for the C tests).
+
+CPP_SRC       := bindings/cpp/src
+CPP_OBJ_DIR   := $(BUILD)/cpp/obj
+CPP_TEST_DIR  := $(BUILD)/cpp/tests
+CPP_LIB       := $(LIBDIR)/libfbstorage-cpp.a
+CPP_SOURCES   := $(wildcard $(CPP_SRC)/*.cc)
+CPP_PUBLIC    := include/fbstorage.hpp $(shell find include/firebase -name '*.h')
+CPP_HEADERS   := $(CPP_PUBLIC) $(wildcard $(CPP_SRC)/*.h) $(HEADERS)
+CPP_TESTS     := $(wildcard Tests/cpp/*.cc)
+CPP_TEST_HDRS := $(wildcard Tests/cpp/*.h)
+CPP_WARNINGS  := -Wall -Wextra -Werror
+CPP_FLAGS     := -std=c++17 $(CPP_WARNINGS) -g -O1 -Iinclude -I$(CPP_SRC)
+CPP_LDLIBS    := -L$(FBS_LIBDIR) -Wl,-rpath,$(FBS_LIBDIR) -lfbstorage -lpthread
+CPP_TEST_LIBS := -lgtest $(shell pkg-config --libs libcurl 2>/dev/null || echo -lcurl) -lpthread
+CPP_SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+CPP_ENV       := $(CTEST_ENV) TMPDIR=$${TMPDIR:-/tmp}
+CPP_SAN_ENV   := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+.PHONY: cpp test-cpp test-cpp-run cpp-deps cpp-headers demo-cpp
+TEST_TARGETS += test-cpp
+
+cpp: $(CPP_LIB) $(LIBDIR)/pkgconfig/fbstorage-cpp.pc
+
+$(CPP_OBJ_DIR)/%.o: $(CPP_SRC)/%.cc $(CPP_HEADERS)
+	@mkdir -p $(CPP_OBJ_DIR)
+	$(CXX) $(CPP_FLAGS) -fPIC -c $< -o $@
+
+$(CPP_LIB): $(patsubst $(CPP_SRC)/%.cc,$(CPP_OBJ_DIR)/%.o,$(CPP_SOURCES))
+	@mkdir -p $(LIBDIR)
+	rm -f $@.tmp && ar rcs $@.tmp $^ && mv -f $@.tmp $@
+
+$(LIBDIR)/pkgconfig/fbstorage-cpp.pc: mk/fbstorage-cpp.pc.in $(CPP_PUBLIC)
+	@mkdir -p $(LIBDIR)/pkgconfig
+	sed -e 's|@PREFIX@|$(abspath $(BUILD))|' -e 's|@INCLUDEDIR@|$(abspath include)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+# GoogleTest from Debian, installed only when missing.
+cpp-deps:
+	@if [ ! -f /usr/include/gtest/gtest.h ]; then \
+	  echo "Installing libgtest-dev (apt)"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libgtest-dev >/dev/null; \
+	fi
+
+# Every public header compiles alone, as C++17 and C++20, with warnings as errors.
+cpp-headers:
+	@for std in c++17 c++20; do for h in $(CPP_PUBLIC); do \
+	  $(CXX) -std=$$std $(CPP_WARNINGS) -pedantic -Iinclude -fsyntax-only -x c++ $$h || { echo "FAIL $$h ($$std)"; exit 1; }; \
+	done; echo "ok   $(words $(CPP_PUBLIC)) headers compile alone as $$std $(CPP_WARNINGS) -pedantic"; done
+
+$(CPP_TEST_DIR)/cpp_tests: $(CPP_TESTS) $(CPP_TEST_HDRS) $(CPP_LIB)
+	@mkdir -p $(CPP_TEST_DIR)
+	$(CXX) $(CPP_FLAGS) -ITests/cpp -o $@ $(CPP_TESTS) $(CPP_LIB) $(CPP_LDLIBS) $(CPP_TEST_LIBS)
+
+# The sanitized build compiles the library's sources with the tests (libfbstorage.so itself is
+# not instrumented: ASan's runtime, linked first, intercepts its allocations all the same).
+$(CPP_TEST_DIR)/cpp_tests_asan: $(CPP_TESTS) $(CPP_TEST_HDRS) $(CPP_SOURCES) $(CPP_HEADERS)
+	@mkdir -p $(CPP_TEST_DIR)
+	$(CXX) $(CPP_FLAGS) $(CPP_SAN_FLAGS) -ITests/cpp -o $@ $(CPP_TESTS) $(CPP_SOURCES) $(CPP_LDLIBS) $(CPP_TEST_LIBS)
+
+# Built as users build it: pkg-config (fbstorage-cpp requires fbstorage, taken from FBS_LIBDIR).
+$(CPP_TEST_DIR)/upload-example: examples/cpp/upload.cc $(CPP_LIB) $(LIBDIR)/pkgconfig/fbstorage-cpp.pc
+	@mkdir -p $(CPP_TEST_DIR)
+	$(CXX) -std=c++17 $(CPP_WARNINGS) -o $@ $< $$(PKG_CONFIG_PATH=$(FBS_LIBDIR)/pkgconfig:$(abspath $(LIBDIR))/pkgconfig pkg-config --cflags --libs fbstorage-cpp)
+
+test-cpp: lib venv cpp-deps
+	@$(MAKE) --no-print-directory test-cpp-run
+
+# test-cpp without building the Swift library or the venv (FBS_LIBDIR, FBS_PYTHON).
+test-cpp-run: cpp cpp-headers $(CPP_TEST_DIR)/cpp_tests $(CPP_TEST_DIR)/cpp_tests_asan $(CPP_TEST_DIR)/upload-example \
+  $(VALGRIND_LIB)/libfbstorage.so
+	$(CPP_ENV) $(TIME_LIMIT) 180 $(CPP_TEST_DIR)/cpp_tests
+	$(CPP_ENV) $(CPP_SAN_ENV) $(TIME_LIMIT) 240 $(CPP_TEST_DIR)/cpp_tests_asan
+	$(CPP_ENV) $(TIME_LIMIT) 400 $(VALGRIND) $(CPP_TEST_DIR)/cpp_tests --gtest_filter='*production*:Future.*:Hpp*'
+	$(CPP_ENV) FBS_EXAMPLE=$(abspath $(CPP_TEST_DIR)/upload-example) $(TIME_LIMIT) 120 Tests/cpp/run-example.sh
+
+demo-cpp: lib venv cpp $(CPP_TEST_DIR)/upload-example
+	@head -c 16777216 /dev/urandom > $(CPP_TEST_DIR)/demo.bin
+	$(CPP_ENV) Tests/c/with-emulator.sh $(CPP_TEST_DIR)/upload-example $(CPP_TEST_DIR)/demo.bin
