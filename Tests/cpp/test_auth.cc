@@ -15,9 +15,9 @@ namespace {
 std::string Base64Url(const std::string& bytes) {
   static const char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
   std::string out;
-  int bits = 0, value = 0;
+  unsigned bits = 0, value = 0;  // only the low bits matter
   for (unsigned char c : bytes) {
-    value = (value << 8) | c;
+    value = ((value << 8) | c) & 0xFFFFu;
     bits += 8;
     while (bits >= 6) out += kAlphabet[(value >> (bits -= 6)) & 63];
   }
@@ -27,11 +27,11 @@ std::string Base64Url(const std::string& bytes) {
 
 std::string Base64UrlDecode(const std::string& text) {
   std::string out;
-  int bits = 0, value = 0;
+  unsigned bits = 0, value = 0;  // only the low bits matter
   for (char c : text) {
     int v = isupper(c) ? c - 'A' : islower(c) ? c - 'a' + 26 : isdigit(c) ? c - '0' + 52 : c == '-' ? 62 : c == '_' ? 63 : -1;
     if (v < 0) break;
-    value = (value << 6) | v;
+    value = ((value << 6) | static_cast<unsigned>(v)) & 0xFFFFu;
     bits += 6;
     if (bits >= 8) out += static_cast<char>((value >> (bits -= 8)) & 255);
   }
