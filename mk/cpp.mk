@@ -4,6 +4,7 @@
 #   make test-cpp          headers alone (C++17, C++20), the GoogleTest suite against both emulator
 #                          flavors, the same under ASan+UBSan and under valgrind, and the example
 #   make demo-cpp          examples/cpp/upload.cc against an emulator on a free port
+#   make install-cpp       (part of make install) fbstorage.hpp, firebase/*.h, the archive, fbstorage-cpp.pc
 # FBS_LIBDIR may point at another checkout's build of libfbstorage.so (as for the C tests).
 
 CPP_SRC       := bindings/cpp/src
@@ -23,7 +24,7 @@ CPP_SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanit
 CPP_ENV       := $(CTEST_ENV) TMPDIR=$${TMPDIR:-/tmp}
 CPP_SAN_ENV   := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: cpp test-cpp test-cpp-build test-cpp-run cpp-deps cpp-headers demo-cpp
+.PHONY: cpp install-cpp test-cpp test-cpp-build test-cpp-run cpp-deps cpp-headers demo-cpp
 TEST_TARGETS += test-cpp
 
 cpp: $(CPP_LIB) $(LIBDIR)/pkgconfig/fbstorage-cpp.pc
@@ -40,6 +41,14 @@ $(LIBDIR)/pkgconfig/fbstorage-cpp.pc: mk/fbstorage-cpp.pc.in $(CPP_PUBLIC)
 	@mkdir -p $(LIBDIR)/pkgconfig
 	sed -e 's|@PREFIX@|$(abspath $(BUILD))|' -e 's|@INCLUDEDIR@|$(abspath include)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
+install-cpp: cpp
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 include/fbstorage.hpp $(DESTDIR)$(PREFIX)/include/
+	cd include && for h in $$(find firebase -name '*.h'); do install -D -m 644 $$h $(DESTDIR)$(PREFIX)/include/$$h; done
+	install -m 644 $(CPP_LIB) $(DESTDIR)$(PREFIX)/lib/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@INCLUDEDIR@|$(PREFIX)/include|' -e 's|@VERSION@|$(VERSION)|' mk/fbstorage-cpp.pc.in \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/fbstorage-cpp.pc
+
 # GoogleTest from Debian, installed only when missing.
 cpp-deps:
 	@if [ ! -f /usr/include/gtest/gtest.h ]; then \
@@ -49,9 +58,12 @@ cpp-deps:
 
 # Every public header compiles alone, as C++17 and C++20, with warnings as errors.
 cpp-headers:
-	@for std in c++17 c++20; do for h in $(CPP_PUBLIC); do \
-	  $(CXX) -std=$$std $(CPP_WARNINGS) -pedantic -Iinclude -fsyntax-only -x c++ $$h || { echo "FAIL $$h ($$std)"; exit 1; }; \
-	done; echo "ok   $(words $(CPP_PUBLIC)) headers compile alone as $$std $(CPP_WARNINGS) -pedantic"; done
+	@for std in c++17 c++20; do \
+	  printf '%s\n' $(CPP_PUBLIC) | xargs -P $$(nproc) -I{} sh -c \
+	    "$(CXX) -std=$$std $(CPP_WARNINGS) -pedantic -Iinclude -fsyntax-only -x c++ {} || { echo 'FAIL {} ($$std)'; exit 255; }" \
+	    || exit 1; \
+	  echo "ok   $(words $(CPP_PUBLIC)) headers compile alone as $$std $(CPP_WARNINGS) -pedantic"; \
+	done
 
 # Objects per file, so that a change rebuilds one and `make -j` builds them in parallel.
 CPP_TEST_OBJS := $(patsubst Tests/cpp/%.cc,$(CPP_TEST_DIR)/obj/%.o,$(CPP_TESTS))
@@ -94,7 +106,7 @@ test-cpp-build: cpp $(CPP_TEST_DIR)/cpp_tests $(CPP_TEST_DIR)/cpp_tests_asan $(C
 test-cpp-run: test-cpp-build cpp-headers
 	$(CPP_ENV) $(TIME_LIMIT) 180 $(CPP_TEST_DIR)/cpp_tests
 	$(CPP_ENV) $(CPP_SAN_ENV) $(TIME_LIMIT) 240 $(CPP_TEST_DIR)/cpp_tests_asan
-	$(CPP_ENV) $(TIME_LIMIT) 400 $(VALGRIND) $(CPP_TEST_DIR)/cpp_tests --gtest_filter='*/0:Future.*'
+	$(CPP_ENV) $(TIME_LIMIT) 400 env $(VALGRIND) $(CPP_TEST_DIR)/cpp_tests --gtest_filter='*/0:Future.*'
 	$(CPP_ENV) FBS_EXAMPLE=$(abspath $(CPP_TEST_DIR)/upload-example) $(TIME_LIMIT) 120 Tests/cpp/run-example.sh
 
 demo-cpp: lib venv cpp $(CPP_TEST_DIR)/upload-example
