@@ -248,7 +248,9 @@ class MetadataView {
 };
 
 // Owned metadata: new (for uploads and updates) or returned by the server. A setter's nullopt
-// marks the field for deletion on update; a field never set is not sent.
+// marks the field for deletion on update; a field never set is not sent. Threads: reads may run
+// concurrently; a setter must not run while another thread reads the same field (the C API
+// lends field strings until the field changes).
 class Metadata : public MetadataView {
  public:
   Metadata() : MetadataView(nullptr) {
@@ -344,7 +346,7 @@ class SnapshotView {
   const fbs_snapshot* s_;
 };
 
-// An owned copy of a task's latest snapshot (Task::snapshot()).
+// An owned copy of a task's latest snapshot (Task::snapshot()). Immutable: thread-safe.
 class Snapshot : public SnapshotView {
  public:
   explicit Snapshot(fbs_snapshot* s) noexcept : SnapshotView(s), owned_(s) {}
@@ -463,7 +465,7 @@ class Task {
 class ListResult;
 class ListResultView;
 
-// A bucket and an object path. Thread-safe.
+// A bucket and an object path. Immutable: thread-safe.
 class Reference {
  public:
   // Takes ownership of a handle the library returned.
@@ -637,6 +639,7 @@ class ListResultView {
   }
 };
 
+// An owned page (Reference::list, list_all). Immutable: thread-safe.
 class ListResult : public ListResultView {
  public:
   explicit ListResult(fbs_list_result* lr) noexcept : ListResultView(lr), owned_(lr) {}
@@ -714,7 +717,7 @@ class UserView {
   static std::optional<int64_t> time(int64_t v) { return v == FBS_TIME_ABSENT ? std::nullopt : std::optional<int64_t>(v); }
 };
 
-// An owned user snapshot (a sign-in's result, Auth::current_user()).
+// An owned user snapshot (a sign-in's result, Auth::current_user()). Immutable: thread-safe.
 class User : public UserView {
  public:
   explicit User(fbs_user* u) noexcept : UserView(u), owned_(u) {}

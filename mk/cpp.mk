@@ -22,6 +22,7 @@ CPP_LDLIBS    := -L$(FBS_LIBDIR) -Wl,-rpath,$(FBS_LIBDIR) -lfbstorage -lpthread
 CPP_TEST_LIBS := -lgtest $(shell pkg-config --libs libcurl 2>/dev/null || echo -lcurl) -lpthread
 CPP_SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 CPP_ENV       := $(CTEST_ENV) TMPDIR=$${TMPDIR:-/tmp}
+CPP_PKG_CONFIG := PKG_CONFIG_PATH=$(FBS_LIBDIR)/pkgconfig:$(abspath $(LIBDIR))/pkgconfig
 CPP_SAN_ENV   := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 .PHONY: cpp install-cpp test-cpp test-cpp-build test-cpp-run cpp-deps cpp-headers demo-cpp
@@ -93,7 +94,7 @@ $(CPP_TEST_DIR)/cpp_tests_asan: $(CPP_SAN_OBJS)
 # Built as users build it: pkg-config (fbstorage-cpp requires fbstorage, taken from FBS_LIBDIR).
 $(CPP_TEST_DIR)/upload-example: examples/cpp/upload.cc $(CPP_LIB) $(LIBDIR)/pkgconfig/fbstorage-cpp.pc
 	@mkdir -p $(CPP_TEST_DIR)
-	$(CXX) -std=c++17 $(CPP_WARNINGS) -o $@ $< $$(PKG_CONFIG_PATH=$(FBS_LIBDIR)/pkgconfig:$(abspath $(LIBDIR))/pkgconfig pkg-config --cflags --libs fbstorage-cpp)
+	$(CXX) -std=c++17 $(CPP_WARNINGS) -o $@ $< $$($(CPP_PKG_CONFIG) pkg-config --cflags --libs fbstorage-cpp)
 
 test-cpp: lib venv cpp-deps
 	@$(MAKE) --no-print-directory -j$$(nproc) test-cpp-build
@@ -107,7 +108,7 @@ test-cpp-run: test-cpp-build cpp-headers
 	$(CPP_ENV) $(TIME_LIMIT) 180 $(CPP_TEST_DIR)/cpp_tests
 	$(CPP_ENV) $(CPP_SAN_ENV) $(TIME_LIMIT) 240 $(CPP_TEST_DIR)/cpp_tests_asan
 	$(CPP_ENV) $(TIME_LIMIT) 400 env $(VALGRIND) $(CPP_TEST_DIR)/cpp_tests --gtest_filter='*/0:Future.*'
-	$(CPP_ENV) FBS_EXAMPLE=$(abspath $(CPP_TEST_DIR)/upload-example) $(TIME_LIMIT) 120 Tests/cpp/run-example.sh
+	$(CPP_ENV) FBS_EXAMPLE=$(abspath $(CPP_TEST_DIR)/upload-example) $(CPP_PKG_CONFIG) $(TIME_LIMIT) 180 Tests/cpp/run-examples.sh
 
 demo-cpp: lib venv cpp $(CPP_TEST_DIR)/upload-example
 	@head -c 16777216 /dev/urandom > $(CPP_TEST_DIR)/demo.bin

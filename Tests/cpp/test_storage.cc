@@ -325,7 +325,7 @@ TEST_P(StorageTest, GetFileAndGetBytesWithListener) {
   std::string local = TempFile("");
   RecordingListener listener;
   Controller controller;
-  Future<size_t> file = ref.GetFile(local.c_str(), &listener, &controller);
+  Future<size_t> file = ref.GetFile(("file://" + local).c_str(), &listener, &controller);  // as the guides
   EXPECT_EQ(Succeeded(file), bytes.size());
   EXPECT_EQ(ref.GetFileLastResult(), file);
   EXPECT_EQ(ReadLocal(local), bytes);

@@ -113,6 +113,12 @@ std::string TemporaryDownloadPath() {
   return path;
 }
 
+// A local path, or a file:// URL as the SDK's guides pass (file:///local/images/rivers.jpg).
+std::string LocalPath(const char* path_or_url) {
+  std::string path = path_or_url ? path_or_url : "";
+  return path.rfind("file://", 0) == 0 ? path.substr(7) : path;
+}
+
 }  // namespace
 
 StorageReference::StorageReference(std::shared_ptr<internal::StorageReferenceInternal> internal)
@@ -238,7 +244,7 @@ Future<size_t> StorageReference::GetBytes(void* buffer, size_t buffer_size, List
 
 Future<size_t> StorageReference::GetFile(const char* path, Listener* listener, Controller* controller_out) {
   if (!internal_) return Failed<size_t>(kErrorUnknown, kInvalidReference);
-  std::string local_path = path ? path : "";
+  std::string local_path = LocalPath(path);
   return internal_->get_file_result.set(StartTask<size_t>(
       internal_, *this, listener, controller_out,
       [&](const fbstorage::Reference& ref) { return ref.write_to_file(local_path); },
@@ -271,7 +277,7 @@ Future<Metadata> StorageReference::PutFile(const char* path, const Metadata& met
                                            Controller* controller_out) {
   if (!internal_) return Failed<Metadata>(kErrorUnknown, kInvalidReference);
   Storage* storage = internal_->storage;
-  std::string local_path = path ? path : "";
+  std::string local_path = LocalPath(path);
   return internal_->put_file_result.set(StartTask<Metadata>(
       internal_, *this, listener, controller_out,
       [&](const fbstorage::Reference& ref) {

@@ -31,12 +31,12 @@ struct UserProfileData;
 class UserInfoInterface {
  public:
   virtual ~UserInfoInterface() {}
-  virtual std::string uid() const = 0;
-  virtual std::string email() const = 0;
-  virtual std::string display_name() const = 0;
-  virtual std::string photo_url() const = 0;
-  virtual std::string provider_id() const = 0;
-  virtual std::string phone_number() const = 0;
+  virtual std::string uid() const { return std::string(); }
+  virtual std::string email() const { return std::string(); }
+  virtual std::string display_name() const { return std::string(); }
+  virtual std::string photo_url() const { return std::string(); }
+  virtual std::string provider_id() const { return std::string(); }
+  virtual std::string phone_number() const { return std::string(); }
 };
 
 // The SDK's AdditionalUserInfo has a `profile` map of firebase::Variant; fbstorage has no

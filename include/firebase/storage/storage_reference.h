@@ -49,7 +49,7 @@ class StorageReference {
   std::string bucket();
   std::string full_path();
 
-  // Downloads to the file at path (written beside it, renamed over it on success); the result
+  // Downloads to the file at path, a local path or a file:// URL (written beside it, renamed over it on success); the result
   // is the number of bytes.
   Future<size_t> GetFile(const char* path, Listener* listener = nullptr, Controller* controller_out = nullptr);
   Future<size_t> GetFileLastResult();
@@ -85,7 +85,8 @@ class StorageReference {
                             Listener* listener = nullptr, Controller* controller_out = nullptr);
   Future<Metadata> PutBytesLastResult();
 
-  // Streams the file from disk (resumable protocol above 256 KiB).
+  // Streams the file at path (a local path or a file:// URL) from disk (resumable protocol
+  // above 256 KiB).
   Future<Metadata> PutFile(const char* path, Listener* listener = nullptr, Controller* controller_out = nullptr);
   Future<Metadata> PutFile(const char* path, const Metadata& metadata, Listener* listener = nullptr,
                            Controller* controller_out = nullptr);
