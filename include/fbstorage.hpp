@@ -146,6 +146,29 @@ struct Releaser {
 template <class Handle, void (*Free)(Handle*)>
 using Owned = std::unique_ptr<Handle, Releaser<Handle, Free>>;
 
+// A View (a class reading a borrowed handle) that owns its handle: move-only; a moved-from one
+// reads nothing.
+template <class View, class Handle, void (*Free)(Handle*)>
+class OwningView : public View {
+ public:
+  explicit OwningView(Handle* h) noexcept : View(h), owned_(h) {}
+  OwningView(OwningView&& other) noexcept : View(other.owned_.get()), owned_(std::move(other.owned_)) {
+    other.View::operator=(View(nullptr));
+  }
+  OwningView& operator=(OwningView&& other) noexcept {
+    owned_ = std::move(other.owned_);
+    View::operator=(View(owned_.get()));
+    other.View::operator=(View(nullptr));
+    return *this;
+  }
+
+ protected:
+  Handle* owned_handle() const noexcept { return owned_.get(); }
+
+ private:
+  Owned<Handle, Free> owned_;
+};
+
 template <class Handle>
 Handle* require(Handle* h) {
   if (!h) throw Error(FBS_ERR_INVALID_ARGUMENT, "the object was moved from");
@@ -251,21 +274,11 @@ class MetadataView {
 // marks the field for deletion on update; a field never set is not sent. Threads: reads may run
 // concurrently; a setter must not run while another thread reads the same field (the C API
 // lends field strings until the field changes).
-class Metadata : public MetadataView {
+class Metadata : public detail::OwningView<MetadataView, fbs_metadata, fbs_metadata_free> {
  public:
-  Metadata() : MetadataView(nullptr) {
-    fbs_metadata* m = nullptr;
-    detail::check(fbs_metadata_new(&m));
-    adopt(m);
-  }
+  Metadata() : OwningView(create()) {}
   // Takes ownership of a handle the library returned.
   static Metadata adopt_handle(fbs_metadata* m) { return Metadata(m); }
-  Metadata(Metadata&& other) noexcept : MetadataView(nullptr) { adopt(other.owned_.release()); other.m_ = nullptr; }
-  Metadata& operator=(Metadata&& other) noexcept {
-    adopt(other.owned_.release());
-    other.m_ = nullptr;
-    return *this;
-  }
 
   Metadata& set_cache_control(std::optional<std::string_view> v) { return set(fbs_metadata_set_cache_control, v); }
   Metadata& set_content_disposition(std::optional<std::string_view> v) { return set(fbs_metadata_set_content_disposition, v); }
@@ -286,19 +299,19 @@ class Metadata : public MetadataView {
     detail::check(fbs_metadata_clear_custom(handle()));
     return *this;
   }
-  fbs_metadata* handle() const { return detail::require(owned_.get()); }
+  fbs_metadata* handle() const { return detail::require(owned_handle()); }
 
  private:
-  explicit Metadata(fbs_metadata* m) : MetadataView(nullptr) { adopt(m); }
-  void adopt(fbs_metadata* m) noexcept {
-    owned_.reset(m);
-    m_ = m;
+  explicit Metadata(fbs_metadata* m) noexcept : OwningView(m) {}
+  static fbs_metadata* create() {
+    fbs_metadata* m = nullptr;
+    detail::check(fbs_metadata_new(&m));
+    return m;
   }
   Metadata& set(int (*setter)(fbs_metadata*, const char*), std::optional<std::string_view> v) {
     detail::check(setter(handle(), detail::OptionalCString(v).get()));
     return *this;
   }
-  detail::Owned<fbs_metadata, fbs_metadata_free> owned_;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -347,19 +360,9 @@ class SnapshotView {
 };
 
 // An owned copy of a task's latest snapshot (Task::snapshot()). Immutable: thread-safe.
-class Snapshot : public SnapshotView {
+class Snapshot : public detail::OwningView<SnapshotView, fbs_snapshot, fbs_snapshot_free> {
  public:
-  explicit Snapshot(fbs_snapshot* s) noexcept : SnapshotView(s), owned_(s) {}
-  Snapshot(Snapshot&& other) noexcept : SnapshotView(other.owned_.get()), owned_(std::move(other.owned_)) { other.s_ = nullptr; }
-  Snapshot& operator=(Snapshot&& other) noexcept {
-    owned_ = std::move(other.owned_);
-    s_ = owned_.get();
-    other.s_ = nullptr;
-    return *this;
-  }
-
- private:
-  detail::Owned<fbs_snapshot, fbs_snapshot_free> owned_;
+  using OwningView::OwningView;
 };
 
 // An upload or a file download. The task runs whether or not this object lives; its observers
@@ -640,19 +643,9 @@ class ListResultView {
 };
 
 // An owned page (Reference::list, list_all). Immutable: thread-safe.
-class ListResult : public ListResultView {
+class ListResult : public detail::OwningView<ListResultView, fbs_list_result, fbs_list_result_free> {
  public:
-  explicit ListResult(fbs_list_result* lr) noexcept : ListResultView(lr), owned_(lr) {}
-  ListResult(ListResult&& other) noexcept : ListResultView(other.owned_.get()), owned_(std::move(other.owned_)) { other.lr_ = nullptr; }
-  ListResult& operator=(ListResult&& other) noexcept {
-    owned_ = std::move(other.owned_);
-    lr_ = owned_.get();
-    other.lr_ = nullptr;
-    return *this;
-  }
-
- private:
-  detail::Owned<fbs_list_result, fbs_list_result_free> owned_;
+  using OwningView::OwningView;
 };
 
 inline ListResult Reference::list(int64_t max_results, std::optional<std::string_view> page_token) const {
@@ -718,19 +711,9 @@ class UserView {
 };
 
 // An owned user snapshot (a sign-in's result, Auth::current_user()). Immutable: thread-safe.
-class User : public UserView {
+class User : public detail::OwningView<UserView, fbs_user, fbs_user_free> {
  public:
-  explicit User(fbs_user* u) noexcept : UserView(u), owned_(u) {}
-  User(User&& other) noexcept : UserView(other.owned_.get()), owned_(std::move(other.owned_)) { other.u_ = nullptr; }
-  User& operator=(User&& other) noexcept {
-    owned_ = std::move(other.owned_);
-    u_ = owned_.get();
-    other.u_ = nullptr;
-    return *this;
-  }
-
- private:
-  detail::Owned<fbs_user, fbs_user_free> owned_;
+  using OwningView::OwningView;
 };
 
 // Firebase Auth for one app (Web API key, project id). Sign-in calls block; the *_async forms

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <random>
 
 namespace {
 std::map<std::string, std::unique_ptr<Emulator>>& Emulators() {
@@ -37,17 +38,25 @@ void FlavorTest::SetUp() {
   storage->UseEmulator(emulator().host(), emulator().port());
 }
 
-void FlavorTest::TearDown() {
-  delete app;
-  for (auto& path : temp_files_) unlink(path.c_str());
+void FlavorTest::TearDown() { delete app; }
+
+std::string RandomBytes(size_t n, unsigned seed) {
+  std::mt19937 generator(seed);
+  std::string bytes(n, '\0');
+  for (auto& byte : bytes) byte = static_cast<char>(generator());
+  return bytes;
 }
 
-std::string FlavorTest::TempFile(const std::string& bytes) {
+TempFiles::~TempFiles() {
+  for (auto& path : paths_) unlink(path.c_str());
+}
+
+std::string TempFiles::Make(const std::string& bytes) {
   char path[] = "/tmp/fbstorage-cpp-test-XXXXXX";
   int fd = mkstemp(path);
   if (fd >= 0) close(fd);
   std::ofstream(path, std::ios::binary) << bytes;
-  temp_files_.push_back(path);
+  paths_.push_back(path);
   return path;
 }
 

@@ -9,6 +9,7 @@
 #include <functional>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "emulator.h"
 #include "firebase/app.h"
@@ -20,6 +21,19 @@ constexpr int kFutureTimeoutMs = 30000;
 
 // The emulator of a flavor ("production" or "firebase-tools"), started once per run.
 const Emulator& EmulatorFor(const std::string& flavor);
+
+// n pseudo-random bytes, the same for the same seed.
+std::string RandomBytes(size_t n, unsigned seed);
+
+// Local files with given bytes, removed with this object.
+class TempFiles {
+ public:
+  ~TempFiles();
+  std::string Make(const std::string& bytes);
+
+ private:
+  std::vector<std::string> paths_;
+};
 
 // Both flavors, for INSTANTIATE_TEST_SUITE_P.
 #define FBS_BOTH_FLAVORS ::testing::Values(std::string("production"), std::string("firebase-tools"))
@@ -67,13 +81,13 @@ class FlavorTest : public ::testing::TestWithParam<std::string> {
   void TearDown() override;
   const Emulator& emulator() const { return EmulatorFor(GetParam()); }
   // A local file with these bytes, removed after the test.
-  std::string TempFile(const std::string& bytes);
+  std::string TempFile(const std::string& bytes) { return temp_files_.Make(bytes); }
 
   firebase::App* app = nullptr;
   firebase::storage::Storage* storage = nullptr;
 
  private:
-  std::vector<std::string> temp_files_;
+  TempFiles temp_files_;
 };
 
 #endif  // FBSTORAGE_TESTS_CPP_FIXTURES_H_

@@ -1,5 +1,6 @@
 // test_auth.cc — firebase::auth against the bundled emulator's Auth routes (served on the
 // storage port), and Storage sending the App's user (owner-only rules, both flavors).
+#include <algorithm>
 #include <atomic>
 
 #include "firebase/auth.h"
@@ -127,6 +128,15 @@ TEST_P(AuthTest, GetAuthIsOnePerApp) {
   EXPECT_EQ(firebase::App::Create(no_key, "keyless"), nullptr);  // the name is taken
   delete keyless;
   EXPECT_EQ(firebase::App::GetInstance("keyless"), nullptr);
+  firebase::App* default_app = firebase::App::Create(app->options());  // kDefaultAppName
+  ASSERT_NE(default_app, nullptr);
+  EXPECT_EQ(firebase::App::GetInstance(), default_app);
+  EXPECT_STREQ(default_app->name(), firebase::kDefaultAppName);
+  auto apps = firebase::App::GetApps();
+  EXPECT_NE(std::find(apps.begin(), apps.end(), app), apps.end());
+  EXPECT_NE(std::find(apps.begin(), apps.end(), default_app), apps.end());
+  delete default_app;
+  EXPECT_EQ(firebase::App::GetInstance(), nullptr);
   auth->UseEmulator("bad host", 1);  // refused on stderr; the emulator set before stays
   EXPECT_EQ(Succeeded(auth->SignInAnonymously()).user.is_valid(), true);
 }

@@ -1,27 +1,10 @@
 // test_hpp.cc — fbstorage.hpp (the C++ RAII layer) against the bundled emulator, both flavors.
 #include <atomic>
-#include <fstream>
-#include <random>
 
 #include "fbstorage.hpp"
 #include "fixtures.h"
 
 namespace {
-
-std::string Bytes(size_t n, unsigned seed) {
-  std::mt19937 generator(seed);
-  std::string bytes(n, '\0');
-  for (auto& byte : bytes) byte = static_cast<char>(generator());
-  return bytes;
-}
-
-std::string WriteTemp(const std::string& bytes) {
-  char path[] = "/tmp/fbstorage-hpp-test-XXXXXX";
-  int fd = mkstemp(path);
-  if (fd >= 0) close(fd);
-  std::ofstream(path, std::ios::binary) << bytes;
-  return path;
-}
 
 // Collects the statuses a task's observers saw.
 struct Events {
@@ -50,16 +33,10 @@ class HppTest : public ::testing::TestWithParam<std::string> {
     emulator().Reset();
     storage.use_emulator(emulator().host(), emulator().port());
   }
-  void TearDown() override {
-    for (auto& path : temp_files) unlink(path.c_str());
-  }
   const Emulator& emulator() const { return EmulatorFor(GetParam()); }
-  std::string Temp(const std::string& bytes) {
-    temp_files.push_back(WriteTemp(bytes));
-    return temp_files.back();
-  }
+  std::string Temp(const std::string& bytes) { return temp_files.Make(bytes); }
   fbstorage::Storage storage{kBucket};
-  std::vector<std::string> temp_files;
+  TempFiles temp_files;
 };
 INSTANTIATE_TEST_SUITE_P(Flavors, HppTest, FBS_BOTH_FLAVORS);
 
@@ -157,7 +134,7 @@ TEST_P(HppTest, MetadataRoundTrip) {
 TEST_P(HppTest, TaskObserversSnapshotsAndRemoval) {
   emulator().AddFault(kHoldUploads);
   storage.set_upload_chunk_size(256 * 1024);
-  std::string bytes = Bytes(1024 * 1024, 7);
+  std::string bytes = RandomBytes(1024 * 1024, 7);
   fbstorage::Reference ref = storage.reference("tasks/observed.bin");
   fbstorage::Task task = ref.put_data(bytes);
   Events events, removed;
@@ -202,7 +179,7 @@ TEST_P(HppTest, TaskObserversSnapshotsAndRemoval) {
 TEST_P(HppTest, ResumableSessionContinuesInANewTask) {
   emulator().AddFault(kHoldUploads);
   storage.set_upload_chunk_size(256 * 1024);
-  std::string bytes = Bytes(1024 * 1024 + 3, 8);
+  std::string bytes = RandomBytes(1024 * 1024 + 3, 8);
   std::string path = Temp(bytes);
   fbstorage::Reference ref = storage.reference("tasks/resumed.bin");
   std::string session;

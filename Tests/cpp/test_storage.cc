@@ -3,7 +3,6 @@
 #include <atomic>
 #include <cstdio>
 #include <fstream>
-#include <random>
 #include <set>
 #include <sstream>
 
@@ -19,13 +18,6 @@ using firebase::storage::StorageListResult;
 using firebase::storage::StorageReference;
 
 namespace {
-
-std::string RandomBytes(size_t n, unsigned seed) {
-  std::mt19937 generator(seed);
-  std::string bytes(n, '\0');
-  for (auto& byte : bytes) byte = static_cast<char>(generator());
-  return bytes;
-}
 
 std::string ReadLocal(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -136,6 +128,7 @@ TEST_P(StorageTest, PutBytesWithMetadataThenGetMetadataAndBytes) {
   metadata.set_content_type("text/plain");
   metadata.set_cache_control(std::string("max-age=60"));
   metadata.set_content_language("en");
+  metadata.set_content_encoding("identity");
   (*metadata.custom_metadata())["owner"] = "cpp";
   StorageReference ref = storage->GetReference("docs/hello.txt");
   Future<Metadata> put = ref.PutBytes(text.data(), text.size(), metadata);
@@ -146,6 +139,7 @@ TEST_P(StorageTest, PutBytesWithMetadataThenGetMetadataAndBytes) {
   EXPECT_STREQ(stored.content_type(), "text/plain");
   EXPECT_STREQ(stored.cache_control(), "max-age=60");
   EXPECT_STREQ(stored.content_language(), "en");
+  EXPECT_STREQ(stored.content_encoding(), "identity");
   EXPECT_STREQ(stored.name(), "hello.txt");
   EXPECT_STREQ(stored.path(), "docs/hello.txt");
   EXPECT_STREQ(stored.bucket(), kBucket);
