@@ -50,11 +50,13 @@ install-cpp: cpp
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@INCLUDEDIR@|$(PREFIX)/include|' -e 's|@VERSION@|$(VERSION)|' mk/fbstorage-cpp.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/fbstorage-cpp.pc
 
-# GoogleTest from Debian, installed only when missing.
-cpp-deps:
-	@if [ ! -f /usr/include/gtest/gtest.h ]; then \
-	  echo "Installing libgtest-dev (apt)"; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libgtest-dev >/dev/null; \
+# GoogleTest, valgrind and curl (the examples' fault request) from Debian, installed only when missing.
+CPP_APT := $(if $(wildcard /usr/include/gtest/gtest.h),,libgtest-dev) $(if $(shell command -v valgrind),,valgrind) \
+           $(if $(shell command -v curl),,curl)
+cpp-deps: deps
+	@if [ -n "$(strip $(CPP_APT))" ]; then \
+	  echo "Installing $(strip $(CPP_APT)) (apt)"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(CPP_APT) >/dev/null; \
 	fi
 
 # Every public header compiles alone, as C++17 and C++20, with warnings as errors.
