@@ -20,6 +20,10 @@ CPP_WARNINGS  := -Wall -Wextra -Werror
 CPP_FLAGS     := -std=c++17 $(CPP_WARNINGS) -g -O1 -Iinclude -I$(CPP_SRC)
 CPP_LDLIBS    := -L$(FBS_LIBDIR) -Wl,-rpath,$(FBS_LIBDIR) -lfbstorage -lpthread
 CPP_TEST_LIBS := -lgtest $(shell pkg-config --libs libcurl 2>/dev/null || echo -lcurl) -lpthread
+# The library functions that hand out or release handles, counted by Tests/cpp/handle_count.cc.
+CPP_WRAPPED   := $(shell grep '^COUNT_' Tests/cpp/handle_count.cc | grep -o 'fbs_[a-z_]*,' | tr -d ,)
+CPP_COMMA     := ,
+CPP_WRAPS     := $(addprefix -Wl$(CPP_COMMA)--wrap=,$(CPP_WRAPPED))
 CPP_SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 CPP_ENV       := $(CTEST_ENV) TMPDIR=$${TMPDIR:-/tmp}
 CPP_PKG_CONFIG := PKG_CONFIG_PATH=$(FBS_LIBDIR)/pkgconfig:$(abspath $(LIBDIR))/pkgconfig
@@ -78,7 +82,7 @@ $(CPP_TEST_DIR)/obj/%.o: Tests/cpp/%.cc $(CPP_TEST_HDRS) $(CPP_HEADERS)
 	$(CXX) $(CPP_FLAGS) -ITests/cpp -c $< -o $@
 
 $(CPP_TEST_DIR)/cpp_tests: $(CPP_TEST_OBJS) $(CPP_LIB)
-	$(CXX) -o $@ $^ $(CPP_LDLIBS) $(CPP_TEST_LIBS)
+	$(CXX) -o $@ $^ $(CPP_WRAPS) $(CPP_LDLIBS) $(CPP_TEST_LIBS)
 
 # The sanitized build compiles the library's sources with the tests, at -O0 to compile faster.
 # libfbstorage.so itself is not instrumented: ASan's runtime, first in the link, intercepts its
@@ -91,7 +95,7 @@ $(CPP_TEST_DIR)/obj-san/lib-%.o: $(CPP_SRC)/%.cc $(CPP_HEADERS)
 	$(CXX) $(CPP_FLAGS) -O0 $(CPP_SAN_FLAGS) -c $< -o $@
 
 $(CPP_TEST_DIR)/cpp_tests_asan: $(CPP_SAN_OBJS)
-	$(CXX) $(CPP_SAN_FLAGS) -o $@ $^ $(CPP_LDLIBS) $(CPP_TEST_LIBS)
+	$(CXX) $(CPP_SAN_FLAGS) -o $@ $^ $(CPP_WRAPS) $(CPP_LDLIBS) $(CPP_TEST_LIBS)
 
 # Built as users build it: pkg-config (fbstorage-cpp requires fbstorage, taken from FBS_LIBDIR).
 $(CPP_TEST_DIR)/upload-example: examples/cpp/upload.cc $(CPP_LIB) $(LIBDIR)/pkgconfig/fbstorage-cpp.pc

@@ -64,5 +64,11 @@ int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   int status = RUN_ALL_TESTS();
   Emulators().clear();
+  // Every App, Storage, Auth and fbstorage object of the tests is gone: so must their handles be.
+  if (long live = LiveHandles()) {
+    std::fprintf(stderr, "FAIL %ld library handles or strings were never released\n", live);
+    return 1;
+  }
+  std::printf("ok   every library handle and string the C++ layers took was released\n");
   return status;
 }

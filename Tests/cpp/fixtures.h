@@ -22,6 +22,9 @@ constexpr int kFutureTimeoutMs = 30000;
 // The emulator of a flavor ("production" or "firebase-tools"), started once per run.
 const Emulator& EmulatorFor(const std::string& flavor);
 
+// Handles and strings of the library the process holds now (handle_count.cc).
+long LiveHandles();
+
 // n pseudo-random bytes, the same for the same seed.
 std::string RandomBytes(size_t n, unsigned seed);
 
