@@ -116,6 +116,7 @@ class AuthTest : public FlavorTest {
 INSTANTIATE_TEST_SUITE_P(Flavors, AuthTest, FBS_BOTH_FLAVORS);
 
 TEST_P(AuthTest, GetAuthIsOnePerApp) {
+  auto options_with_key = [this] { return app->options(); };
   EXPECT_EQ(Auth::GetAuth(app), auth);
   EXPECT_EQ(&auth->app(), app);
   EXPECT_FALSE(auth->current_user().is_valid());
@@ -125,7 +126,8 @@ TEST_P(AuthTest, GetAuthIsOnePerApp) {
   ASSERT_NE(keyless, nullptr);
   EXPECT_EQ(Auth::GetAuth(keyless), nullptr);  // an API key is required
   EXPECT_EQ(firebase::App::GetInstance("keyless"), keyless);
-  EXPECT_EQ(firebase::App::Create(no_key, "keyless"), nullptr);  // the name is taken
+  EXPECT_EQ(firebase::App::Create(options_with_key(), "keyless"), keyless);  // the name is taken: that app
+  EXPECT_STREQ(keyless->options().api_key(), "");
   delete keyless;
   EXPECT_EQ(firebase::App::GetInstance("keyless"), nullptr);
   firebase::App* default_app = firebase::App::Create(app->options());  // kDefaultAppName

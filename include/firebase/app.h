@@ -60,7 +60,7 @@ class App {
  public:
   ~App();
 
-  // nullptr when an app of that name exists already.
+  // When an app of that name exists already: that app, with its options (stderr says so).
   static App* Create(const AppOptions& options);
   static App* Create(const AppOptions& options, const char* name);
 

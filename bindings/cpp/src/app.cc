@@ -2,6 +2,7 @@
 // app's Storage and Auth instances (deleted with the app).
 #include "firebase/app.h"
 
+#include <cstdio>
 #include <map>
 #include <mutex>
 
@@ -44,7 +45,11 @@ App* App::Create(const AppOptions& options) { return Create(options, kDefaultApp
 App* App::Create(const AppOptions& options, const char* name) {
   if (!name) return nullptr;
   std::lock_guard<std::mutex> lock(AppsMutex());
-  if (Apps().count(name)) return nullptr;
+  auto found = Apps().find(name);
+  if (found != Apps().end()) {  // as the SDK: the existing app, with its options
+    std::fprintf(stderr, "firebase::App::Create: App %s already created, options will not be applied.\n", name);
+    return found->second;
+  }
   App* app = new App(options, name);
   Apps()[name] = app;
   return app;
