@@ -5,6 +5,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "fixtures.h"
 #include "firebase/storage.h"
@@ -396,4 +397,21 @@ TEST_P(StorageTest, FutureOutlivesNothingItNeeds) {
   // References outlive their Storage: their operations fail, nothing crashes.
   Future<Metadata> after = ref.GetMetadata();
   EXPECT_NE(Completed(after).error(), 0);
+}
+
+TEST_P(StorageTest, OneReferenceFromManyThreads) {
+  StorageReference dir = storage->GetReference("threads");
+  std::vector<std::thread> threads;
+  std::vector<Future<Metadata>> uploads(4);
+  for (int i = 0; i < 4; i++)
+    threads.emplace_back([&, i] {
+      std::string text = "thread " + std::to_string(i);
+      uploads[i] = dir.Child(std::to_string(i) + ".txt").PutBytes(text.data(), text.size());
+      dir.GetMetadata();  // the same reference's operations and last results, concurrently
+      dir.DeleteLastResult();
+    });
+  for (auto& thread : threads) thread.join();
+  for (int i = 0; i < 4; i++) EXPECT_EQ(Succeeded(uploads[i]).size_bytes(), 8);
+  EXPECT_EQ(Succeeded(dir.List()).items().size(), 4u);
+  EXPECT_EQ(Completed(dir.GetMetadataLastResult()).error(), firebase::storage::kErrorObjectNotFound);
 }
