@@ -2,6 +2,8 @@
 #   make          build build/lib/libfbstorage.so (static Swift stdlib) and build/lib/pkgconfig/fbstorage.pc
 #   make test     install what is missing, then run the Swift, C and Python tests
 #   make demo     build, start the bundled emulator, upload with a progress bar, list, show metadata
+#   make install  the C header, library and fbstorage.pc; the C++ headers (fbstorage.hpp, firebase/),
+#                 libfbstorage-cpp.a and fbstorage-cpp.pc
 # Each area adds its own targets in mk/*.mk and appends its test target to TEST_TARGETS.
 
 SHELL      := /bin/bash
@@ -56,7 +58,7 @@ $(VENV)/.installed: bindings/python/requirements-test.txt | deps
 	$(VENV)/bin/pip install -q -r bindings/python/requirements-test.txt
 	touch $@
 
-install: lib
+install: lib install-cpp
 	install -d $(DESTDIR)$(PREFIX)/include/fbstorage $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 include/fbstorage.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 include/fbstorage/*.h $(DESTDIR)$(PREFIX)/include/fbstorage/

@@ -21,6 +21,11 @@ for ex in upload list; do
   check "examples/c/$ex.c builds with -std=c11 -Wall -Wextra -Werror -pedantic and pkg-config" bash -c \
     "cc -std=c11 -Wall -Wextra -Werror -pedantic -o '$tmp/$ex' '$repo/examples/c/$ex.c' \$(pkg-config --cflags --libs fbstorage)"
 done
+check "installed C++: fbstorage.hpp, firebase/*.h, libfbstorage-cpp.a, fbstorage-cpp.pc" \
+  test -f "$tmp/include/fbstorage.hpp" -a -f "$tmp/include/firebase/storage/storage_reference.h" -a -f "$tmp/include/firebase/auth.h" \
+    -a -f "$tmp/lib/libfbstorage-cpp.a" -a -f "$tmp/lib/pkgconfig/fbstorage-cpp.pc"
+check "examples/cpp/upload.cc builds with -std=c++17 -Wall -Wextra -Werror and pkg-config fbstorage-cpp" bash -c \
+  "c++ -std=c++17 -Wall -Wextra -Werror -o '$tmp/upload-cpp' '$repo/examples/cpp/upload.cc' \$(pkg-config --cflags --libs fbstorage-cpp)"
 check "the example loads the installed library" bash -c "ldd '$tmp/upload' | grep -q '$tmp/lib/libfbstorage.so'"
 head -c 3000000 /dev/urandom > "$tmp/payload.bin"
 check "upload example against the emulator (progress, pause, metadata, URL)" bash -c \

@@ -1,0 +1,74 @@
+// app.cc — firebase::App: named options in a process-wide registry, and the registry of each
+// app's Storage and Auth instances (deleted with the app).
+#include "firebase/app.h"
+
+#include <cstdio>
+#include <map>
+#include <mutex>
+
+#include "internal.h"
+
+namespace firebase {
+
+const char* const kDefaultAppName = "__FIRAPP_DEFAULT";
+
+namespace {
+std::mutex& AppsMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+std::map<std::string, App*>& Apps() {
+  static std::map<std::string, App*> apps;
+  return apps;
+}
+}  // namespace
+
+App::App(const AppOptions& options, const char* name)
+    : name_(name), options_(options), internal_(new internal::AppInternal) {}
+
+App::~App() {
+  {
+    std::lock_guard<std::mutex> lock(AppsMutex());
+    Apps().erase(name_);
+  }
+  std::map<void*, std::function<void()>> deleters;
+  {
+    std::lock_guard<std::mutex> lock(internal_->mutex);
+    deleters.swap(internal_->deleters);
+  }
+  for (auto& entry : deleters) entry.second();
+  delete internal_;
+}
+
+App* App::Create(const AppOptions& options) { return Create(options, kDefaultAppName); }
+
+App* App::Create(const AppOptions& options, const char* name) {
+  if (!name) return nullptr;
+  std::lock_guard<std::mutex> lock(AppsMutex());
+  auto found = Apps().find(name);
+  if (found != Apps().end()) {  // as the SDK: the existing app, with its options
+    std::fprintf(stderr, "firebase::App::Create: App %s already created, options will not be applied.\n", name);
+    return found->second;
+  }
+  App* app = new App(options, name);
+  Apps()[name] = app;
+  return app;
+}
+
+App* App::GetInstance() { return GetInstance(kDefaultAppName); }
+
+App* App::GetInstance(const char* name) {
+  if (!name) return nullptr;
+  std::lock_guard<std::mutex> lock(AppsMutex());
+  auto found = Apps().find(name);
+  return found == Apps().end() ? nullptr : found->second;
+}
+
+std::vector<App*> App::GetApps() {
+  std::lock_guard<std::mutex> lock(AppsMutex());
+  std::vector<App*> apps;
+  for (auto& entry : Apps()) apps.push_back(entry.second);
+  return apps;
+}
+
+}  // namespace firebase

@@ -1,0 +1,151 @@
+// internal.h — what the firebase:: classes share inside libfbstorage-cpp.a: the Future state
+// and its completing side (Promise), the App registry, the internals of the storage and auth
+// classes. Everything runs on fbstorage.hpp (the C API's RAII layer); no logic of its own
+// beyond mapping the SDK's shapes onto it.
+#ifndef FBSTORAGE_CPP_INTERNAL_H_
+#define FBSTORAGE_CPP_INTERNAL_H_
+
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fbstorage.hpp>
+
+#include "firebase/app.h"
+#include "firebase/future.h"
+
+namespace firebase {
+namespace detail {
+
+// One operation's outcome, shared by its Futures and by the operation until it completes.
+class FutureState : public std::enable_shared_from_this<FutureState> {
+ public:
+  // Completes once (later calls are ignored), then runs the completion callback, if any.
+  void Complete(int error, std::string message, std::shared_ptr<void> result);
+  FutureStatus status() const;
+  int error() const;
+  const char* error_message() const;
+  const void* result() const;
+  bool Wait(int timeout_milliseconds) const;
+  // Replaces the callback; runs it at once (on this thread) when complete already.
+  void SetCallback(std::function<void(const FutureBase&)> callback);
+
+ private:
+  mutable std::mutex mutex_;
+  mutable std::condition_variable completed_;
+  bool complete_ = false;
+  int error_ = 0;
+  std::string message_;
+  std::shared_ptr<void> result_;
+  std::function<void(const FutureBase&)> callback_;
+};
+
+}  // namespace detail
+
+namespace internal {
+
+// The result a failed Future<T> holds (the SDK's results exist on failure too); specialized
+// where a failed result differs from a default one (an invalid storage::Metadata).
+template <class T>
+T FailedResult() {
+  return T();
+}
+
+// The operation's side of a Future<T>. Copies complete the same state.
+template <class T>
+class Promise {
+ public:
+  Promise() : state_(std::make_shared<detail::FutureState>()) {}
+  Future<T> future() const { return Future<T>(state_); }
+  void Succeed(T value) const { state_->Complete(0, std::string(), std::make_shared<T>(std::move(value))); }
+  // A failed Future still has a (default) result, as in the SDK.
+  void Fail(int error, const std::string& message) const {
+    state_->Complete(error, message, std::make_shared<T>(FailedResult<T>()));
+  }
+
+ private:
+  std::shared_ptr<detail::FutureState> state_;
+};
+
+template <>
+class Promise<void> {
+ public:
+  Promise() : state_(std::make_shared<detail::FutureState>()) {}
+  Future<void> future() const { return Future<void>(state_); }
+  void Succeed() const { state_->Complete(0, std::string(), nullptr); }
+  void Fail(int error, const std::string& message) const { state_->Complete(error, message, nullptr); }
+
+ private:
+  std::shared_ptr<detail::FutureState> state_;
+};
+
+// Starts an fbstorage *_async call (start(completion)) and completes the promise with
+// convert(value), or with map_error(code) and the message when it fails, at the call or later.
+template <class T, class V, class Start, class Convert>
+Future<T> RunOperation(int (*map_error)(int), Start start, Convert convert) {
+  Promise<T> promise;
+  auto fail = [promise, map_error](const fbstorage::Error& e) { promise.Fail(map_error(e.code()), e.what()); };
+  try {
+    start([promise, fail, convert](fbstorage::Result<V> result) {
+      if (const fbstorage::Error* e = result.error()) return fail(*e);
+      try {
+        if constexpr (std::is_void_v<T>) {
+          promise.Succeed();
+        } else {
+          promise.Succeed(convert(result.value()));
+        }
+      } catch (const fbstorage::Error& e) {
+        fail(e);
+      }
+    });
+  } catch (const fbstorage::Error& e) {
+    fail(e);
+  }
+  return promise.future();
+}
+
+// An App's Storage and Auth instances.
+class AppInternal {
+ public:
+  std::mutex mutex;
+  struct StorageEntry {
+    void* instance;            // storage::Storage*
+    fbstorage::Storage* core;  // its fbstorage storage
+  };
+  std::map<std::string, StorageEntry> storages;  // by URL
+  void* auth = nullptr;                   // auth::Auth*
+  // Set by the App's Auth: makes a storage send its current user's ID token (nullptr: none).
+  std::function<void(fbstorage::Storage&)> attach_auth;
+  // How ~App deletes each instance (Storage, Auth), by its address; an instance deleted first
+  // removes its entry. Type-erased so that an App without Auth does not link the auth code.
+  std::map<void*, std::function<void()>> deleters;
+};
+
+// Guards what an object's *LastResult accessors return.
+template <class T>
+class LastResult {
+ public:
+  Future<T> get() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return future_;
+  }
+  Future<T> set(Future<T> future) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    future_ = future;
+    return future;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  Future<T> future_;
+};
+
+}  // namespace internal
+}  // namespace firebase
+
+#endif  // FBSTORAGE_CPP_INTERNAL_H_

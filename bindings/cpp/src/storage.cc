@@ -1,0 +1,148 @@
+// storage.cc — firebase::storage::Storage: one fbstorage::Storage per (App, URL), and the
+// mapping of fbstorage's codes to storage::Error.
+#include "firebase/storage.h"
+
+#include <cstdio>
+
+#include "storage_internal.h"
+
+namespace firebase {
+namespace storage {
+
+namespace internal {
+
+int MapError(int fbs_code) {
+  switch (fbs_code) {
+    case FBS_OK: return kErrorNone;
+    case FBS_ERR_OBJECT_NOT_FOUND: return kErrorObjectNotFound;
+    case FBS_ERR_BUCKET_NOT_FOUND: return kErrorBucketNotFound;
+    case FBS_ERR_PROJECT_NOT_FOUND: return kErrorProjectNotFound;
+    case FBS_ERR_QUOTA_EXCEEDED: return kErrorQuotaExceeded;
+    case FBS_ERR_UNAUTHENTICATED: return kErrorUnauthenticated;
+    case FBS_ERR_UNAUTHORIZED: return kErrorUnauthorized;
+    case FBS_ERR_RETRY_LIMIT_EXCEEDED: return kErrorRetryLimitExceeded;
+    case FBS_ERR_NON_MATCHING_CHECKSUM: return kErrorNonMatchingChecksum;
+    case FBS_ERR_DOWNLOAD_SIZE_EXCEEDED: return kErrorDownloadSizeExceeded;
+    case FBS_ERR_CANCELLED: return kErrorCancelled;
+    default:
+      // A user whose session died meanwhile (disabled, revoked) is unauthenticated to storage.
+      if (fbs_code <= FBS_ERR_AUTH_INVALID_API_KEY && fbs_code >= FBS_ERR_AUTH_REQUIRES_RECENT_LOGIN)
+        return kErrorUnauthenticated;
+      return kErrorUnknown;
+  }
+}
+
+StorageReference MakeReference(Storage* storage, fbstorage::Reference ref) {
+  return StorageReference(std::make_shared<StorageReferenceInternal>(storage, std::move(ref)));
+}
+
+}  // namespace internal
+
+const char* GetErrorMessage(Error error) {
+  switch (error) {
+    case kErrorNone: return "The operation was a success, no error occurred.";
+    case kErrorUnknown: return "An unknown error occurred.";
+    case kErrorObjectNotFound: return "No object exists at the desired reference.";
+    case kErrorBucketNotFound: return "No bucket is configured for Cloud Storage.";
+    case kErrorProjectNotFound: return "No project is configured for Cloud Storage.";
+    case kErrorQuotaExceeded: return "Quota on your Cloud Storage bucket has been exceeded.";
+    case kErrorUnauthenticated: return "User is unauthenticated.";
+    case kErrorUnauthorized: return "User is not authorized to perform the desired action.";
+    case kErrorRetryLimitExceeded: return "The maximum time limit on an operation has been exceeded.";
+    case kErrorNonMatchingChecksum: return "File on the client does not match the checksum of the file received by the server.";
+    case kErrorDownloadSizeExceeded: return "Size of the downloaded file exceeds the amount of memory allocated for the download.";
+    case kErrorCancelled: return "User cancelled the operation.";
+  }
+  return "An unknown error occurred.";
+}
+
+Storage::Storage(App* app, const char* url) : internal_(nullptr) {
+  std::string bucket = url && *url ? url : std::string("gs://") + app->options().storage_bucket();
+  internal_ = new internal::StorageInternal(app, url ? url : "", bucket);
+}
+
+Storage::~Storage() {
+  firebase::internal::AppInternal* registry = internal_->app->internal();
+  {
+    std::lock_guard<std::mutex> lock(registry->mutex);
+    registry->storages.erase(internal_->url);
+    registry->deleters.erase(this);
+  }
+  delete internal_;
+}
+
+Storage* Storage::GetInstance(App* app, InitResult* init_result_out) { return GetInstance(app, nullptr, init_result_out); }
+
+Storage* Storage::GetInstance(App* app, const char* url, InitResult* init_result_out) {
+  if (init_result_out) *init_result_out = kInitResultSuccess;
+  if (!app) return nullptr;
+  firebase::internal::AppInternal* registry = app->internal();
+  std::lock_guard<std::mutex> lock(registry->mutex);
+  std::string key = url ? url : "";
+  auto found = registry->storages.find(key);
+  if (found != registry->storages.end()) return static_cast<Storage*>(found->second.instance);
+  Storage* storage;
+  try {
+    storage = new Storage(app, url);
+  } catch (const fbstorage::Error& e) {
+    std::fprintf(stderr, "firebase::storage::Storage::GetInstance: %s\n", e.what());
+    return nullptr;
+  }
+  if (registry->attach_auth) registry->attach_auth(storage->internal_->storage);
+  registry->storages[key] = {storage, &storage->internal_->storage};
+  registry->deleters[storage] = [storage] { delete storage; };
+  return storage;
+}
+
+App* Storage::app() { return internal_->app; }
+std::string Storage::url() { return internal_->url; }
+
+StorageReference Storage::GetReference() const { return GetReference(""); }
+
+StorageReference Storage::GetReference(const char* path) const {
+  try {
+    return internal::MakeReference(const_cast<Storage*>(this), internal_->storage.reference(path ? path : ""));
+  } catch (const fbstorage::Error&) {
+    return StorageReference();
+  }
+}
+
+StorageReference Storage::GetReferenceFromUrl(const char* url) const {
+  try {
+    return internal::MakeReference(const_cast<Storage*>(this), internal_->storage.reference_for_url(url ? url : ""));
+  } catch (const fbstorage::Error&) {
+    return StorageReference();
+  }
+}
+
+double Storage::max_download_retry_time() { return internal_->storage.max_download_retry_time(); }
+double Storage::max_upload_retry_time() { return internal_->storage.max_upload_retry_time(); }
+double Storage::max_operation_retry_time() { return internal_->storage.max_operation_retry_time(); }
+
+namespace {
+// The SDK's void setters cannot report a bad value: say it on stderr and keep the old one.
+template <class Call>
+void Report(const char* what, Call call) {
+  try {
+    call();
+  } catch (const fbstorage::Error& e) {
+    std::fprintf(stderr, "firebase::storage::Storage::%s: %s\n", what, e.what());
+  }
+}
+}  // namespace
+
+void Storage::set_max_download_retry_time(double seconds) {
+  Report("set_max_download_retry_time", [&] { internal_->storage.set_max_download_retry_time(seconds); });
+}
+void Storage::set_max_upload_retry_time(double seconds) {
+  Report("set_max_upload_retry_time", [&] { internal_->storage.set_max_upload_retry_time(seconds); });
+}
+void Storage::set_max_operation_retry_time(double seconds) {
+  Report("set_max_operation_retry_time", [&] { internal_->storage.set_max_operation_retry_time(seconds); });
+}
+void Storage::UseEmulator(const char* host, int port) {
+  Report("UseEmulator", [&] { internal_->storage.use_emulator(host ? host : "", port); });
+}
+
+}  // namespace storage
+}  // namespace firebase

@@ -1,0 +1,309 @@
+// storage_reference.cc — firebase::storage::StorageReference: operations as Futures over
+// fbstorage's *_async calls, transfers as fbstorage::Tasks observed for the Listener and the
+// Future, controlled through a Controller.
+#include "firebase/storage/storage_reference.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include "firebase/storage/controller.h"
+#include "firebase/storage/listener.h"
+#include "storage_internal.h"
+
+namespace firebase {
+namespace storage {
+
+using firebase::internal::Promise;
+using firebase::internal::RunOperation;
+using internal::ControllerInternal;
+using internal::MapError;
+
+namespace {
+
+const char kInvalidReference[] = "invalid StorageReference (default-constructed, or its path was refused)";
+
+template <class T>
+Future<T> Failed(int error, const std::string& message) {
+  Promise<T> promise;
+  promise.Fail(error, message);
+  return promise.future();
+}
+
+Metadata MetadataFrom(Storage* storage, const fbstorage::MetadataView& view) {
+  return Metadata(new internal::MetadataInternal(storage, view));
+}
+
+// Runs a started task to its end: Listener events as they come, the Controller bound to it,
+// and finish(snapshot) at SUCCESS or FAILURE. The observers hold the controller's state, which
+// holds the task: a cycle the end breaks (the task is dropped from its own observer; the C API
+// removes its observers then and fbstorage.hpp releases them after the callback returns).
+void RunTask(fbstorage::Task task, const StorageReference& reference, Listener* listener, Controller* controller_out,
+             std::function<void(const fbstorage::SnapshotView&)> finish) {
+  auto held = std::make_shared<fbstorage::Task>(std::move(task));  // alive while we register
+  auto control = std::make_shared<ControllerInternal>(held, reference);
+  if (listener) {
+    held->observe(fbstorage::TaskStatus::kProgress, [control, listener](const fbstorage::SnapshotView&) {
+      Controller controller(control);
+      listener->OnProgress(&controller);
+    });
+    held->observe(fbstorage::TaskStatus::kPause, [control, listener](const fbstorage::SnapshotView&) {
+      Controller controller(control);
+      listener->OnPaused(&controller);
+    });
+  }
+  auto end = [control, finish](const fbstorage::SnapshotView& snapshot) {
+    std::shared_ptr<fbstorage::Task> ending;
+    {
+      std::lock_guard<std::mutex> lock(control->mutex);
+      control->final_bytes = snapshot.bytes_transferred();
+      control->final_total = snapshot.total_bytes().value_or(-1);
+      ending = std::move(control->task);
+    }
+    finish(snapshot);
+  };
+  held->observe(fbstorage::TaskStatus::kSuccess, end);
+  held->observe(fbstorage::TaskStatus::kFailure, end);
+  if (controller_out) *controller_out = Controller(control);
+}
+
+// Completes promise from a task's end: on_success(snapshot) or the failure.
+template <class T, class OnSuccess>
+std::function<void(const fbstorage::SnapshotView&)> Finisher(Promise<T> promise, OnSuccess on_success) {
+  return [promise, on_success](const fbstorage::SnapshotView& snapshot) {
+    if (auto error = snapshot.error()) return promise.Fail(MapError(error->code()), error->what());
+    try {
+      promise.Succeed(on_success(snapshot));
+    } catch (const fbstorage::Error& e) {
+      promise.Fail(MapError(e.code()), e.what());
+    }
+  };
+}
+
+// Starts a task (start(reference)); cleanup runs once it ended or failed to start.
+template <class T, class Start, class OnSuccess>
+Future<T> StartTask(const std::shared_ptr<internal::StorageReferenceInternal>& internal, const StorageReference& self,
+                    Listener* listener, Controller* controller_out, Start start, OnSuccess on_success,
+                    std::function<void()> cleanup = [] {}) {
+  Promise<T> promise;
+  auto finish = [finisher = Finisher(promise, on_success), cleanup](const fbstorage::SnapshotView& snapshot) {
+    finisher(snapshot);
+    cleanup();
+  };
+  try {
+    RunTask(start(internal->ref), self, listener, controller_out, finish);
+  } catch (const fbstorage::Error& e) {
+    promise.Fail(MapError(e.code()), e.what());
+    cleanup();
+  }
+  return promise.future();
+}
+
+// A file for GetBytes with a Listener or Controller: the download runs as a task into it.
+std::string TemporaryDownloadPath() {
+  const char* dir = getenv("TMPDIR");
+  std::string path = std::string(dir && *dir ? dir : "/tmp") + "/fbstorage-cpp-XXXXXX";
+  int fd = mkstemp(&path[0]);
+  if (fd < 0) throw fbstorage::Error(FBS_ERR_UNKNOWN, "cannot create a temporary file in " + path);
+  close(fd);
+  return path;
+}
+
+// A local path, or a file:// URL as the SDK's guides pass (file:///local/images/rivers.jpg).
+std::string LocalPath(const char* path_or_url) {
+  std::string path = path_or_url ? path_or_url : "";
+  return path.rfind("file://", 0) == 0 ? path.substr(7) : path;
+}
+
+}  // namespace
+
+StorageReference::StorageReference(std::shared_ptr<internal::StorageReferenceInternal> internal)
+    : internal_(std::move(internal)) {}
+StorageReference::~StorageReference() {}
+StorageReference::StorageReference(const StorageReference& reference) = default;
+StorageReference& StorageReference::operator=(const StorageReference& reference) = default;
+StorageReference::StorageReference(StorageReference&& other) = default;
+StorageReference& StorageReference::operator=(StorageReference&& other) = default;
+
+Storage* StorageReference::storage() { return internal_ ? internal_->storage : nullptr; }
+bool StorageReference::is_valid() const { return internal_ != nullptr; }
+std::string StorageReference::bucket() { return internal_ ? internal_->ref.bucket() : std::string(); }
+std::string StorageReference::full_path() { return internal_ ? internal_->ref.full_path() : std::string(); }
+std::string StorageReference::name() { return internal_ ? internal_->ref.name() : std::string(); }
+
+StorageReference StorageReference::Child(const char* path) const {
+  if (!internal_ || !path) return StorageReference();
+  try {
+    return internal::MakeReference(internal_->storage, internal_->ref.child(path));
+  } catch (const fbstorage::Error&) {
+    return StorageReference();
+  }
+}
+
+StorageReference StorageReference::GetParent() {
+  if (!internal_) return StorageReference();
+  try {
+    auto parent = internal_->ref.parent();
+    return parent ? internal::MakeReference(internal_->storage, std::move(*parent)) : StorageReference();
+  } catch (const fbstorage::Error&) {
+    return StorageReference();
+  }
+}
+
+Future<void> StorageReference::Delete() {
+  if (!internal_) return Failed<void>(kErrorUnknown, kInvalidReference);
+  const fbstorage::Reference& ref = internal_->ref;
+  return internal_->delete_result.set(RunOperation<void, void>(
+      MapError, [&](auto done) { ref.delete_object_async(done); }, [] {}));
+}
+
+Future<std::string> StorageReference::GetDownloadUrl() {
+  if (!internal_) return Failed<std::string>(kErrorUnknown, kInvalidReference);
+  const fbstorage::Reference& ref = internal_->ref;
+  return internal_->download_url_result.set(RunOperation<std::string, std::string>(
+      MapError, [&](auto done) { ref.download_url_async(done); }, [](const std::string& url) { return url; }));
+}
+
+Future<Metadata> StorageReference::GetMetadata() {
+  if (!internal_) return Failed<Metadata>(kErrorUnknown, kInvalidReference);
+  const fbstorage::Reference& ref = internal_->ref;
+  Storage* storage = internal_->storage;
+  return internal_->get_metadata_result.set(RunOperation<Metadata, fbstorage::MetadataView>(
+      MapError, [&](auto done) { ref.metadata_async(done); },
+      [storage](const fbstorage::MetadataView& m) { return MetadataFrom(storage, m); }));
+}
+
+Future<Metadata> StorageReference::UpdateMetadata(const Metadata& metadata) {
+  if (!internal_) return Failed<Metadata>(kErrorUnknown, kInvalidReference);
+  const fbstorage::Reference& ref = internal_->ref;
+  Storage* storage = internal_->storage;
+  return internal_->update_metadata_result.set(RunOperation<Metadata, fbstorage::MetadataView>(
+      MapError, [&](auto done) { ref.update_metadata_async(metadata.internal()->ToChanges(), done); },
+      [storage](const fbstorage::MetadataView& m) { return MetadataFrom(storage, m); }));
+}
+
+Future<StorageListResult> StorageReference::List(int max_results_per_page, const char* page_token) {
+  if (!internal_) return Failed<StorageListResult>(kErrorUnknown, kInvalidReference);
+  if (max_results_per_page < 1 || max_results_per_page > 1000)  // 0 would mean "the server's choice" below
+    return internal_->list_result.set(
+        Failed<StorageListResult>(kErrorUnknown, "max_results_per_page must be 1..1000, not " +
+                                                     std::to_string(max_results_per_page)));
+  const fbstorage::Reference& ref = internal_->ref;
+  Storage* storage = internal_->storage;
+  std::optional<std::string_view> token;
+  if (page_token && *page_token) token = page_token;
+  return internal_->list_result.set(RunOperation<StorageListResult, fbstorage::ListResultView>(
+      MapError, [&](auto done) { ref.list_async(max_results_per_page, token, done); },
+      [storage](const fbstorage::ListResultView& page) {
+        auto result = std::make_shared<internal::StorageListResultInternal>();
+        for (auto& item : page.items()) result->items.push_back(internal::MakeReference(storage, std::move(item)));
+        for (auto& prefix : page.prefixes())
+          result->prefixes.push_back(internal::MakeReference(storage, std::move(prefix)));
+        result->next_page_token = page.page_token().value_or("");
+        return StorageListResult(std::move(result));
+      }));
+}
+
+Future<size_t> StorageReference::GetBytes(void* buffer, size_t buffer_size, Listener* listener,
+                                          Controller* controller_out) {
+  if (!internal_) return Failed<size_t>(kErrorUnknown, kInvalidReference);
+  if (!listener && !controller_out) {
+    const fbstorage::Reference& ref = internal_->ref;
+    return internal_->get_bytes_result.set(RunOperation<size_t, std::string>(
+        MapError, [&](auto done) { ref.get_data_async(static_cast<int64_t>(buffer_size), done); },
+        [buffer](const std::string& bytes) {
+          if (!bytes.empty()) std::memcpy(buffer, bytes.data(), bytes.size());
+          return bytes.size();
+        }));
+  }
+  // Progress and pause need a task: download to a temporary file, then read it into buffer.
+  std::string path;
+  try {
+    path = TemporaryDownloadPath();
+  } catch (const fbstorage::Error& e) {
+    return internal_->get_bytes_result.set(Failed<size_t>(MapError(e.code()), e.what()));
+  }
+  auto read_into_buffer = [path, buffer, buffer_size](const fbstorage::SnapshotView&) -> size_t {
+    std::ifstream file(path, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    if (!file.eof() && file.fail()) throw fbstorage::Error(FBS_ERR_UNKNOWN, "cannot read the downloaded " + path);
+    if (bytes.size() > buffer_size)
+      throw fbstorage::Error(FBS_ERR_DOWNLOAD_SIZE_EXCEEDED, "the object (" + std::to_string(bytes.size()) +
+                                                                 " bytes) is larger than the buffer");
+    if (!bytes.empty()) std::memcpy(buffer, bytes.data(), bytes.size());
+    return bytes.size();
+  };
+  return internal_->get_bytes_result.set(StartTask<size_t>(
+      internal_, *this, listener, controller_out, [&](const fbstorage::Reference& ref) { return ref.write_to_file(path); },
+      read_into_buffer, [path] { std::remove(path.c_str()); }));
+}
+
+Future<size_t> StorageReference::GetFile(const char* path, Listener* listener, Controller* controller_out) {
+  if (!internal_) return Failed<size_t>(kErrorUnknown, kInvalidReference);
+  std::string local_path = LocalPath(path);
+  return internal_->get_file_result.set(StartTask<size_t>(
+      internal_, *this, listener, controller_out,
+      [&](const fbstorage::Reference& ref) { return ref.write_to_file(local_path); },
+      [](const fbstorage::SnapshotView& s) { return static_cast<size_t>(s.bytes_transferred()); }));
+}
+
+Future<Metadata> StorageReference::PutBytes(const void* buffer, size_t buffer_size, Listener* listener,
+                                            Controller* controller_out) {
+  return PutBytes(buffer, buffer_size, Metadata(), listener, controller_out);
+}
+
+Future<Metadata> StorageReference::PutBytes(const void* buffer, size_t buffer_size, const Metadata& metadata,
+                                            Listener* listener, Controller* controller_out) {
+  if (!internal_) return Failed<Metadata>(kErrorUnknown, kInvalidReference);
+  Storage* storage = internal_->storage;
+  return internal_->put_bytes_result.set(StartTask<Metadata>(
+      internal_, *this, listener, controller_out,
+      [&](const fbstorage::Reference& ref) {
+        fbstorage::Metadata changes = metadata.internal()->ToChanges();
+        return ref.put_data(buffer, buffer_size, &changes);
+      },
+      [storage](const fbstorage::SnapshotView& s) { return MetadataFrom(storage, s.metadata().value()); }));
+}
+
+Future<Metadata> StorageReference::PutFile(const char* path, Listener* listener, Controller* controller_out) {
+  return PutFile(path, Metadata(), listener, controller_out);
+}
+
+Future<Metadata> StorageReference::PutFile(const char* path, const Metadata& metadata, Listener* listener,
+                                           Controller* controller_out) {
+  if (!internal_) return Failed<Metadata>(kErrorUnknown, kInvalidReference);
+  Storage* storage = internal_->storage;
+  std::string local_path = LocalPath(path);
+  return internal_->put_file_result.set(StartTask<Metadata>(
+      internal_, *this, listener, controller_out,
+      [&](const fbstorage::Reference& ref) {
+        fbstorage::Metadata changes = metadata.internal()->ToChanges();
+        return ref.put_file(local_path, &changes);
+      },
+      [storage](const fbstorage::SnapshotView& s) { return MetadataFrom(storage, s.metadata().value()); }));
+}
+
+Future<void> StorageReference::DeleteLastResult() { return internal_ ? internal_->delete_result.get() : Future<void>(); }
+Future<size_t> StorageReference::GetFileLastResult() { return internal_ ? internal_->get_file_result.get() : Future<size_t>(); }
+Future<size_t> StorageReference::GetBytesLastResult() { return internal_ ? internal_->get_bytes_result.get() : Future<size_t>(); }
+Future<std::string> StorageReference::GetDownloadUrlLastResult() {
+  return internal_ ? internal_->download_url_result.get() : Future<std::string>();
+}
+Future<Metadata> StorageReference::GetMetadataLastResult() {
+  return internal_ ? internal_->get_metadata_result.get() : Future<Metadata>();
+}
+Future<Metadata> StorageReference::UpdateMetadataLastResult() {
+  return internal_ ? internal_->update_metadata_result.get() : Future<Metadata>();
+}
+Future<StorageListResult> StorageReference::ListLastResult() {
+  return internal_ ? internal_->list_result.get() : Future<StorageListResult>();
+}
+Future<Metadata> StorageReference::PutBytesLastResult() { return internal_ ? internal_->put_bytes_result.get() : Future<Metadata>(); }
+Future<Metadata> StorageReference::PutFileLastResult() { return internal_ ? internal_->put_file_result.get() : Future<Metadata>(); }
+
+}  // namespace storage
+}  // namespace firebase
