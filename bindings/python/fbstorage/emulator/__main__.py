@@ -92,6 +92,17 @@ def _positive(text: str) -> int:
     return value
 
 
+def _announce(line: str) -> None:
+    """Prints a READY line. A harness that read the first line and closed its end of the pipe
+    does not stop the emulator: later lines are then dropped."""
+    try:
+        print(line, flush=True)
+    except BrokenPipeError:
+        # Nothing reads stdout any more; point it at /dev/null so no later write or the final
+        # flush at exit fails again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 async def serve(args: argparse.Namespace) -> int:
     """Run until stopped (or, for `exec`, until the command ends); the exit status."""
     workflows = Workflows(args)
@@ -133,11 +144,11 @@ async def serve(args: argparse.Namespace) -> int:
                 status = await run_command(args.command, emulator_environment(addresses, auth.project))
             else:
                 stop = _stop_event(args, loop)  # before READY: a signal right after it must stop us cleanly
-                print(f"READY {_address(runner)}", flush=True)
+                _announce(f"READY {_address(runner)}")
                 if auth.port is not None:
-                    print(f"READY-AUTH {_address(auth_runner)}", flush=True)
+                    _announce(f"READY-AUTH {_address(auth_runner)}")
                 if ui_runner:
-                    print(f"READY-UI {_address(ui_runner)}", flush=True)
+                    _announce(f"READY-UI {_address(ui_runner)}")
                 await stop.wait()
             if watcher:
                 watcher.cancel()

@@ -52,6 +52,25 @@ def test_stop_on_stdin_eof(stop):
         process.stderr.close()
 
 
+def test_a_harness_that_reads_only_the_first_ready_line_keeps_a_working_emulator():
+    """Harnesses read `READY http://…` and close the pipe: the READY-AUTH and READY-UI lines that
+    follow must not kill the emulator (they are printed before it serves its first request)."""
+    process = subprocess.Popen([sys.executable, "-m", "fbstorage.emulator", "--port", "0", "--stop-on-stdin-eof"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env={**os.environ, "PYTHONPATH": str(PYTHON_ROOT)})
+    try:
+        address = process.stdout.readline().decode().split()[1]
+        process.stdout.close()
+        for _ in range(2):
+            assert requests.get(f"{address}/_emulator/requests", timeout=10).status_code == 200
+        process.stdin.close()
+        assert process.wait(10) == 0
+        assert b"Traceback" not in process.stderr.read()
+    finally:
+        process.kill()
+        process.stderr.close()
+
+
 def test_port_in_use_fails_with_message(start_emulator):
     emu = start_emulator()
     with pytest.raises(RuntimeError, match="address already in use"):
