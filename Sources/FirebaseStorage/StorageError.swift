@@ -139,7 +139,7 @@ public enum StorageError: Error, CustomNSError {
         case .authInvalidAPIKey, .authInvalidEmail, .authWrongPassword, .authUserNotFound, .authEmailAlreadyInUse,
              .authWeakPassword, .authUserDisabled, .authInvalidCustomToken, .authTooManyRequests,
              .authOperationNotAllowed, .authUserTokenExpired, .authInvalidRefreshToken, .authNoUser,
-             .authRequiresRecentLogin:
+             .authRequiresRecentLogin, .credentialInvalid, .credentialClockSkew, .credentialRejected:
             self = .unauthenticated(serverError: server)
         }
     }

@@ -172,13 +172,14 @@ extension StorageReference {
         }
     }
 
-    /// Starts one retried request on this object's URL with the operation deadline.
-    private func startObjectRequest(method: String, headers: [(name: String, value: String)] = [],
-                                    body: BytesBody? = nil,
-                                    _ done: @escaping StorageCompletion<HTTPResponse>) throws(StorageError) {
+    /// Starts one retried request on this object's URL (with `query`, escaped) with the
+    /// operation deadline.
+    func startObjectRequest(method: String, query: String = "", headers: [(name: String, value: String)] = [],
+                            body: BytesBody? = nil,
+                            _ done: @escaping StorageCompletion<HTTPResponse>) throws(StorageError) {
         try requireObject()
         let settings = storage.settings
-        let url = settings.endpoint.objectURL(path)
+        let url = settings.endpoint.objectURL(path) + query
         try RetryingRequest(
             storage: storage, path: path, settings: settings, retryTime: settings.maxOperationRetryTime,
             build: { _, auth in HTTPRequest(method: method, url: url, headers: headers + auth, body: body) },
