@@ -135,8 +135,9 @@ public final class ServiceAccountCredentials: RequestHost, AuthTokenSource, @unc
 
     // MARK: The exchange
 
-    /// The signed JWT the token endpoint exchanges: `iss` the service account, `aud` the
-    /// endpoint, `scope`, `iat` now and `exp` an hour later (the claims google-auth sends).
+    /// The signed JWT the token endpoint exchanges: `iss` the service account, `aud` Google's
+    /// token endpoint whatever `token_uri` is, `scope`, `iat` now and `exp` an hour later (the
+    /// claims google-auth sends).
     func assertion(scopes: [String], issuedAt: Int64) throws(StorageError) -> String {
         var header: [UInt8] = []
         var headerFields: [(String, JSONValue)] = [("alg", .string("RS256")), ("typ", .string("JWT"))]
@@ -146,7 +147,7 @@ public final class ServiceAccountCredentials: RequestHost, AuthTokenSource, @unc
         JSONValue.writeObject([
             ("iss", .string(key.clientEmail)),
             ("scope", .string(scopes.joined(separator: " "))),
-            ("aud", .string(key.tokenURI)),
+            ("aud", .string(ServiceAccountKey.defaultTokenURI)),
             ("iat", .number(issuedAt)),
             ("exp", .number(issuedAt + Int64(Self.assertionLifetime))),
         ], into: &claims)

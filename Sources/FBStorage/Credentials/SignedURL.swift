@@ -71,9 +71,9 @@ extension ServiceAccountKey {
             throw .invalidArgument("A signed URL's expiration must be 1 to 604800 seconds (7 days), not \(request.expiresIn)")
         }
         guard !request.bucket.isEmpty else { throw .invalidArgument("The bucket is empty") }
-        for (name, value) in request.headers + request.queryParameters {
-            try HeaderValue.check(name, field: "A signed header or parameter name")
-            try HeaderValue.check(value, field: "The signed header or parameter '\(name)'")
+        for (name, value) in request.queryParameters {
+            try HeaderValue.check(name, field: "A signed parameter name")
+            try HeaderValue.check(value, field: "The signed parameter '\(name)'")
         }
         let (base, resource) = try Self.baseAndResource(request)
         let (stamp, day) = Self.timestamps(request.timestamp ?? Int64(IDToken.now()))
@@ -84,6 +84,10 @@ extension ServiceAccountKey {
             headers.append((name: "Host", value: Self.authority(of: base)))
         }
         let canonicalHeaders = Self.canonicalHeaders(headers)
+        for (name, value) in canonicalHeaders {   // whitespace is folded: other control characters cannot be sent
+            try HeaderValue.check(name, field: "A signed header name")
+            try HeaderValue.check(value, field: "The signed header '\(name)'")
+        }
         let signedHeaders = canonicalHeaders.map(\.name).joined(separator: ";")
 
         var query = request.queryParameters

@@ -285,6 +285,33 @@ class StorageReference(OwnedHandle):
         finally:
             lib.fbs_metadata_free(handle)
 
+    # -- download tokens (admin access creates and revokes them) ----------------------------
+    def download_tokens(self) -> list[str]:
+        """The object's download tokens (a metadata read)."""
+        lib = library()
+        handle = call_for_out(lib.fbs_reference_get_metadata, self._handle, out_type=MetadataHandle)
+        try:
+            return [decode(lib.fbs_metadata_download_token_at(handle, index)) or ""
+                    for index in range(lib.fbs_metadata_download_token_count(handle))]
+        finally:
+            lib.fbs_metadata_free(handle)
+
+    def create_download_token(self) -> str:
+        """Adds a download token and returns it (admin access)."""
+        address = call_for_out(library().fbs_reference_create_download_token, self._handle, out_type=ctypes.c_void_p)
+        return take_string(address.value) or ""
+
+    def revoke_download_token(self, token: str) -> None:
+        """Removes ``token``: its URLs stop working (admin access). The server replaces the last
+        token with a new one."""
+        library().fbs_reference_revoke_download_token(self._handle, encode_text(token, "token"), None)
+
+    def download_url_for_token(self, token: str) -> str:
+        """The download URL that ``token`` opens (no request)."""
+        address = call_for_out(library().fbs_reference_download_url_for_token, self._handle,
+                               encode_text(token, "token"), out_type=ctypes.c_void_p)
+        return take_string(address.value) or ""
+
     def delete(self) -> None:
         """Deletes the object."""
         library().fbs_reference_delete(self._handle)

@@ -11,7 +11,9 @@ from .control import routes as control_routes
 from .errors import ApiError, json_error
 from .gcs import add_gcs_routes
 from .identity.routes import add_identity_routes, ready as auth_ready
+from .oauth import add_oauth_routes
 from .object_api import handle_v0
+from .signed_urls import add_signed_url_routes
 from .state import STATE, EmulatorState
 
 CONTROL_PREFIX = "/_emulator/"
@@ -112,6 +114,8 @@ def create_app(state: EmulatorState) -> web.Application:
     app.router.add_route("*", r"/v0{tail:[\s\S]*}", handle_v0)
     add_gcs_routes(app)  # the GCS JSON API, on the same store
     add_identity_routes(app)  # Auth too, for convenience
+    add_oauth_routes(app)  # service-account assertions -> access tokens
+    add_signed_url_routes(app)  # last: /{bucket}/{object} with a V4 signature
     return app
 
 

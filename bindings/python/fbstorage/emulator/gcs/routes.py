@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from ..auth import check_gcs_authorization
 from ..errors import ApiError
 from ..state import STATE
 from .copies import compose_object, copy_object, rewrite_object
@@ -25,6 +26,7 @@ PATTERNS = (r"/storage/v1/b{tail:[\s\S]*}", r"/upload/storage/v1/b{tail:[\s\S]*}
 @renders_gcs_errors
 async def handle_gcs(request: web.Request) -> web.StreamResponse:
     method = "GET" if request.method == "HEAD" else request.method
+    check_gcs_authorization(request.headers.get("Authorization"), request.app[STATE].service_accounts)
     try:
         target = parse_target(request.raw_path)
     except UnknownTarget:
