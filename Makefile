@@ -29,6 +29,9 @@ deps:
 	  echo "Installing libcurl4-openssl-dev, libssl-dev and pkg-config (apt)"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libcurl4-openssl-dev libssl-dev pkg-config >/dev/null; \
 	fi
+	@if ! command -v openssl >/dev/null; then \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq openssl >/dev/null; \
+	fi
 	@if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv >/dev/null; \
 	fi

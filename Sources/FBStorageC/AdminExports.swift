@@ -168,3 +168,53 @@ public func fbs_reference_download_url_for_token(_ r: OpaquePointer?, _ token: U
         out.pointee = ownedCString(try StorageReference.behind(r).downloadURL(token: Arguments.string(token, "token")))
     }
 }
+
+// MARK: GCS JSON API: listing with metadata, server-side copy
+
+@_cdecl("fbs_reference_list_with_metadata")
+public func fbs_reference_list_with_metadata(_ r: OpaquePointer?, _ maxResults: Int64, _ pageToken: UnsafePointer<CChar>?,
+                                             _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        let out = try Arguments.out(out)
+        let list = try StorageReference.behind(r).listWithMetadata(maxResults: maxResults == 0 ? nil : maxResults,
+                                                                   pageToken: Arguments.optionalString(pageToken, "page_token"))
+        out.pointee = Handles.make(list)
+    }
+}
+
+@_cdecl("fbs_list_result_item_metadata")
+public func fbs_list_result_item_metadata(_ lr: OpaquePointer?, _ index: Int) -> OpaquePointer? {
+    StorageListResult.lentChild(lr, .itemMetadata(index)) { list in
+        index >= 0 && index < list.itemMetadata.count ? list.itemMetadata[index] : nil
+    }
+}
+
+@_cdecl("fbs_reference_copy_to")
+public func fbs_reference_copy_to(_ source: OpaquePointer?, _ destination: OpaquePointer?,
+                                  _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        let metadata = try StorageReference.behind(source).copy(to: StorageReference.behind(destination))
+        out?.pointee = Handles.make(metadata)
+    }
+}
+
+@_cdecl("fbs_reference_list_with_metadata_async")
+public func fbs_reference_list_with_metadata_async(_ r: OpaquePointer?, _ maxResults: Int64, _ pageToken: UnsafePointer<CChar>?,
+                                                   _ cb: fbs_list_callback?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    startAsync(cb, userData, { done throws(StorageError) in
+        try StorageReference.behind(r).listWithMetadata(maxResults: maxResults == 0 ? nil : maxResults,
+                                                        pageToken: Arguments.optionalString(pageToken, "page_token"), completion: done)
+    }) { cb, result, userData in
+        Handles.lend(try? result.get()) { cb(code(result), $0, userData) }
+    }
+}
+
+@_cdecl("fbs_reference_copy_to_async")
+public func fbs_reference_copy_to_async(_ source: OpaquePointer?, _ destination: OpaquePointer?,
+                                        _ cb: fbs_metadata_callback?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    startAsync(cb, userData, { done throws(StorageError) in
+        try StorageReference.behind(source).copy(to: StorageReference.behind(destination), completion: done)
+    }) { cb, result, userData in
+        Handles.lend(try? result.get()) { cb(code(result), $0, userData) }
+    }
+}

@@ -58,6 +58,7 @@ enum StringKey: Equatable {
 enum ChildKey: Hashable {
     case item(Int)
     case prefix(Int)
+    case itemMetadata(Int)
     case metadata
     case reference
 }

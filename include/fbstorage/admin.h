@@ -142,6 +142,37 @@ int fbs_reference_revoke_download_token(const fbs_reference *r, const char *toke
  * Errors: FBS_ERR_PATH (the bucket root), FBS_ERR_INVALID_ARGUMENT (NULL or empty token). */
 int fbs_reference_download_url_for_token(const fbs_reference *r, const char *token, char **out_url);
 
+
+/* ------------------------------------------------------------------------------------------
+ * The GCS JSON API (/storage/v1; storage.googleapis.com in production, the emulator itself
+ * otherwise), which admin access opens: listings whose items carry their metadata, and
+ * server-side copies.
+ * ---------------------------------------------------------------------------------------- */
+
+/* As fbs_reference_list() (list.h), with each item's metadata: size, updated, content type,
+ * MD5, generation, … in one request per page instead of one per object. Read it with
+ * fbs_list_result_item_metadata().
+ * Errors: FBS_ERR_INVALID_ARGUMENT (max_results out of range), FBS_ERR_UNAUTHENTICATED (no
+ * admin credentials, in production). */
+int fbs_reference_list_with_metadata(const fbs_reference *r, int64_t max_results, const char *page_token,
+                                     fbs_list_result **out);
+
+/* The metadata of item `index` of a result of fbs_reference_list_with_metadata(), borrowed from
+ * the result; NULL past the end and for results of fbs_reference_list(). */
+const fbs_metadata *fbs_list_result_item_metadata(const fbs_list_result *lr, size_t index);
+
+/* Copies source to destination on the server (GCS rewriteTo, repeated with its rewriteToken
+ * until done, so large objects take several calls): no object bytes go through the client.
+ * destination may be in another bucket of the same storage service. The new object's metadata
+ * goes to *out_metadata when it is not NULL (release it with fbs_metadata_free()). A move is
+ * this copy, then fbs_reference_delete() of the source.
+ * Errors: FBS_ERR_OBJECT_NOT_FOUND (source), FBS_ERR_PATH (a bucket root). */
+int fbs_reference_copy_to(const fbs_reference *source, const fbs_reference *destination, fbs_metadata **out_metadata);
+int fbs_reference_list_with_metadata_async(const fbs_reference *r, int64_t max_results, const char *page_token,
+                                           fbs_list_callback cb, void *user_data);
+int fbs_reference_copy_to_async(const fbs_reference *source, const fbs_reference *destination,
+                                fbs_metadata_callback cb, void *user_data);
+
 #ifdef __cplusplus
 }
 #endif

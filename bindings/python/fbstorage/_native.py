@@ -313,6 +313,11 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_reference_create_download_token": (STATUS, [_R, POINTER(c_void_p)]),
     "fbs_reference_revoke_download_token": (STATUS, [_R, c_char_p, POINTER(_M)]),
     "fbs_reference_download_url_for_token": (STATUS, [_R, c_char_p, POINTER(c_void_p)]),
+    "fbs_reference_list_with_metadata": (STATUS, [_R, c_int64, c_char_p, POINTER(_LR)]),
+    "fbs_list_result_item_metadata": (_M, [_LR, c_size_t]),
+    "fbs_reference_copy_to": (STATUS, [_R, _R, POINTER(_M)]),
+    "fbs_reference_list_with_metadata_async": (STATUS, [_R, c_int64, c_char_p, LIST_CALLBACK, c_void_p]),
+    "fbs_reference_copy_to_async": (STATUS, [_R, _R, METADATA_CALLBACK, c_void_p]),
 }
 
 

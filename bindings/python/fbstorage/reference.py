@@ -361,14 +361,46 @@ class StorageReference(OwnedHandle):
             call_for_out(library().fbs_reference_list_all, self._handle, out_type=ListResultHandle)
         )
 
-    def _list_result(self, handle: Any) -> StorageListResult:
+    def list_with_metadata(self, max_results: int | None = None, page_token: str | None = None) -> StorageListResult:
+        """As :meth:`list`, through the GCS JSON API (admin access): ``item_metadata`` holds
+        each item's metadata, one request per page."""
+        count = 0 if max_results is None else check_integer(max_results, "max_results")
+        handle = call_for_out(library().fbs_reference_list_with_metadata, self._handle, count,
+                              encode_optional_text(page_token, "page_token"), out_type=ListResultHandle)
+        return self._list_result(handle, with_metadata=True)
+
+    def _list_result(self, handle: Any, with_metadata: bool = False) -> StorageListResult:
         """Copies an owned ``fbs_list_result`` into a StorageListResult and releases it."""
         lib = library()
         try:
-            return StorageListResult(
-                StorageReference._listed(self, lib.fbs_list_result_item_paths(handle)),
-                StorageReference._listed(self, lib.fbs_list_result_prefix_paths(handle)),
-                decode(lib.fbs_list_result_page_token(handle)),
-            )
+            return listed_page(self, handle, with_metadata)
         finally:
             lib.fbs_list_result_free(handle)
+
+    def copy_to(self, destination: StorageReference) -> StorageMetadata:
+        """Copies the object to ``destination`` on the server (GCS rewrite, admin access): no
+        object bytes pass through this process. Returns the new object's metadata."""
+        lib = library()
+        if not isinstance(destination, StorageReference):
+            raise TypeError(f"destination must be a StorageReference, not {type(destination).__name__}")
+        handle = call_for_out(lib.fbs_reference_copy_to, self._handle, destination._handle, out_type=MetadataHandle)
+        try:
+            return StorageMetadata._from_native(handle)
+        finally:
+            lib.fbs_metadata_free(handle)
+
+    def move_to(self, destination: StorageReference) -> StorageMetadata:
+        """:meth:`copy_to`, then deletes this object."""
+        metadata = self.copy_to(destination)
+        self.delete()
+        return metadata
+
+
+def listed_page(origin: StorageReference, handle: Any, with_metadata: bool) -> StorageListResult:
+    """A borrowed ``fbs_list_result`` as a StorageListResult of references listed from ``origin``."""
+    lib = library()
+    items = StorageReference._listed(origin, lib.fbs_list_result_item_paths(handle))
+    metadata = [StorageMetadata._from_native(lib.fbs_list_result_item_metadata(handle, index))
+                for index in range(len(items))] if with_metadata else None
+    return StorageListResult(items, StorageReference._listed(origin, lib.fbs_list_result_prefix_paths(handle)),
+                             decode(lib.fbs_list_result_page_token(handle)), metadata)

@@ -308,3 +308,99 @@ def test_the_emulator_serves_signed_urls_and_refuses_expired_or_altered_ones(adm
         with pytest.raises(StorageError) as caught:
             account.signed_url(BUCKET, "x", expiration=604801)
         assert caught.value.code == StorageErrorCode.INVALID_ARGUMENT
+
+
+def test_pages_list_with_each_items_metadata_in_one_request(admin_emulator, admin_storage):
+    url, _, _ = admin_emulator
+    for index in range(5):
+        admin_storage.reference(f"listed/f{index}.txt").put_data(b"x" * index, fbstorage.StorageMetadata(
+            content_type="text/plain")).wait()
+    admin_storage.reference("listed/sub/deep.txt").put_data(b"deep").wait()
+    requests.delete(f"{url}/_emulator/requests")
+    first = admin_storage.reference("listed").list_with_metadata(max_results=3)
+    second = admin_storage.reference("listed").list_with_metadata(max_results=3, page_token=first.page_token)
+    items = first.items + second.items
+    metadata = (first.item_metadata or []) + (second.item_metadata or [])
+    assert [item.full_path for item in items] == [f"listed/f{index}.txt" for index in range(5)]
+    assert [m.size for m in metadata] == list(range(5)) and {m.content_type for m in metadata} == {"text/plain"}
+    assert all(m.md5_hash and m.generation and m.updated for m in metadata)
+    assert "listed/sub" in {prefix.full_path for prefix in first.prefixes + second.prefixes}
+    logged = requests.get(f"{url}/_emulator/requests").json()["requests"]
+    assert [entry["path"] for entry in logged] == [f"/storage/v1/b/{BUCKET}/o"] * 2
+
+
+def test_a_server_side_copy_moves_no_object_bytes_through_the_client(admin_emulator, admin_storage):
+    url, _, _ = admin_emulator
+    data = bytes(range(256)) * (96 * 1024)  # 24 MiB: three rewriteTo calls of 8 MiB
+    source = admin_storage.reference("big/source.bin")
+    source.put_data(data).wait()
+    requests.delete(f"{url}/_emulator/requests")
+    copied = source.copy_to(admin_storage.reference("big/copy.bin"))
+    logged = requests.get(f"{url}/_emulator/requests").json()["requests"]
+    assert copied.size == len(data) and copied.full_path == "big/copy.bin"
+    assert len(logged) == 3 and all("/rewriteTo/" in entry["path"] for entry in logged)
+    assert sum(entry["body_size"] for entry in logged) < 64  # "{}" each: no object bytes sent
+    moved = admin_storage.reference("big/copy.bin").move_to(admin_storage.reference("big/moved.bin"))
+    assert moved.md5_hash == copied.md5_hash
+    with pytest.raises(StorageError) as caught:
+        admin_storage.reference("big/copy.bin").get_metadata()
+    assert caught.value.code == StorageErrorCode.OBJECT_NOT_FOUND
+
+
+def test_cli_and_fsspec_use_admin_listing_and_server_copies(admin_emulator, admin_storage):
+    from fbstorage.fsspec import FirebaseStorageFileSystem
+
+    url, key_path, _ = admin_emulator
+    admin_storage.reference("tools/a.txt").put_data(b"alpha").wait()
+    admin_storage.reference("tools/b.txt").put_data(b"beta!").wait()
+    requests.delete(f"{url}/_emulator/requests")
+    command = [sys.executable, "-m", "fbstorage", "--emulator", url.removeprefix("http://"),
+               "--service-account", str(key_path)]
+    listing = subprocess.run(command + ["ls", "-l", f"gs://{BUCKET}/tools"], capture_output=True, text=True,
+                             timeout=60)
+    assert listing.returncode == 0, listing.stderr
+    assert "TOTAL: 2 objects, 10 bytes" in listing.stdout
+    copied = subprocess.run(command + ["cp", f"gs://{BUCKET}/tools/a.txt", f"gs://{BUCKET}/tools/c.txt"],
+                            capture_output=True, text=True, timeout=60)
+    assert copied.returncode == 0, copied.stderr
+    logged = [(entry["method"], entry["path"]) for entry in requests.get(f"{url}/_emulator/requests").json()["requests"]]
+    assert ("GET", f"/storage/v1/b/{BUCKET}/o") in logged
+    assert not any("alt=media" in path or method in ("PUT",) for method, path in logged)
+    assert any("/rewriteTo/" in path for _, path in logged)
+    assert admin_storage.reference("tools/c.txt").get_data() == b"alpha"
+
+    fs = FirebaseStorageFileSystem(emulator_host=url.removeprefix("http://"), service_account=str(key_path),
+                                   skip_instance_cache=True)
+    requests.delete(f"{url}/_emulator/requests")
+    entries = fs.ls(f"{BUCKET}/tools", detail=True)
+    assert {entry["name"]: entry["size"] for entry in entries} == {
+        f"{BUCKET}/tools/a.txt": 5, f"{BUCKET}/tools/b.txt": 5, f"{BUCKET}/tools/c.txt": 5}
+    storage_requests = [entry for entry in requests.get(f"{url}/_emulator/requests").json()["requests"]
+                        if not entry["path"].startswith("/oauth2.")]
+    assert len(storage_requests) == 1
+    fs.mv(f"{BUCKET}/tools/b.txt", f"{BUCKET}/tools/d.txt")
+    assert fs.cat_file(f"{BUCKET}/tools/d.txt") == b"beta!" and not fs.exists(f"{BUCKET}/tools/b.txt")
+
+
+def test_the_asyncio_api_lists_with_metadata_and_copies_on_the_server(admin_emulator):
+    import asyncio
+
+    from fbstorage import aio
+
+    url, key_path, _ = admin_emulator
+
+    async def scenario() -> None:
+        with fbstorage.ServiceAccount(key_path) as account:
+            async with aio.Storage(BUCKET) as storage:
+                storage.use_emulator(urlsplit(url).hostname, urlsplit(url).port)
+                storage.use_service_account(account)
+                await storage.reference("aio/one.txt").put_data(b"one")
+                page = await storage.reference("aio").list_with_metadata()
+                assert [item.full_path for item in page.items] == ["aio/one.txt"]
+                assert isinstance(page.items[0], aio.StorageReference)
+                assert [m.size for m in page.item_metadata] == [3]
+                moved = await storage.reference("aio/one.txt").move_to(storage.reference("aio/two.txt"))
+                assert moved.full_path == "aio/two.txt"
+                assert await storage.reference("aio/two.txt").get_data() == b"one"
+
+    asyncio.run(scenario())

@@ -70,6 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"a Firebase Auth ID token (default: ${TOKEN_ENV_VAR}; the variable keeps it "
              "out of the process list)")
     connection.add_argument(
+        "--service-account", metavar="KEY_JSON", default=argparse.SUPPRESS,
+        help="act as this service account (admin access, rules bypassed): ls -l reads each page's "
+             "metadata in one request, cp/mv within a bucket copy on the server")
+    connection.add_argument(
         "--chunk-size", type=_size, metavar="SIZE", default=argparse.SUPPRESS,
         help="bytes per resumable upload request, e.g. 8M (default: the library's)")
     connection.add_argument(
@@ -137,7 +141,8 @@ _ACCOUNT_COMMANDS = {"login": account.login, "logout": account.logout, "whoami":
 
 async def _run(options: argparse.Namespace) -> int:
     emulator, token = getattr(options, "emulator", None), getattr(options, "token", None)
-    auth = account.open_session(emulator) if token is None else None
+    service_account = getattr(options, "service_account", None)
+    auth = account.open_session(emulator) if token is None and service_account is None else None
     try:
         return await _run_with(options, auth)
     finally:
@@ -151,7 +156,8 @@ async def _run_with(options: argparse.Namespace, auth: Auth | None) -> int:
     async with CommandContext(getattr(options, "emulator", None), getattr(options, "token", None),
                               getattr(options, "chunk_size", None),
                               getattr(options, "retry_time", None),
-                              getattr(options, "jobs", 8), auth) as ctx:
+                              getattr(options, "jobs", 8), auth,
+                              getattr(options, "service_account", None)) as ctx:
         if options.command in ("cp", "mv"):
             flags = copy.MetadataFlags(options.content_type, dict(options.metadata))
             await copy.copy(ctx, options.sources, options.destination, options.recursive,
