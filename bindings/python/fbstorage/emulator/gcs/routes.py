@@ -9,6 +9,7 @@ from aiohttp import web
 
 from ..auth import check_gcs_authorization
 from ..errors import ApiError
+from ..signed_urls import handle_signed
 from ..state import STATE
 from .copies import compose_object, copy_object, rewrite_object
 from .errors import not_implemented, renders_gcs_errors
@@ -25,6 +26,8 @@ PATTERNS = (r"/storage/v1/b{tail:[\s\S]*}", r"/upload/storage/v1/b{tail:[\s\S]*}
 
 @renders_gcs_errors
 async def handle_gcs(request: web.Request) -> web.StreamResponse:
+    if "X-Goog-Algorithm" in request.query:  # a signed URL of a bucket named like a route ("b")
+        return await handle_signed(request)
     method = "GET" if request.method == "HEAD" else request.method
     check_gcs_authorization(request.headers.get("Authorization"), request.app[STATE].service_accounts)
     try:
