@@ -208,7 +208,7 @@ enum OAuthErrors {
         let said = description.isEmpty ? error : "\(error): \(description)"
         let code: StorageErrorCode
         let advice: String
-        if description.contains("iat") || description.contains("exp") || description.contains("timeframe") {
+        if description.contains("timeframe") || description.contains("iat and exp") {
             code = .credentialClockSkew
             advice = "the token endpoint refused the assertion's times: check this machine's clock (NTP)"
         } else if status == 401 || ["invalid_grant", "invalid_client", "unauthorized_client"].contains(error) {

@@ -20,9 +20,7 @@ extension StorageReference {
 
     func startListWithMetadata(maxResults: Int64?, pageToken: String?,
                                _ done: @escaping StorageCompletion<StorageListResult>) throws(StorageError) {
-        if let maxResults, !(1...1000).contains(maxResults) {
-            throw StorageError(code: .invalidArgument, message: "Argument 'maxResults' must be between 1 and 1000 inclusive")
-        }
+        try Self.checkPageSize(maxResults)
         var settings = storage.settings
         let api = GCSEndpoint(settings.endpoint)
         settings.endpoint = api.endpoint

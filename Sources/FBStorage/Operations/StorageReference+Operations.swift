@@ -135,9 +135,7 @@ extension StorageReference {
     }
 
     func startList(maxResults: Int64?, pageToken: String?, _ done: @escaping StorageCompletion<StorageListResult>) throws(StorageError) {
-        if let maxResults, !(1...1000).contains(maxResults) {
-            throw StorageError(code: .invalidArgument, message: "Argument 'maxResults' must be between 1 and 1000 inclusive")
-        }
+        try Self.checkPageSize(maxResults)
         let settings = storage.settings
         let url = settings.endpoint.listURL(path, maxResults: maxResults.map { Int($0) }, pageToken: pageToken)
         let storage = self.storage
@@ -164,6 +162,13 @@ extension StorageReference {
     }
 
     // MARK: Shared
+
+    /// A page holds 1 to 1000 items (nil: the server's choice).
+    static func checkPageSize(_ maxResults: Int64?) throws(StorageError) {
+        if let maxResults, !(1...1000).contains(maxResults) {
+            throw StorageError(code: .invalidArgument, message: "Argument 'maxResults' must be between 1 and 1000 inclusive")
+        }
+    }
 
     /// Object operations need an object: the root is the bucket itself.
     func requireObject() throws(StorageError) {
