@@ -106,5 +106,6 @@ class ServiceAccounts:
                 and expires > now and issued < expires <= issued + MAX_ASSERTION_LIFETIME):
             raise OAuthError(400, "invalid_grant", CLOCK_MESSAGE)
         token = "ya29.emulator-" + secrets.token_urlsafe(32)
+        self.access_tokens = {kept: issued for kept, issued in self.access_tokens.items() if issued[1] > now}
         self.access_tokens[token] = (email, now + TOKEN_LIFETIME)
         return {"access_token": token, "expires_in": TOKEN_LIFETIME, "token_type": "Bearer"}
