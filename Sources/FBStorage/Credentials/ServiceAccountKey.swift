@@ -68,7 +68,10 @@ public final class ServiceAccountKey: Sendable {
         privateKeyID = object["private_key_id"]?.stringValue
         projectID = object["project_id"]?.stringValue
         tokenURI = object["token_uri"]?.stringValue ?? Self.defaultTokenURI
-        guard TokenEndpoint(tokenURI) != nil else { throw invalid("has a \"token_uri\" that is not an http(s) URL") }
+        // The assertion is a credential: it goes over https, or to a local endpoint (an emulator).
+        guard let endpoint = TokenEndpoint(tokenURI)?.endpoint, endpoint.isSecureOrLoopback else {
+            throw invalid("has a \"token_uri\" that is neither an https URL nor a loopback http one")
+        }
         do {
             privateKey = try RSAKey(pem: pem)
         } catch {

@@ -126,7 +126,8 @@ def test_the_assertion_verifies_with_google_auth_and_has_its_claims():
 def test_bad_keys_fail_at_once_with_a_clear_code_and_no_key_material(tmp_path, monkeypatch):
     key = make_key("sa@p.iam.gserviceaccount.com", "https://oauth2.googleapis.com/token")
     cases = [json.dumps({**key, "type": "authorized_user"}), json.dumps({**key, "private_key": "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"}),
-             "not json", json.dumps({k: v for k, v in key.items() if k != "client_email"})]
+             "not json", json.dumps({k: v for k, v in key.items() if k != "client_email"}),
+             json.dumps({**key, "token_uri": "http://example.com/token"})]
     for text in cases:
         with pytest.raises(StorageError) as caught:
             fbstorage.ServiceAccount.from_json(text)
