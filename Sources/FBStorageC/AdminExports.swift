@@ -218,3 +218,21 @@ public func fbs_reference_copy_to_async(_ source: OpaquePointer?, _ destination:
         Handles.lend(try? result.get()) { cb(code(result), $0, userData) }
     }
 }
+
+@_cdecl("fbs_reference_create_download_token_async")
+public func fbs_reference_create_download_token_async(_ r: OpaquePointer?, _ cb: fbs_string_callback?,
+                                                      _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    startAsync(cb, userData, { done throws(StorageError) in try StorageReference.behind(r).createDownloadToken(completion: done) }) {
+        cb, result, userData in deliver(result, to: cb, userData)
+    }
+}
+
+@_cdecl("fbs_reference_revoke_download_token_async")
+public func fbs_reference_revoke_download_token_async(_ r: OpaquePointer?, _ token: UnsafePointer<CChar>?,
+                                                      _ cb: fbs_metadata_callback?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    startAsync(cb, userData, { done throws(StorageError) in
+        try StorageReference.behind(r).revokeDownloadToken(Arguments.string(token, "token"), completion: done)
+    }) { cb, result, userData in
+        Handles.lend(try? result.get()) { cb(code(result), $0, userData) }
+    }
+}

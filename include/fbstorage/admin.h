@@ -130,12 +130,15 @@ const char *fbs_metadata_download_token_at(const fbs_metadata *m, size_t index);
 /* Adds a download token to the object; the new token goes to *out_token (release it with
  * fbs_string_free()). Errors: FBS_ERR_UNAUTHORIZED (not admin), FBS_ERR_OBJECT_NOT_FOUND. */
 int fbs_reference_create_download_token(const fbs_reference *r, char **out_token);
+int fbs_reference_create_download_token_async(const fbs_reference *r, fbs_string_callback cb, void *user_data);
 
 /* Removes `token` from the object's tokens: URLs with it stop working. The server replaces the
  * last token with a new one. The metadata after the change goes to *out_metadata when it is
  * not NULL (release it with fbs_metadata_free()).
  * Errors: FBS_ERR_UNAUTHORIZED (not admin), FBS_ERR_OBJECT_NOT_FOUND. */
 int fbs_reference_revoke_download_token(const fbs_reference *r, const char *token, fbs_metadata **out_metadata);
+int fbs_reference_revoke_download_token_async(const fbs_reference *r, const char *token,
+                                              fbs_metadata_callback cb, void *user_data);
 
 /* The download URL that `token` opens, built without a request (fbs_reference_download_url()
  * fetches the object's first token). Release *out_url with fbs_string_free().

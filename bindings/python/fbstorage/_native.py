@@ -318,6 +318,8 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_reference_copy_to": (STATUS, [_R, _R, POINTER(_M)]),
     "fbs_reference_list_with_metadata_async": (STATUS, [_R, c_int64, c_char_p, LIST_CALLBACK, c_void_p]),
     "fbs_reference_copy_to_async": (STATUS, [_R, _R, METADATA_CALLBACK, c_void_p]),
+    "fbs_reference_create_download_token_async": (STATUS, [_R, STRING_CALLBACK, c_void_p]),
+    "fbs_reference_revoke_download_token_async": (STATUS, [_R, c_char_p, METADATA_CALLBACK, c_void_p]),
 }
 
 

@@ -533,6 +533,18 @@ class FirebaseStorageFileSystem(AbstractFileSystem):
             copy.upload(target, source).wait()  # the server's metadata: its writable fields are sent
         self.invalidate_cache(path2)
 
+    def sign(self, path: str, expiration: int = 100, **kwargs: Any) -> str:
+        """A V4 signed URL of ``path`` valid ``expiration`` seconds (``method=`` GET by
+        default), signed with the ``service_account`` key; for the emulator in use when there is one."""
+        if self._service_account is None:
+            raise NotImplementedError("signing URLs needs the service_account storage option")
+        bucket, key = self.split_path(path)
+        variable = os.environ.get("FIREBASE_STORAGE_EMULATOR_HOST")
+        address = self._emulator or (_parse_emulator_host(variable) if variable else None)
+        endpoint = None if address is None else f"http://{address[0]}:{address[1]}"
+        return self._service_account.signed_url(bucket, key, expiration=expiration, api_access_endpoint=endpoint,
+                                                **kwargs)
+
     # -- deleting ------------------------------------------------------------------------------
     def rm_file(self, path: str) -> None:
         path = self._strip_protocol(path)

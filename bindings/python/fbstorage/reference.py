@@ -291,8 +291,7 @@ class StorageReference(OwnedHandle):
         lib = library()
         handle = call_for_out(lib.fbs_reference_get_metadata, self._handle, out_type=MetadataHandle)
         try:
-            return [decode(lib.fbs_metadata_download_token_at(handle, index)) or ""
-                    for index in range(lib.fbs_metadata_download_token_count(handle))]
+            return download_tokens_of(handle)
         finally:
             lib.fbs_metadata_free(handle)
 
@@ -404,3 +403,10 @@ def listed_page(origin: StorageReference, handle: Any, with_metadata: bool) -> S
                 for index in range(len(items))] if with_metadata else None
     return StorageListResult(items, StorageReference._listed(origin, lib.fbs_list_result_prefix_paths(handle)),
                              decode(lib.fbs_list_result_page_token(handle)), metadata)
+
+
+def download_tokens_of(handle: Any) -> list[str]:
+    """The download tokens of a borrowed ``fbs_metadata``."""
+    lib = library()
+    return [decode(lib.fbs_metadata_download_token_at(handle, index)) or ""
+            for index in range(lib.fbs_metadata_download_token_count(handle))]

@@ -405,3 +405,40 @@ def test_the_asyncio_api_lists_with_metadata_and_copies_on_the_server(admin_emul
                 assert await storage.reference("aio/two.txt").get_data() == b"one"
 
     asyncio.run(scenario())
+
+
+def test_download_tokens_signed_urls_from_the_cli_aio_and_fsspec(admin_emulator, admin_storage):
+    import asyncio
+
+    from fbstorage import aio
+    from fbstorage.fsspec import FirebaseStorageFileSystem
+
+    url, key_path, _ = admin_emulator
+    admin_storage.reference("urls/f.txt").put_data(b"signed text").wait()
+    command = [sys.executable, "-m", "fbstorage", "--emulator", url.removeprefix("http://"),
+               "--service-account", str(key_path), "signurl", "-d", "10m"]
+    signed = subprocess.run(command + [f"gs://{BUCKET}/urls/f.txt"], capture_output=True, text=True, timeout=60)
+    assert signed.returncode == 0, signed.stderr
+    assert "X-Goog-Expires=600&" in signed.stdout and requests.get(signed.stdout.strip()).content == b"signed text"
+    unsigned = subprocess.run(command[:4] + ["signurl", f"gs://{BUCKET}/urls/f.txt"], capture_output=True, text=True,
+                              timeout=60)
+    assert unsigned.returncode == 2 and "--service-account" in unsigned.stderr
+
+    fs = FirebaseStorageFileSystem(emulator_host=url.removeprefix("http://"), service_account=str(key_path),
+                                   skip_instance_cache=True)
+    assert requests.get(fs.sign(f"{BUCKET}/urls/f.txt", expiration=60)).content == b"signed text"
+
+    async def tokens() -> None:
+        with fbstorage.ServiceAccount(key_path) as account:
+            async with aio.Storage(BUCKET) as storage:
+                storage.use_emulator(urlsplit(url).hostname, urlsplit(url).port)
+                storage.use_service_account(account)
+                ref = storage.reference("urls/f.txt")
+                before = await ref.download_tokens()
+                created = await ref.create_download_token()
+                assert await ref.download_tokens() == before + [created]
+                assert requests.get(ref.download_url_for_token(created)).content == b"signed text"
+                await ref.revoke_download_token(created)
+                assert created not in await ref.download_tokens()
+
+    asyncio.run(tokens())

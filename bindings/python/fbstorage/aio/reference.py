@@ -227,6 +227,34 @@ class StorageReference:
         await self.delete()
         return metadata
 
+    async def download_tokens(self) -> list[str]:
+        """The object's download tokens (a metadata read)."""
+        return await _completion.start(
+            "fbs_reference_get_metadata_async", self._reference._handle, convert=sync_reference.download_tokens_of
+        )
+
+    async def create_download_token(self) -> str:
+        """Adds a download token and returns it (admin access)."""
+        token: str = await _completion.start(
+            "fbs_reference_create_download_token_async",
+            self._reference._handle,
+            convert=lambda value: decode(value) or "",
+        )
+        return token
+
+    async def revoke_download_token(self, token: str) -> None:
+        """Removes ``token``: its URLs stop working (admin access)."""
+        await _completion.start(
+            "fbs_reference_revoke_download_token_async",
+            self._reference._handle,
+            encode_text(token, "token"),
+            convert=lambda handle: None,
+        )
+
+    def download_url_for_token(self, token: str) -> str:
+        """The download URL that ``token`` opens (no request)."""
+        return self._reference.download_url_for_token(token)
+
     def _list_result(self, handle: Any, with_metadata: bool = False) -> StorageListResult:
         """A borrowed ``fbs_list_result`` as a StorageListResult of references like this one."""
         page = sync_reference.listed_page(self._reference, handle, with_metadata)

@@ -41,6 +41,17 @@ def _key_value(text: str) -> tuple[str, str]:
     return key, value
 
 
+_DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def _duration(text: str) -> int:
+    """"600", "10m", "12h" or "7d": whole seconds."""
+    number, unit = (text[:-1], text[-1].lower()) if text[-1:].lower() in _DURATION_UNITS else (text, "s")
+    if not number.isdigit() or int(number) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a duration such as 600, 10m, 12h or 7d")
+    return int(number) * _DURATION_UNITS[unit]
+
+
 def _seconds(text: str) -> float:
     try:
         seconds = float(text)
@@ -114,6 +125,13 @@ def build_parser() -> argparse.ArgumentParser:
                        ("url", "print objects' download URLs")):
         command(name, help).add_argument("targets", nargs="+", metavar="gs://BUCKET/PATH")
 
+    signing = command("signurl", "print V4 signed URLs (needs --service-account): anyone holding one may "
+                                 "do METHOD to the object until it expires")
+    signing.add_argument("targets", nargs="+", metavar="gs://BUCKET/PATH")
+    signing.add_argument("-m", "--method", choices=("GET", "HEAD", "PUT", "DELETE"), default="GET")
+    signing.add_argument("-d", "--duration", type=_duration, default=3600,
+                         help="how long the URL works: seconds, or 10m, 12h, 7d (default 1h, at most 7d)")
+
     removal = command("rm", "delete objects")
     removal.add_argument("targets", nargs="+", metavar="gs://BUCKET/PATH")
     removal.add_argument("-r", "--recursive", action="store_true", help="every object below")
@@ -168,6 +186,8 @@ async def _run_with(options: argparse.Namespace, auth: Auth | None) -> int:
                 "ls", "rm") else {}
             if options.command == "ls":
                 arguments["long"] = options.long
+            if options.command == "signurl":
+                arguments.update(method=options.method, duration=options.duration)
             await getattr(commands, options.command)(ctx, targets, **arguments)
         if ctx.failures:
             print(f"fbstorage: {options.command}: {ctx.failures} failed, "

@@ -8,7 +8,7 @@ from .. import aio
 from ..errors import StorageError
 from ..metadata import StorageMetadata
 from .context import CommandContext, walk
-from .locations import RemotePath
+from .locations import RemotePath, UsageError
 
 
 def _time(metadata: StorageMetadata) -> str:
@@ -125,3 +125,14 @@ async def rm(ctx: CommandContext, targets: list[RemotePath], recursive: bool) ->
             continue
         objects += below or [reference]
     await ctx.each(objects, lambda reference: reference.delete())
+
+
+async def signurl(ctx: CommandContext, targets: list[RemotePath], method: str, duration: int) -> None:
+    """V4 signed URLs, for the emulator in use (its URL as the endpoint) or production."""
+    if ctx.service_account is None:
+        raise UsageError("signurl signs with a service-account key: give --service-account KEY_JSON")
+    for target in targets:
+        if not target.path:
+            raise UsageError(f"signurl needs an object path, not the bucket {target}")
+        print(ctx.service_account.signed_url(target.bucket, target.path, expiration=duration, method=method,
+                                             api_access_endpoint=ctx.emulator_url))

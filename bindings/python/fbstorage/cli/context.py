@@ -15,6 +15,8 @@ from ..auth import Auth
 from ..errors import StorageError
 from .locations import RemotePath, UsageError
 
+STORAGE_EMULATOR_ENV_VAR = "FIREBASE_STORAGE_EMULATOR_HOST"  # the library reads it too
+
 #: The environment variable read for a Firebase Auth ID token when --token is not given.
 TOKEN_ENV_VAR = "FBSTORAGE_TOKEN"
 
@@ -55,6 +57,16 @@ class CommandContext:
         await asyncio.gather(*(storage.close() for storage in self._storages.values()))
         if self.service_account is not None:
             self.service_account.close()
+
+    @property
+    def emulator_url(self) -> str | None:
+        """``http://host:port`` of the emulator in use (--emulator or its variable), else None."""
+        variable = os.environ.get(STORAGE_EMULATOR_ENV_VAR)
+        address = self._emulator or (host_and_port(variable) if variable else None)
+        if address is None:
+            return None
+        host, port = address
+        return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
     def reference(self, remote: RemotePath) -> aio.StorageReference:
         storage = self._storages.get(remote.bucket)
