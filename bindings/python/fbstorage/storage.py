@@ -191,8 +191,8 @@ class Storage:
         """Acts as the service account: its OAuth2 access tokens, sent as ``Bearer``, give admin
         access (Security Rules do not apply). Replaces any other token source; None detaches."""
         handle = None if account is None else native_service_account(account)
-        library().fbs_storage_use_service_account(self._handle, handle)
-        self._auth = account  # the key lives as long as the storage uses it
+        library().fbs_storage_use_service_account(self._handle, handle)  # the library keeps the key alive
+        self._auth = None
 
     def set_access_token(self, token: str | None) -> None:
         """Sends a caller's OAuth2 access token (gcloud, a metadata server) as ``Bearer``; None

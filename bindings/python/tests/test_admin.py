@@ -442,3 +442,17 @@ def test_download_tokens_signed_urls_from_the_cli_aio_and_fsspec(admin_emulator,
                 assert created not in await ref.download_tokens()
 
     asyncio.run(tokens())
+
+
+def test_a_storage_keeps_using_a_closed_service_account(admin_emulator):
+    url, key_path, _ = admin_emulator
+    account = fbstorage.ServiceAccount(key_path)
+    with fbstorage.Storage(BUCKET) as storage:
+        storage.use_emulator(urlsplit(url).hostname, urlsplit(url).port)
+        storage.use_service_account(account)
+        account.close()
+        assert storage.auth is None
+        storage.reference("kept/alive.txt").put_data(b"still admin").wait()
+        with pytest.raises(StorageError) as caught:
+            account.access_token()
+        assert caught.value.code == StorageErrorCode.INVALID_ARGUMENT
