@@ -25,11 +25,14 @@ TIME_LIMIT := timeout --kill-after=30
 .PHONY: all lib deps venv test demo clean install
 all: lib
 
-# System packages: libcurl headers and pkg-config (Debian names); installed only when missing.
+# System packages: libcurl and libcrypto headers and pkg-config (Debian names); installed only when missing.
 deps:
-	@if ! pkg-config --exists libcurl 2>/dev/null; then \
-	  echo "Installing libcurl4-openssl-dev and pkg-config (apt)"; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libcurl4-openssl-dev pkg-config >/dev/null; \
+	@if ! pkg-config --exists libcurl libcrypto 2>/dev/null; then \
+	  echo "Installing libcurl4-openssl-dev, libssl-dev and pkg-config (apt)"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libcurl4-openssl-dev libssl-dev pkg-config >/dev/null; \
+	fi
+	@if ! command -v openssl >/dev/null; then \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq openssl >/dev/null; \
 	fi
 	@if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv >/dev/null; \

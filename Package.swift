@@ -17,10 +17,16 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // libcrypto (already loaded with libcurl): RS256 for service accounts and signed URLs.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(name: "CChecksums"),
         // fbs_version, fbs_abi_version, fbs_constant, fbs_error_name: compiled from include/fbstorage.h.
         .target(name: "CHeaderConstants"),
-        .target(name: "FBStorage", dependencies: ["CCurl", "CChecksums", "CHeaderConstants"]),
+        .target(name: "FBStorage", dependencies: ["CCurl", "CCrypto", "CChecksums", "CHeaderConstants"]),
         .target(name: "FBStorageC", dependencies: ["FBStorage", "CHeaderConstants"]),
         // Swift 5 mode, as the Apple SDK: its callbacks are plain (non-Sendable) closures.
         .target(name: "FirebaseCore", swiftSettings: [.swiftLanguageMode(.v5)]),

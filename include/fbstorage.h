@@ -62,5 +62,6 @@
 #include "fbstorage/operations.h"
 #include "fbstorage/list.h"
 #include "fbstorage/auth.h"
+#include "fbstorage/admin.h"
 
 #endif /* FBSTORAGE_H */

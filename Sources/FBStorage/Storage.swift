@@ -75,23 +75,25 @@ public final class Storage: RequestHost, @unchecked Sendable {
         lock.withLock { currentSettings.endpoint = endpoint }
     }
 
-    /// Sends `token` with every request (nil: none). Replaces any other token source.
+    /// Sends `token` with every request (nil: none), as `scheme` says: a user's ID token
+    /// (`.firebase`) or an OAuth2 access token (`.bearer`). Replaces any other token source.
     /// - Throws: `invalidArgument` when the token holds a control character.
-    public func setAuthToken(_ token: String?) throws(StorageError) {
+    public func setAuthToken(_ token: String?, scheme: AuthScheme = .firebase) throws(StorageError) {
         if let token { try HeaderValue.check(token, field: "The auth token") }
-        use(tokenSource: token.map(FixedTokenSource.init))
+        use(tokenSource: token.map { FixedTokenSource($0, scheme: scheme) })
     }
 
     /// Asks `provider` on the transfer thread before each request (it must be quick). Replaces
     /// any other token source; nil removes it.
-    public func setAuthTokenProvider(_ provider: (@Sendable (Bool) -> String?)?) {
-        use(tokenSource: provider.map(TokenProviderSource.init))
+    public func setAuthTokenProvider(scheme: AuthScheme = .firebase, _ provider: (@Sendable (Bool) -> String?)?) {
+        use(tokenSource: provider.map { TokenProviderSource($0, scheme: scheme) })
     }
 
     /// Asks `provider` on the callback thread; it answers through the `TokenRequest`, later and
     /// from any thread. Replaces any other token source; nil removes it.
-    public func setAuthTokenProvider(async provider: (@Sendable (_ forceRefresh: Bool, _ request: TokenRequest) -> Void)?) {
-        use(tokenSource: provider.map { AsyncTokenProviderSource($0, callbackQueue: callbackQueue) })
+    public func setAuthTokenProvider(scheme: AuthScheme = .firebase,
+                                     async provider: (@Sendable (_ forceRefresh: Bool, _ request: TokenRequest) -> Void)?) {
+        use(tokenSource: provider.map { AsyncTokenProviderSource($0, callbackQueue: callbackQueue, scheme: scheme) })
     }
 
     /// Where every request, of tasks already running too, gets its ID token from (an `Auth`,

@@ -6,6 +6,9 @@ public struct StorageListResult: Sendable {
     public var prefixes: [StorageReference]
     /// The token for the next page; nil on the last page.
     public var pageToken: String?
+    /// Each item's metadata, in the same order, from `listWithMetadata` (the GCS JSON API);
+    /// empty for the Firebase API's listings.
+    public var itemMetadata: [StorageMetadata] = []
 
     /// Builds references from a server page; names a reference cannot hold (over 1024 bytes,
     /// CR/LF) are left out rather than failing the page.

@@ -14,6 +14,7 @@ enum HandleKind: String {
     case auth = "fbs_auth"
     case user = "fbs_user"
     case tokenRequest = "fbs_token_request"
+    case serviceAccount = "fbs_service_account"
 }
 
 /// A core type that C handles hold: each is the value of exactly one handle kind.
@@ -30,6 +31,7 @@ extension StorageListResult: CHandled { static var handleKind: HandleKind { .lis
 extension Auth: CHandled { static var handleKind: HandleKind { .auth } }
 extension AuthUser: CHandled { static var handleKind: HandleKind { .user } }
 extension TokenRequest: CHandled { static var handleKind: HandleKind { .tokenRequest } }
+extension ServiceAccountCredentials: CHandled { static var handleKind: HandleKind { .serviceAccount } }
 
 /// Which C string a handle lends out. Borrowed until the handle is released, or until the
 /// metadata field it shows changes.
@@ -40,6 +42,7 @@ enum StringKey: Equatable {
     case errorMessage, serverResponse
     case itemPaths, prefixPaths, pageToken
     case uid, email, displayName, photoURL, signInProvider, idToken, refreshToken, claims
+    case projectID, downloadToken(Int)
 
     /// Strings of custom metadata: any change of the custom metadata replaces them all.
     var isCustomMetadata: Bool {
@@ -55,6 +58,7 @@ enum StringKey: Equatable {
 enum ChildKey: Hashable {
     case item(Int)
     case prefix(Int)
+    case itemMetadata(Int)
     case metadata
     case reference
 }

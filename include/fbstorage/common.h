@@ -52,7 +52,11 @@ typedef enum fbs_error_code {
     FBS_ERR_AUTH_USER_TOKEN_EXPIRED    = -13110, /* the session was revoked (TOKEN_EXPIRED): sign in again */
     FBS_ERR_AUTH_INVALID_REFRESH_TOKEN = -13111, /* the refresh token is malformed or unknown */
     FBS_ERR_AUTH_NO_USER               = -13112, /* the call needs a signed-in user */
-    FBS_ERR_AUTH_REQUIRES_RECENT_LOGIN = -13113  /* sign in again before this sensitive call */
+    FBS_ERR_AUTH_REQUIRES_RECENT_LOGIN = -13113, /* sign in again before this sensitive call */
+    /* Service accounts (fbstorage/admin.h) */
+    FBS_ERR_CREDENTIAL_INVALID         = -13200, /* malformed service-account key, or not a service_account key */
+    FBS_ERR_CREDENTIAL_CLOCK_SKEW      = -13201, /* the token endpoint says this machine's clock is wrong */
+    FBS_ERR_CREDENTIAL_REJECTED        = -13202  /* the token endpoint refused the key (401, invalid_grant) */
 } fbs_error_code;
 
 /* Times in milliseconds since the Unix epoch (UTC) use this value for "absent". */

@@ -20,21 +20,15 @@ struct AuthPersistence: Sendable {
     /// The saved session, or nil when there is no file.
     /// - Throws: `invalidArgument` naming the file when it cannot be read or is malformed.
     func load() throws(StorageError) -> AuthUser? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw failure("cannot be read (\(String(cString: strerror(errno))))")
-        }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw failure("cannot be read (\(String(cString: strerror(errno))))") }
-            if n == 0 { break }
-            bytes += buffer[0..<n]
-            guard bytes.count <= 1 << 20 else { throw failure("is larger than 1 MiB: not a session file") }
+        let bytes: [UInt8]
+        do throws(SmallFile.Failure) {
+            bytes = try SmallFile.read(path, limit: 1 << 20)
+        } catch {
+            switch error {
+            case .missing: return nil
+            case .unreadable(let reason): throw failure("cannot be read (\(reason))")
+            case .tooLarge: throw failure("is larger than 1 MiB: not a session file")
+            }
         }
         guard let object = JSONValue.parse(bytes)?.objectValue,
               let uid = object["uid"]?.stringValue, !uid.isEmpty,

@@ -52,6 +52,10 @@ struct IDToken: Sendable {
 
 /// Base64url without padding (RFC 4648 §5), as JWTs use it.
 enum Base64URL {
+    static func encode(_ bytes: [UInt8]) -> String {
+        String(Base64.encode(bytes).compactMap { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 == "=" ? nil : $0 })
+    }
+
     static func decode(_ text: String) -> [UInt8]? {
         var standard = String(text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
         while standard.utf8.count % 4 != 0 { standard.append("=") }

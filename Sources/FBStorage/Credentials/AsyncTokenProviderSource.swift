@@ -6,10 +6,12 @@ final class AsyncTokenProviderSource: AuthTokenSource {
 
     private let provider: Provider
     private let callbackQueue: CallbackQueue
+    let scheme: AuthScheme
 
-    init(_ provider: @escaping Provider, callbackQueue: CallbackQueue) {
+    init(_ provider: @escaping Provider, callbackQueue: CallbackQueue, scheme: AuthScheme = .firebase) {
         self.provider = provider
         self.callbackQueue = callbackQueue
+        self.scheme = scheme
     }
 
     var canRefresh: Bool { true }

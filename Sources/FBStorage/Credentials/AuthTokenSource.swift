@@ -1,8 +1,12 @@
-/// Where a storage gets the ID token of a request: the interop seam between storage and sign-in
-/// (as FirebaseStorage reaches FirebaseAuth through `AuthInterop`). The storage asks for "a token
-/// for this request"; how it is obtained (a fixed string, a caller's provider, `Auth`) is the
-/// source's business.
+/// Where a storage gets the credential of a request: the interop seam between storage and
+/// sign-in (as FirebaseStorage reaches FirebaseAuth through `AuthInterop`). The storage asks for
+/// "a token for this request"; how it is obtained (a fixed string, a caller's provider, `Auth`,
+/// a service account) is the source's business, and so is its scheme.
 public protocol AuthTokenSource: AnyObject, Sendable {
+    /// How the tokens are sent: a user's ID token (`Firebase`, rules apply) or an OAuth2 access
+    /// token (`Bearer`, admin access).
+    var scheme: AuthScheme { get }
+
     /// Whether asking again after a 401 may give another token.
     var canRefresh: Bool { get }
 
@@ -13,10 +17,27 @@ public protocol AuthTokenSource: AnyObject, Sendable {
     func token(rejected: String?, completion: @escaping @Sendable (Result<String?, StorageError>) -> Void)
 }
 
+/// The `Authorization` scheme a source's tokens go with.
+public enum AuthScheme: String, Sendable {
+    /// `Authorization: Firebase <ID token>`: a Firebase Auth user; Security Rules decide.
+    case firebase = "Firebase"
+    /// `Authorization: Bearer <access token>`: OAuth2 (a service account, gcloud, a metadata
+    /// server); admin access, rules bypassed.
+    case bearer = "Bearer"
+}
+
+extension AuthTokenSource {
+    public var scheme: AuthScheme { .firebase }
+}
+
 /// One token for every request; a 401 cannot be helped.
 final class FixedTokenSource: AuthTokenSource {
     let tokenValue: String
-    init(_ token: String) { tokenValue = token }
+    let scheme: AuthScheme
+    init(_ token: String, scheme: AuthScheme = .firebase) {
+        tokenValue = token
+        self.scheme = scheme
+    }
     var canRefresh: Bool { false }
     func token(rejected: String?, completion: @escaping @Sendable (Result<String?, StorageError>) -> Void) {
         completion(.success(tokenValue))
@@ -27,7 +48,11 @@ final class FixedTokenSource: AuthTokenSource {
 /// quick: `AsyncTokenProviderSource` serves providers that need a network call of their own).
 final class TokenProviderSource: AuthTokenSource {
     let provider: @Sendable (_ forceRefresh: Bool) -> String?
-    init(_ provider: @escaping @Sendable (_ forceRefresh: Bool) -> String?) { self.provider = provider }
+    let scheme: AuthScheme
+    init(_ provider: @escaping @Sendable (_ forceRefresh: Bool) -> String?, scheme: AuthScheme = .firebase) {
+        self.provider = provider
+        self.scheme = scheme
+    }
     var canRefresh: Bool { true }
     func token(rejected: String?, completion: @escaping @Sendable (Result<String?, StorageError>) -> Void) {
         completion(.success(provider(rejected != nil)))

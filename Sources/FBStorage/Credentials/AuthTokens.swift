@@ -13,7 +13,7 @@ struct AuthTokens: Sendable {
     /// The credentials in `headers`, to keep out of errors.
     static func secrets(in headers: [(name: String, value: String)]) -> [String] {
         headers.flatMap { header in
-            [header.value, header.value.hasPrefix("Firebase ") ? String(header.value.dropFirst(9)) : ""]
+            [header.value, header.value.split(separator: " ", maxSplits: 1).dropFirst().first.map(String.init) ?? ""]
         }
     }
 
@@ -24,7 +24,8 @@ struct AuthTokens: Sendable {
                      completion: @escaping @Sendable (Result<Credentials, StorageError>) -> Void) {
         guard endpoint.isSecureOrLoopback else { return completion(.success(([], nil))) }
         let appCheckToken = self.appCheckToken
-        guard let source else { return completion(.success((Self.headers(token: nil, appCheckToken: appCheckToken), nil))) }
+        guard let source else { return completion(.success((Self.headers(token: nil, scheme: .firebase, appCheckToken: appCheckToken), nil))) }
+        let scheme = source.scheme
         source.token(rejected: rejected) { result in
             completion(result.flatMap { token in
                 do throws(StorageError) {
@@ -32,14 +33,14 @@ struct AuthTokens: Sendable {
                 } catch {
                     return .failure(error)
                 }
-                return .success((Self.headers(token: token, appCheckToken: appCheckToken), token))
+                return .success((Self.headers(token: token, scheme: scheme, appCheckToken: appCheckToken), token))
             })
         }
     }
 
-    private static func headers(token: String?, appCheckToken: String?) -> [(name: String, value: String)] {
+    private static func headers(token: String?, scheme: AuthScheme, appCheckToken: String?) -> [(name: String, value: String)] {
         var headers: [(name: String, value: String)] = []
-        if let token, !token.isEmpty { headers.append((name: "Authorization", value: "Firebase \(token)")) }
+        if let token, !token.isEmpty { headers.append((name: "Authorization", value: "\(scheme.rawValue) \(token)")) }
         if let appCheckToken, !appCheckToken.isEmpty { headers.append((name: "X-Firebase-AppCheck", value: appCheckToken)) }
         return headers
     }

@@ -14,6 +14,17 @@ enum PercentEscaping {
         encode(s, keeping: queryValueKept)
     }
 
+    /// Escapes a V4-signing path (Python's `quote(name, safe="/~")`): keeps `A-Za-z0-9-._~/`.
+    static func signedPath(_ s: String) -> String {
+        encode(s, keeping: signedPathKept)
+    }
+
+    /// Escapes a V4-signing query name or value (Python's `quote(value, safe="~")`): keeps
+    /// `A-Za-z0-9-._~` only.
+    static func signedQuery(_ s: String) -> String {
+        encode(s, keeping: signedQueryKept)
+    }
+
     /// Decodes `%XY` escapes once (`+` stays `+`). `nil` when a `%` is not followed by two
     /// hex digits or the decoded bytes are not valid UTF-8.
     static func decode(_ s: String) -> String? {
@@ -60,6 +71,8 @@ enum PercentEscaping {
 
     private static let objectNameKept = keptTable("-._~!$'()*,=:@")
     private static let queryValueKept = keptTable("-_.!~*'()")
+    private static let signedPathKept = keptTable("-._~/")
+    private static let signedQueryKept = keptTable("-._~")
 
     private static func encode(_ s: String, keeping kept: [Bool]) -> String {
         let utf8 = s.utf8

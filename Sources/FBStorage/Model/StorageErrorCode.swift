@@ -64,6 +64,14 @@ public enum StorageErrorCode: Int32, Sendable, CaseIterable {
     /// Sign in again before this sensitive call.
     case authRequiresRecentLogin = -13113
 
+    // Service accounts and access tokens (fbstorage/admin.h).
+    /// A service-account key that is malformed or of another type.
+    case credentialInvalid = -13200
+    /// The token endpoint refused the assertion's times: this machine's clock is wrong.
+    case credentialClockSkew = -13201
+    /// The token endpoint refused the service account (401, `invalid_grant`, `invalid_client`).
+    case credentialRejected = -13202
+
     /// The name of the code's constant in `fbstorage.h`, e.g. `"FBS_ERR_OBJECT_NOT_FOUND"`.
     public var cName: String {
         switch self {
@@ -97,6 +105,9 @@ public enum StorageErrorCode: Int32, Sendable, CaseIterable {
         case .authInvalidRefreshToken: "FBS_ERR_AUTH_INVALID_REFRESH_TOKEN"
         case .authNoUser: "FBS_ERR_AUTH_NO_USER"
         case .authRequiresRecentLogin: "FBS_ERR_AUTH_REQUIRES_RECENT_LOGIN"
+        case .credentialInvalid: "FBS_ERR_CREDENTIAL_INVALID"
+        case .credentialClockSkew: "FBS_ERR_CREDENTIAL_CLOCK_SKEW"
+        case .credentialRejected: "FBS_ERR_CREDENTIAL_REJECTED"
         }
     }
 }

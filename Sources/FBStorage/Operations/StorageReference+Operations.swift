@@ -135,9 +135,7 @@ extension StorageReference {
     }
 
     func startList(maxResults: Int64?, pageToken: String?, _ done: @escaping StorageCompletion<StorageListResult>) throws(StorageError) {
-        if let maxResults, !(1...1000).contains(maxResults) {
-            throw StorageError(code: .invalidArgument, message: "Argument 'maxResults' must be between 1 and 1000 inclusive")
-        }
+        try Self.checkPageSize(maxResults)
         let settings = storage.settings
         let url = settings.endpoint.listURL(path, maxResults: maxResults.map { Int($0) }, pageToken: pageToken)
         let storage = self.storage
@@ -165,6 +163,13 @@ extension StorageReference {
 
     // MARK: Shared
 
+    /// A page holds 1 to 1000 items (nil: the server's choice).
+    static func checkPageSize(_ maxResults: Int64?) throws(StorageError) {
+        if let maxResults, !(1...1000).contains(maxResults) {
+            throw StorageError(code: .invalidArgument, message: "Argument 'maxResults' must be between 1 and 1000 inclusive")
+        }
+    }
+
     /// Object operations need an object: the root is the bucket itself.
     func requireObject() throws(StorageError) {
         guard !path.isRoot else {
@@ -172,13 +177,14 @@ extension StorageReference {
         }
     }
 
-    /// Starts one retried request on this object's URL with the operation deadline.
-    private func startObjectRequest(method: String, headers: [(name: String, value: String)] = [],
-                                    body: BytesBody? = nil,
-                                    _ done: @escaping StorageCompletion<HTTPResponse>) throws(StorageError) {
+    /// Starts one retried request on this object's URL (with `query`, escaped) with the
+    /// operation deadline.
+    func startObjectRequest(method: String, query: String = "", headers: [(name: String, value: String)] = [],
+                            body: BytesBody? = nil,
+                            _ done: @escaping StorageCompletion<HTTPResponse>) throws(StorageError) {
         try requireObject()
         let settings = storage.settings
-        let url = settings.endpoint.objectURL(path)
+        let url = settings.endpoint.objectURL(path) + query
         try RetryingRequest(
             storage: storage, path: path, settings: settings, retryTime: settings.maxOperationRetryTime,
             build: { _, auth in HTTPRequest(method: method, url: url, headers: headers + auth, body: body) },

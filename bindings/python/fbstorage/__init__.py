@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ._conversion import decode
 from ._native import library
+from .admin import ServiceAccount
 from .auth import Auth, User
 from .errors import (
     AuthError,
@@ -42,6 +43,7 @@ from .token_request import TokenRequest
 __version__ = "0.2.0"
 
 __all__ = [
+    "ServiceAccount",
     "Auth",
     "AuthError",
     "DownloadTask",

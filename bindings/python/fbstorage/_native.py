@@ -79,6 +79,10 @@ class _TokenRequest(ctypes.Structure):
     """``fbs_token_request`` (opaque)."""
 
 
+class _ServiceAccount(ctypes.Structure):
+    """``fbs_service_account`` (opaque)."""
+
+
 StorageHandle = POINTER(_Storage)
 ReferenceHandle = POINTER(_Reference)
 MetadataHandle = POINTER(_Metadata)
@@ -88,6 +92,7 @@ ListResultHandle = POINTER(_ListResult)
 AuthHandle = POINTER(_Auth)
 UserHandle = POINTER(_User)
 TokenRequestHandle = POINTER(_TokenRequest)
+ServiceAccountHandle = POINTER(_ServiceAccount)
 
 # -- callback types -------------------------------------------------------------------------
 #: ``const char *(*)(int force_refresh, void *user_data)``; returns an address (or None).
@@ -124,6 +129,7 @@ _SN = SnapshotHandle
 _LR = ListResultHandle
 _A = AuthHandle
 _U = UserHandle
+_SA = ServiceAccountHandle
 
 #: name -> (return type, argument types), in the order of the header.
 SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
@@ -288,6 +294,32 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_storage_set_auth_token_provider_async": (STATUS, [_S, TOKEN_PROVIDER_ASYNC, c_void_p]),
     "fbs_token_request_complete": (STATUS, [TokenRequestHandle, c_char_p]),
     "fbs_token_request_fail": (STATUS, [TokenRequestHandle, c_char_p]),
+    # Admin access (fbstorage/admin.h)
+    "fbs_service_account_from_file": (STATUS, [c_char_p, POINTER(_SA)]),
+    "fbs_service_account_from_json": (STATUS, [c_char_p, POINTER(_SA)]),
+    "fbs_service_account_from_environment": (STATUS, [POINTER(_SA)]),
+    "fbs_service_account_free": (None, [_SA]),
+    "fbs_service_account_email": (c_char_p, [_SA]),
+    "fbs_service_account_project_id": (c_char_p, [_SA]),
+    "fbs_service_account_set_scopes": (STATUS, [_SA, c_char_p]),
+    "fbs_service_account_access_token": (STATUS, [_SA, c_int, POINTER(c_void_p)]),
+    "fbs_storage_use_service_account": (STATUS, [_S, _SA]),
+    "fbs_storage_set_access_token": (STATUS, [_S, c_char_p]),
+    "fbs_storage_set_access_token_provider": (STATUS, [_S, TOKEN_PROVIDER, c_void_p]),
+    "fbs_service_account_sign_url": (STATUS, [_SA, c_char_p, c_char_p, c_char_p, c_int64, c_int64, c_char_p, c_int,
+                                              POINTER(c_char_p), POINTER(c_char_p), POINTER(c_void_p)]),
+    "fbs_metadata_download_token_count": (c_size_t, [_M]),
+    "fbs_metadata_download_token_at": (c_char_p, [_M, c_size_t]),
+    "fbs_reference_create_download_token": (STATUS, [_R, POINTER(c_void_p)]),
+    "fbs_reference_revoke_download_token": (STATUS, [_R, c_char_p, POINTER(_M)]),
+    "fbs_reference_download_url_for_token": (STATUS, [_R, c_char_p, POINTER(c_void_p)]),
+    "fbs_reference_list_with_metadata": (STATUS, [_R, c_int64, c_char_p, POINTER(_LR)]),
+    "fbs_list_result_item_metadata": (_M, [_LR, c_size_t]),
+    "fbs_reference_copy_to": (STATUS, [_R, _R, POINTER(_M)]),
+    "fbs_reference_list_with_metadata_async": (STATUS, [_R, c_int64, c_char_p, LIST_CALLBACK, c_void_p]),
+    "fbs_reference_copy_to_async": (STATUS, [_R, _R, METADATA_CALLBACK, c_void_p]),
+    "fbs_reference_create_download_token_async": (STATUS, [_R, STRING_CALLBACK, c_void_p]),
+    "fbs_reference_revoke_download_token_async": (STATUS, [_R, c_char_p, METADATA_CALLBACK, c_void_p]),
 }
 
 

@@ -45,6 +45,10 @@ class StorageErrorCode(enum.IntEnum):
     AUTH_INVALID_REFRESH_TOKEN = -13111
     AUTH_NO_USER = -13112
     AUTH_REQUIRES_RECENT_LOGIN = -13113
+    # Service accounts (fbstorage/admin.h)
+    CREDENTIAL_INVALID = -13200
+    CREDENTIAL_CLOCK_SKEW = -13201
+    CREDENTIAL_REJECTED = -13202
 
 
 class StorageError(Exception):

@@ -15,6 +15,10 @@ CRC32C; downloads stream to disk). Storage options:
 ``token``, ``token_provider``, ``app_check_token``
     A Firebase Auth ID token, or a provider ``fn(force_refresh) -> str | None``, and an App
     Check token (see :class:`fbstorage.Storage`).
+``service_account``
+    The path of a service-account JSON key: admin access (rules bypassed); ``ls``/``info``
+    then read each listing page's metadata in one request, and ``copy``/``mv`` within a bucket
+    copy on the server.
 ``ca_file``
     A PEM bundle of CA certificates instead of libcurl's default (see docs/python.md).
 ``max_concurrency``
@@ -48,6 +52,7 @@ from fsspec.callbacks import DEFAULT_CALLBACK, NoOpCallback
 from fsspec.spec import AbstractBufferedFile, AbstractFileSystem
 from fsspec.utils import isfilelike
 
+from .admin import ServiceAccount
 from .errors import StorageError, StorageErrorCode
 from .metadata import WRITABLE_FIELDS, StorageMetadata
 from .reference import StorageReference
@@ -160,6 +165,7 @@ class FirebaseStorageFileSystem(AbstractFileSystem):
         token_provider: Callable[[bool], str | None] | None = None,
         app_check_token: str | None = None,
         ca_file: str | None = None,
+        service_account: str | None = None,
         max_concurrency: int = _DEFAULT_MAX_CONCURRENCY,
         max_in_memory_download: int = _DEFAULT_MAX_IN_MEMORY_DOWNLOAD,
         **kwargs: Any,
@@ -177,6 +183,8 @@ class FirebaseStorageFileSystem(AbstractFileSystem):
         self._token_provider = token_provider
         self._app_check_token = app_check_token
         self._ca_file = ca_file
+        # Admin access: listings carry metadata, copies within a bucket stay on the server.
+        self._service_account = None if service_account is None else ServiceAccount(service_account)
         self.max_concurrency = max_concurrency
         self.max_in_memory_download = max_in_memory_download
         self._process_objects = _ProcessObjects()
@@ -202,6 +210,8 @@ class FirebaseStorageFileSystem(AbstractFileSystem):
                 storage = Storage(bucket)
                 if self._emulator is not None:
                     storage.use_emulator(*self._emulator)
+                if self._service_account is not None:
+                    storage.use_service_account(self._service_account)
                 if self._token is not None:
                     storage.set_auth_token(self._token)
                 if self._token_provider is not None:
@@ -259,6 +269,8 @@ class FirebaseStorageFileSystem(AbstractFileSystem):
         """The entries directly below ``path``: its objects (with their metadata, fetched in
         parallel) and its prefixes."""
         bucket, _ = self.split_path(path)
+        if self._service_account is not None:
+            return self._list_directory_with_metadata(path)
         with _as_os_errors(path):
             listing = self._reference(path).list_all()
         directories = [self._directory_entry(f"{bucket}/{prefix.full_path}") for prefix in listing.prefixes]
@@ -273,6 +285,24 @@ class FirebaseStorageFileSystem(AbstractFileSystem):
 
         files = [found for found in self._parallel_map(entry, listing.items) if found is not None]
         return sorted(directories + files, key=lambda found: found["name"])
+
+    def _list_directory_with_metadata(self, path: str) -> list[dict[str, Any]]:
+        """As :meth:`_list_directory`, with admin access: one request per page, metadata included."""
+        bucket, _ = self.split_path(path)
+        reference = self._reference(path)
+        directories: dict[str, dict[str, Any]] = {}
+        files: list[dict[str, Any]] = []
+        token = None
+        with _as_os_errors(path):
+            while True:
+                page = reference.list_with_metadata(page_token=token)
+                for prefix in page.prefixes:
+                    directories.setdefault(prefix.full_path, self._directory_entry(f"{bucket}/{prefix.full_path}"))
+                files += [self._file_entry(metadata) for metadata in page.item_metadata or []]
+                token = page.page_token
+                if token is None:
+                    break
+        return sorted([*directories.values(), *files], key=lambda found: found["name"])
 
     def ls(self, path: str, detail: bool = True, refresh: bool = False, **kwargs: Any) -> list[Any]:
         """The entries below a directory (or a file's own entry); cached until a write
@@ -487,15 +517,33 @@ class FirebaseStorageFileSystem(AbstractFileSystem):
             super().put(lpath, rpath, recursive=recursive, callback=callback, maxdepth=maxdepth, **kwargs)
 
     def cp_file(self, path1: str, path2: str, **kwargs: Any) -> None:
-        """Copies an object with its writable metadata (downloaded, then uploaded: the protocol
-        has no server-side copy)."""
+        """Copies an object with its writable metadata: on the server within a bucket with a
+        service account (GCS rewrite); otherwise downloaded, then uploaded (the Firebase API has
+        no server-side copy)."""
         path2 = self._strip_protocol(path2)
+        if self._service_account is not None and self.split_path(path1)[0] == self.split_path(path2)[0]:
+            with _as_os_errors(path1):
+                self._reference(path1).copy_to(self._reference(path2))
+            self.invalidate_cache(path2)
+            return
         with _as_os_errors(path1):
             source = self._reference(path1).get_metadata()
         target = self._reference(path2)
         with self._download(path1) as copy, _as_os_errors(path2):
             copy.upload(target, source).wait()  # the server's metadata: its writable fields are sent
         self.invalidate_cache(path2)
+
+    def sign(self, path: str, expiration: int = 100, **kwargs: Any) -> str:
+        """A V4 signed URL of ``path`` valid ``expiration`` seconds (``method=`` GET by
+        default), signed with the ``service_account`` key; for the emulator in use when there is one."""
+        if self._service_account is None:
+            raise NotImplementedError("signing URLs needs the service_account storage option")
+        bucket, key = self.split_path(path)
+        variable = os.environ.get("FIREBASE_STORAGE_EMULATOR_HOST")
+        address = self._emulator or (_parse_emulator_host(variable) if variable else None)
+        endpoint = None if address is None else f"http://{address[0]}:{address[1]}"
+        return self._service_account.signed_url(bucket, key, expiration=expiration, api_access_endpoint=endpoint,
+                                                **kwargs)
 
     # -- deleting ------------------------------------------------------------------------------
     def rm_file(self, path: str) -> None:

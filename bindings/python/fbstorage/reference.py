@@ -285,6 +285,32 @@ class StorageReference(OwnedHandle):
         finally:
             lib.fbs_metadata_free(handle)
 
+    # -- download tokens (admin access creates and revokes them) ----------------------------
+    def download_tokens(self) -> list[str]:
+        """The object's download tokens (a metadata read)."""
+        lib = library()
+        handle = call_for_out(lib.fbs_reference_get_metadata, self._handle, out_type=MetadataHandle)
+        try:
+            return download_tokens_of(handle)
+        finally:
+            lib.fbs_metadata_free(handle)
+
+    def create_download_token(self) -> str:
+        """Adds a download token and returns it (admin access)."""
+        address = call_for_out(library().fbs_reference_create_download_token, self._handle, out_type=ctypes.c_void_p)
+        return take_string(address.value) or ""
+
+    def revoke_download_token(self, token: str) -> None:
+        """Removes ``token``: its URLs stop working (admin access). The server replaces the last
+        token with a new one."""
+        library().fbs_reference_revoke_download_token(self._handle, encode_text(token, "token"), None)
+
+    def download_url_for_token(self, token: str) -> str:
+        """The download URL that ``token`` opens (no request)."""
+        address = call_for_out(library().fbs_reference_download_url_for_token, self._handle,
+                               encode_text(token, "token"), out_type=ctypes.c_void_p)
+        return take_string(address.value) or ""
+
     def delete(self) -> None:
         """Deletes the object."""
         library().fbs_reference_delete(self._handle)
@@ -334,14 +360,53 @@ class StorageReference(OwnedHandle):
             call_for_out(library().fbs_reference_list_all, self._handle, out_type=ListResultHandle)
         )
 
-    def _list_result(self, handle: Any) -> StorageListResult:
+    def list_with_metadata(self, max_results: int | None = None, page_token: str | None = None) -> StorageListResult:
+        """As :meth:`list`, through the GCS JSON API (admin access): ``item_metadata`` holds
+        each item's metadata, one request per page."""
+        count = 0 if max_results is None else check_integer(max_results, "max_results")
+        handle = call_for_out(library().fbs_reference_list_with_metadata, self._handle, count,
+                              encode_optional_text(page_token, "page_token"), out_type=ListResultHandle)
+        return self._list_result(handle, with_metadata=True)
+
+    def _list_result(self, handle: Any, with_metadata: bool = False) -> StorageListResult:
         """Copies an owned ``fbs_list_result`` into a StorageListResult and releases it."""
         lib = library()
         try:
-            return StorageListResult(
-                StorageReference._listed(self, lib.fbs_list_result_item_paths(handle)),
-                StorageReference._listed(self, lib.fbs_list_result_prefix_paths(handle)),
-                decode(lib.fbs_list_result_page_token(handle)),
-            )
+            return listed_page(self, handle, with_metadata)
         finally:
             lib.fbs_list_result_free(handle)
+
+    def copy_to(self, destination: StorageReference) -> StorageMetadata:
+        """Copies the object to ``destination`` on the server (GCS rewrite, admin access): no
+        object bytes pass through this process. Returns the new object's metadata."""
+        lib = library()
+        if not isinstance(destination, StorageReference):
+            raise TypeError(f"destination must be a StorageReference, not {type(destination).__name__}")
+        handle = call_for_out(lib.fbs_reference_copy_to, self._handle, destination._handle, out_type=MetadataHandle)
+        try:
+            return StorageMetadata._from_native(handle)
+        finally:
+            lib.fbs_metadata_free(handle)
+
+    def move_to(self, destination: StorageReference) -> StorageMetadata:
+        """:meth:`copy_to`, then deletes this object."""
+        metadata = self.copy_to(destination)
+        self.delete()
+        return metadata
+
+
+def listed_page(origin: StorageReference, handle: Any, with_metadata: bool) -> StorageListResult:
+    """A borrowed ``fbs_list_result`` as a StorageListResult of references listed from ``origin``."""
+    lib = library()
+    items = StorageReference._listed(origin, lib.fbs_list_result_item_paths(handle))
+    metadata = [StorageMetadata._from_native(lib.fbs_list_result_item_metadata(handle, index))
+                for index in range(len(items))] if with_metadata else None
+    return StorageListResult(items, StorageReference._listed(origin, lib.fbs_list_result_prefix_paths(handle)),
+                             decode(lib.fbs_list_result_page_token(handle)), metadata)
+
+
+def download_tokens_of(handle: Any) -> list[str]:
+    """The download tokens of a borrowed ``fbs_metadata``."""
+    lib = library()
+    return [decode(lib.fbs_metadata_download_token_at(handle, index)) or ""
+            for index in range(lib.fbs_metadata_download_token_count(handle))]

@@ -26,6 +26,7 @@ from ._native import (
     call_for_out,
     library,
 )
+from .admin import ServiceAccount, native_service_account
 from .auth import native_auth
 from .reference import StorageReference
 from .token_request import TokenRequest
@@ -184,6 +185,24 @@ class Storage:
         removes the provider. A provider replaces a fixed token.
         """
         self._install_provider("fbs_storage_set_auth_token_provider", TOKEN_PROVIDER,
+                               provider, _token_provider_callback)
+
+    def use_service_account(self, account: ServiceAccount | None) -> None:
+        """Acts as the service account: its OAuth2 access tokens, sent as ``Bearer``, give admin
+        access (Security Rules do not apply). Replaces any other token source; None detaches."""
+        handle = None if account is None else native_service_account(account)
+        library().fbs_storage_use_service_account(self._handle, handle)  # the library keeps the key alive
+        self._auth = None
+
+    def set_access_token(self, token: str | None) -> None:
+        """Sends a caller's OAuth2 access token (gcloud, a metadata server) as ``Bearer``; None
+        clears it. Replaces any other token source."""
+        library().fbs_storage_set_access_token(self._handle, encode_optional_text(token, "token"))
+        self._auth = None
+
+    def set_access_token_provider(self, provider: TokenProvider | None) -> None:
+        """As :meth:`set_auth_token_provider`, its tokens sent as ``Bearer`` access tokens."""
+        self._install_provider("fbs_storage_set_access_token_provider", TOKEN_PROVIDER,
                                provider, _token_provider_callback)
 
     def use_auth(self, auth: Auth | None) -> None:

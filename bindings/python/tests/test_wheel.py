@@ -113,6 +113,9 @@ def test_bundled_library_is_stripped_named_and_linked_to_the_vendored_libcurl(wh
     needed = [tag.needed for kind, tag in tags if kind == "DT_NEEDED"]
     assert any(re.fullmatch(r"libcurl-[0-9a-f]{8}\.so\.4.*", name) for name in needed), needed
     assert "libcurl.so.4" not in needed
+    # RS256 (service accounts, signed URLs) links libcrypto: the copy vendored for libcurl, no other.
+    assert any(re.fullmatch(r"libcrypto-[0-9a-f]{8}\.so\.3.*", name) for name in needed), needed
+    assert "libcrypto.so.3" not in needed
     search_paths = [tag.rpath if kind == "DT_RPATH" else tag.runpath for kind, tag in tags
                     if kind in ("DT_RPATH", "DT_RUNPATH")]
     assert any("$ORIGIN/../fbstorage.libs" in path.split(":") for path in search_paths), search_paths

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from typing import TYPE_CHECKING, Any
 
 from .. import reference as sync_reference
@@ -13,7 +15,6 @@ from .._conversion import (
     encode_optional_text,
     encode_text,
 )
-from .._native import library
 from ..list_result import StorageListResult
 from ..metadata import StorageMetadata, native_metadata
 from . import _completion
@@ -198,16 +199,67 @@ class StorageReference:
             "fbs_reference_list_all_async", self._reference._handle, convert=self._list_result
         )
 
-    def _list_result(self, handle: Any) -> StorageListResult:
-        """A borrowed ``fbs_list_result`` as a StorageListResult of references like this one."""
-        lib = library()
-
-        def references(paths: bytes | None) -> list[StorageReference]:
-            listed = sync_reference.StorageReference._listed(self._reference, paths)
-            return [StorageReference(self._storage, reference) for reference in listed]
-
-        return StorageListResult(
-            references(lib.fbs_list_result_item_paths(handle)),
-            references(lib.fbs_list_result_prefix_paths(handle)),
-            decode(lib.fbs_list_result_page_token(handle)),
+    async def list_with_metadata(
+        self, max_results: int | None = None, page_token: str | None = None
+    ) -> StorageListResult:
+        """As :meth:`list`, with each item's metadata (the GCS JSON API; admin access)."""
+        count = 0 if max_results is None else check_integer(max_results, "max_results")
+        return await _completion.start(
+            "fbs_reference_list_with_metadata_async",
+            self._reference._handle,
+            count,
+            encode_optional_text(page_token, "page_token"),
+            convert=lambda handle: self._list_result(handle, with_metadata=True),
         )
+
+    async def copy_to(self, destination: StorageReference) -> StorageMetadata:
+        """Copies the object to ``destination`` on the server (admin access); its metadata."""
+        return await _completion.start(
+            "fbs_reference_copy_to_async",
+            self._reference._handle,
+            destination.sync._handle,
+            convert=StorageMetadata._from_native,
+        )
+
+    async def move_to(self, destination: StorageReference) -> StorageMetadata:
+        """:meth:`copy_to`, then deletes this object."""
+        metadata = await self.copy_to(destination)
+        await self.delete()
+        return metadata
+
+    async def download_tokens(self) -> list[str]:
+        """The object's download tokens (a metadata read)."""
+        return await _completion.start(
+            "fbs_reference_get_metadata_async", self._reference._handle, convert=sync_reference.download_tokens_of
+        )
+
+    async def create_download_token(self) -> str:
+        """Adds a download token and returns it (admin access)."""
+        token: str = await _completion.start(
+            "fbs_reference_create_download_token_async",
+            self._reference._handle,
+            convert=lambda value: decode(value) or "",
+        )
+        return token
+
+    async def revoke_download_token(self, token: str) -> None:
+        """Removes ``token``: its URLs stop working (admin access)."""
+        await _completion.start(
+            "fbs_reference_revoke_download_token_async",
+            self._reference._handle,
+            encode_text(token, "token"),
+            convert=lambda handle: None,
+        )
+
+    def download_url_for_token(self, token: str) -> str:
+        """The download URL that ``token`` opens (no request)."""
+        return self._reference.download_url_for_token(token)
+
+    def _list_result(self, handle: Any, with_metadata: bool = False) -> StorageListResult:
+        """A borrowed ``fbs_list_result`` as a StorageListResult of references like this one."""
+        page = sync_reference.listed_page(self._reference, handle, with_metadata)
+
+        def wrapped(references: list[sync_reference.StorageReference]) -> list[StorageReference]:
+            return [StorageReference(self._storage, reference) for reference in references]
+
+        return dataclasses.replace(page, items=wrapped(page.items), prefixes=wrapped(page.prefixes))

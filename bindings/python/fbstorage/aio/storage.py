@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from .auth import Auth
     from .task import StorageTask
 
+from ..admin import ServiceAccount
+
 #: ``async def provider(force_refresh) -> str | None``
 AsyncTokenProvider = Callable[[bool], Awaitable["str | None"]]
 
@@ -150,6 +152,15 @@ class Storage:
         """Supplies tokens on demand: ``provider(force_refresh) -> str | None``, a plain
         function run on the library's transfer thread (see the sync Storage)."""
         self._storage.set_auth_token_provider(provider)
+
+    def use_service_account(self, account: ServiceAccount | None) -> None:
+        """Acts as the service account (admin access); see
+        :meth:`fbstorage.Storage.use_service_account`."""
+        self._storage.use_service_account(account)
+
+    def set_access_token(self, token: str | None) -> None:
+        """Sends an OAuth2 access token as ``Bearer`` (admin access); None clears it."""
+        self._storage.set_access_token(token)
 
     def use_auth(self, auth: Auth | SyncAuth | None) -> None:
         """Every request carries the ID token of ``auth``'s current user from now on (see the

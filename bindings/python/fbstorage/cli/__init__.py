@@ -41,6 +41,17 @@ def _key_value(text: str) -> tuple[str, str]:
     return key, value
 
 
+_DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def _duration(text: str) -> int:
+    """"600", "10m", "12h" or "7d": whole seconds."""
+    number, unit = (text[:-1], text[-1].lower()) if text[-1:].lower() in _DURATION_UNITS else (text, "s")
+    if not number.isdigit() or int(number) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a duration such as 600, 10m, 12h or 7d")
+    return int(number) * _DURATION_UNITS[unit]
+
+
 def _seconds(text: str) -> float:
     try:
         seconds = float(text)
@@ -69,6 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--token", default=argparse.SUPPRESS,
         help=f"a Firebase Auth ID token (default: ${TOKEN_ENV_VAR}; the variable keeps it "
              "out of the process list)")
+    connection.add_argument(
+        "--service-account", metavar="KEY_JSON", default=argparse.SUPPRESS,
+        help="act as this service account (admin access, rules bypassed): ls -l reads each page's "
+             "metadata in one request, cp/mv within a bucket copy on the server")
     connection.add_argument(
         "--chunk-size", type=_size, metavar="SIZE", default=argparse.SUPPRESS,
         help="bytes per resumable upload request, e.g. 8M (default: the library's)")
@@ -110,6 +125,13 @@ def build_parser() -> argparse.ArgumentParser:
                        ("url", "print objects' download URLs")):
         command(name, help).add_argument("targets", nargs="+", metavar="gs://BUCKET/PATH")
 
+    signing = command("signurl", "print V4 signed URLs (needs --service-account): anyone holding one may "
+                                 "do METHOD to the object until it expires")
+    signing.add_argument("targets", nargs="+", metavar="gs://BUCKET/PATH")
+    signing.add_argument("-m", "--method", choices=("GET", "HEAD", "PUT", "DELETE"), default="GET")
+    signing.add_argument("-d", "--duration", type=_duration, default=3600,
+                         help="how long the URL works: seconds, or 10m, 12h, 7d (default 1h, at most 7d)")
+
     removal = command("rm", "delete objects")
     removal.add_argument("targets", nargs="+", metavar="gs://BUCKET/PATH")
     removal.add_argument("-r", "--recursive", action="store_true", help="every object below")
@@ -137,7 +159,8 @@ _ACCOUNT_COMMANDS = {"login": account.login, "logout": account.logout, "whoami":
 
 async def _run(options: argparse.Namespace) -> int:
     emulator, token = getattr(options, "emulator", None), getattr(options, "token", None)
-    auth = account.open_session(emulator) if token is None else None
+    service_account = getattr(options, "service_account", None)
+    auth = account.open_session(emulator) if token is None and service_account is None else None
     try:
         return await _run_with(options, auth)
     finally:
@@ -151,7 +174,8 @@ async def _run_with(options: argparse.Namespace, auth: Auth | None) -> int:
     async with CommandContext(getattr(options, "emulator", None), getattr(options, "token", None),
                               getattr(options, "chunk_size", None),
                               getattr(options, "retry_time", None),
-                              getattr(options, "jobs", 8), auth) as ctx:
+                              getattr(options, "jobs", 8), auth,
+                              getattr(options, "service_account", None)) as ctx:
         if options.command in ("cp", "mv"):
             flags = copy.MetadataFlags(options.content_type, dict(options.metadata))
             await copy.copy(ctx, options.sources, options.destination, options.recursive,
@@ -162,6 +186,8 @@ async def _run_with(options: argparse.Namespace, auth: Auth | None) -> int:
                 "ls", "rm") else {}
             if options.command == "ls":
                 arguments["long"] = options.long
+            if options.command == "signurl":
+                arguments.update(method=options.method, duration=options.duration)
             await getattr(commands, options.command)(ctx, targets, **arguments)
         if ctx.failures:
             print(f"fbstorage: {options.command}: {ctx.failures} failed, "

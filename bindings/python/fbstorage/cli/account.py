@@ -18,14 +18,13 @@ from typing import Any
 
 from ..auth import Auth, User
 from ..errors import StorageError, StorageErrorCode
-from .context import host_and_port
+from .context import STORAGE_EMULATOR_ENV_VAR, host_and_port
 from .locations import UsageError
 from .private_file import write_private_file
 
 API_KEY_ENV_VAR = "FIREBASE_API_KEY"
 PASSWORD_ENV_VAR = "FBSTORAGE_PASSWORD"
 AUTH_EMULATOR_ENV_VAR = "FIREBASE_AUTH_EMULATOR_HOST"
-STORAGE_EMULATOR_ENV_VAR = "FIREBASE_STORAGE_EMULATOR_HOST"
 
 
 def config_folder() -> Path:

@@ -8,7 +8,7 @@ from .. import aio
 from ..errors import StorageError
 from ..metadata import StorageMetadata
 from .context import CommandContext, walk
-from .locations import RemotePath
+from .locations import RemotePath, UsageError
 
 
 def _time(metadata: StorageMetadata) -> str:
@@ -22,8 +22,11 @@ async def ls(ctx: CommandContext, targets: list[RemotePath], long: bool, recursi
 
 async def _list_one(ctx: CommandContext, target: RemotePath, long: bool, recursive: bool) -> None:
     reference = ctx.reference(target)
+    listed_metadata: list[StorageMetadata] | None = None
     if recursive:
         objects, prefixes = await walk(reference), []
+    elif long and ctx.service_account is not None:
+        objects, prefixes, listed_metadata = await _pages_with_metadata(reference)
     else:
         listing = await reference.list_all()
         objects, prefixes = listing.items, listing.prefixes
@@ -38,7 +41,8 @@ async def _list_one(ctx: CommandContext, target: RemotePath, long: bool, recursi
         for item in objects:
             print(item)
         return
-    all_metadata = await ctx.gather_limited(item.get_metadata() for item in objects)
+    all_metadata = listed_metadata if listed_metadata is not None and objects else \
+        await ctx.gather_limited(item.get_metadata() for item in objects)
     for prefix in prefixes:
         print(f"{'':>12}  {'':20}  {'':24}  {prefix}/")
     for item, metadata in zip(objects, all_metadata):
@@ -46,6 +50,20 @@ async def _list_one(ctx: CommandContext, target: RemotePath, long: bool, recursi
               f"{metadata.content_type or '-':24}  {item}")
     total = sum(metadata.size or 0 for metadata in all_metadata)
     print(f"TOTAL: {len(objects)} objects, {total} bytes")
+
+
+async def _pages_with_metadata(reference: aio.StorageReference
+                               ) -> tuple[list[aio.StorageReference], list[aio.StorageReference], list[StorageMetadata]]:
+    """Every page below ``reference`` with its items' metadata: one request per page."""
+    objects, prefixes, metadata, token = [], [], [], None
+    while True:
+        page = await reference.list_with_metadata(page_token=token)
+        objects += page.items
+        prefixes += [prefix for prefix in page.prefixes if prefix not in prefixes]
+        metadata += page.item_metadata or []
+        token = page.page_token
+        if token is None:
+            return objects, prefixes, metadata
 
 
 #: stat's lines: (label, metadata field).
@@ -107,3 +125,14 @@ async def rm(ctx: CommandContext, targets: list[RemotePath], recursive: bool) ->
             continue
         objects += below or [reference]
     await ctx.each(objects, lambda reference: reference.delete())
+
+
+async def signurl(ctx: CommandContext, targets: list[RemotePath], method: str, duration: int) -> None:
+    """V4 signed URLs, for the emulator in use (its URL as the endpoint) or production."""
+    if ctx.service_account is None:
+        raise UsageError("signurl signs with a service-account key: give --service-account KEY_JSON")
+    for target in targets:
+        if not target.path:
+            raise UsageError(f"signurl needs an object path, not the bucket {target}")
+        print(ctx.service_account.signed_url(target.bucket, target.path, expiration=duration, method=method,
+                                             api_access_endpoint=ctx.emulator_url))

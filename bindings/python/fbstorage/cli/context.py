@@ -10,9 +10,12 @@ from typing import Any, Awaitable, Callable, Iterable, TypeVar
 from rich.console import Console
 
 from .. import aio
+from ..admin import ServiceAccount
 from ..auth import Auth
 from ..errors import StorageError
 from .locations import RemotePath, UsageError
+
+STORAGE_EMULATOR_ENV_VAR = "FIREBASE_STORAGE_EMULATOR_HOST"  # the library reads it too
 
 #: The environment variable read for a Firebase Auth ID token when --token is not given.
 TOKEN_ENV_VAR = "FBSTORAGE_TOKEN"
@@ -29,8 +32,11 @@ class CommandContext:
     """
 
     def __init__(self, emulator: str | None, token: str | None, chunk_size: int | None,
-                 retry_time: float | None, jobs: int, auth: Auth | None = None) -> None:
+                 retry_time: float | None, jobs: int, auth: Auth | None = None,
+                 service_account: str | None = None) -> None:
         self._emulator = host_and_port(emulator) if emulator else None
+        # Admin access: listings carry metadata, copies within a bucket stay on the server.
+        self.service_account = ServiceAccount(service_account) if service_account else None
         self._token = token if token is not None else os.environ.get(TOKEN_ENV_VAR)
         self._auth = auth  # the signed-in user's (fbstorage login); a token given wins
         self._chunk_size = chunk_size
@@ -49,6 +55,18 @@ class CommandContext:
         if exc_type is not None and issubclass(exc_type, asyncio.CancelledError):
             return
         await asyncio.gather(*(storage.close() for storage in self._storages.values()))
+        if self.service_account is not None:
+            self.service_account.close()
+
+    @property
+    def emulator_url(self) -> str | None:
+        """``http://host:port`` of the emulator in use (--emulator or its variable), else None."""
+        variable = os.environ.get(STORAGE_EMULATOR_ENV_VAR)
+        address = self._emulator or (host_and_port(variable) if variable else None)
+        if address is None:
+            return None
+        host, port = address
+        return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
     def reference(self, remote: RemotePath) -> aio.StorageReference:
         storage = self._storages.get(remote.bucket)
@@ -56,7 +74,9 @@ class CommandContext:
             storage = self._storages[remote.bucket] = aio.Storage(remote.bucket)
             if self._emulator:
                 storage.use_emulator(*self._emulator)
-            if self._token:
+            if self.service_account is not None:
+                storage.use_service_account(self.service_account)
+            elif self._token:
                 storage.set_auth_token(self._token)
             elif self._auth is not None:
                 storage.use_auth(self._auth)

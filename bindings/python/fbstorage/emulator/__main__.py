@@ -32,6 +32,7 @@ from .rules.registry import BucketRules
 from .identity.accounts import AccountStore
 from .identity.settings import auth_settings
 from .server import create_app, create_auth_app
+from .service_accounts import ServiceAccounts
 from .state import EmulatorState
 from .store import ObjectStore
 from .tuning import keep_large_buffers_in_heap
@@ -62,6 +63,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     auth.add_argument("--no-auth", action="store_true", help="no Auth port (the storage port still serves Auth)")
     auth.add_argument("--project", help="project id of the accounts and tokens (default: .firebaserc's default "
                                         "project next to --config, else demo-project)")
+    auth.add_argument("--service-account", action="append", default=[], metavar="KEY_JSON",
+                      help="trust this service-account key (repeatable): its assertions get access tokens at "
+                           "/oauth2.googleapis.com/token, admin on both storage APIs, and its signed URLs work")
     auth.add_argument("--auth-token-lifetime", type=_positive, default=3600, metavar="SECONDS",
                       help="lifetime of the ID tokens it issues (default 3600)")
     parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="warning",
@@ -110,13 +114,14 @@ async def serve(args: argparse.Namespace) -> int:
     rules = loading.load(sources) if sources else BucketRules.allow_all()
     auth = auth_settings(args)
     accounts = AccountStore(args.data_dir, auth.project, args.auth_token_lifetime)
+    service_accounts = ServiceAccounts.from_key_files(args.service_account)
     store = ObjectStore(args.data_dir)
     status = 0
     store.configure_buckets(args.bucket + [bucket for source in sources for bucket in source.buckets or ()])
     try:
         await workflows.load(store, auth.project)
         state = EmulatorState(flavor=FLAVORS[args.flavor], store=store, startup_rules=rules, rules=rules,
-                              accounts=accounts)
+                              accounts=accounts, service_accounts=service_accounts)
         app = create_app(state)
         ui = None if args.no_ui else UiSettings(args.host or "")  # None: every interface
         if ui:

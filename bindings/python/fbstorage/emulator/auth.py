@@ -1,13 +1,16 @@
 """Who is calling, read as the official emulator reads the Authorization header: the admin
 credential, or the payload of a JWT decoded without any signature check (an unreadable one
-means no user)."""
+means no user). OAuth2 access tokens the emulator issued to a service account are admin too;
+any other `Bearer` token that is no JWT is refused with 401, as Google refuses unknown ones."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import ApiError
 from .identity import jwt
+from .service_accounts import ServiceAccounts
 
 ADMIN_TOKEN = "owner"
 
@@ -23,7 +26,7 @@ ANONYMOUS = Principal()
 ADMIN = Principal(is_admin=True)  # the GCS JSON API's callers: rules never apply to them
 
 
-def principal_from_header(authorization: str | None) -> Principal:
+def principal_from_header(authorization: str | None, service_accounts: ServiceAccounts) -> Principal:
     """`<scheme> <token>`: any scheme word works, as in the official emulator."""
     if not authorization:
         return ANONYMOUS
@@ -31,6 +34,24 @@ def principal_from_header(authorization: str | None) -> Principal:
     token = token.strip()
     if scheme.lower() in ("firebase", "bearer") and token == ADMIN_TOKEN:
         return Principal(is_admin=True)
+    if scheme.lower() == "bearer" and not jwt.decode(token):
+        check_access_token(token, service_accounts)
+        return ADMIN
     decoded = jwt.decode(token)
     claims = decoded[1] if decoded else None
     return Principal(claims=claims, token_invalid=claims is None)
+
+
+def check_access_token(token: str, service_accounts: ServiceAccounts) -> None:
+    """An access token this emulator issued and that has not expired; else 401."""
+    if not service_accounts.is_admin_token(token):
+        raise ApiError(401, "Invalid Credentials: the access token is unknown or expired.")
+
+
+def check_gcs_authorization(authorization: str | None, service_accounts: ServiceAccounts) -> None:
+    """The GCS API takes any caller as admin (as the official emulator), but a `Bearer` token
+    that is neither `owner`, an ID token nor one of its access tokens is refused."""
+    scheme, _, token = (authorization or "").strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() == "bearer" and token != ADMIN_TOKEN and not jwt.decode(token):
+        check_access_token(token, service_accounts)

@@ -89,12 +89,13 @@ class ObjectMetadata:
 
     @classmethod
     def for_upload(cls, bucket: str, name: str, resource: dict[str, Any], digest: Digest,
-                   default_content_type: str | None) -> "ObjectMetadata":
-        """A new object's metadata from the upload's JSON resource (fields not listed are ignored)."""
+                   default_content_type: str | None, *, mint_token: bool = False) -> "ObjectMetadata":
+        """A new object's metadata from the upload's JSON resource (fields not listed are ignored).
+        `mint_token`: a Firebase (v0) upload gets a download token, as in production; GCS ones do not."""
         fields = _writable_values(resource)
         custom = {key: _custom_value(value)
                   for key, value in _custom_map(resource.get("metadata")).items() if value is not None}
-        tokens = _split_tokens(custom.pop(TOKENS_KEY, "")) or [new_token()]
+        tokens = _split_tokens(custom.pop(TOKENS_KEY, "")) or ([new_token()] if mint_token else [])
         created = now_us()
         metadata = cls(bucket=bucket, name=name, size=digest.size, md5_hash=digest.md5_base64,
                        crc32c=digest.crc32c, generation=new_generation(), metageneration=1,

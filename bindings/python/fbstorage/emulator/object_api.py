@@ -27,7 +27,7 @@ async def handle_v0(request: web.Request) -> web.StreamResponse:
         return web.json_response({"emulator": "storage"})
     target = parse_v0_target(request.raw_path)
     state.store.add_bucket(target.bucket)  # the app's buckets exist, as in a Firebase project
-    principal = principal_from_header(request.headers.get("Authorization"))
+    principal = principal_from_header(request.headers.get("Authorization"), state.service_accounts)
     if state.flavor.verifies_id_tokens and principal.claims is not None:
         refused = refusal(state.accounts, principal.claims)
         if refused:  # the client refreshes its token on 401, and learns from Auth why it cannot
@@ -47,6 +47,9 @@ async def handle_v0(request: web.Request) -> web.StreamResponse:
         stored = await _readable_object(state, target.bucket, name, query.get("token"), principal)
         if query.get("alt") == "media":
             return await download_response(request, stored, state.flavor)
+        if not stored.metadata.download_tokens:  # an object from the GCS API: production mints one now
+            stored.metadata.download_tokens.append(new_token())
+            await state.store.save_metadata(stored)
         return metadata_response(stored.metadata, state)
     elif method == "PATCH":
         return await _update_metadata(request, state, target.bucket, name, principal)

@@ -14,6 +14,7 @@ from .gcs import add_gcs_routes
 from .harness import routes as harness_routes
 from .identity.routes import add_identity_routes, ready as auth_ready
 from .gcs.xml_api import serve_xml_api
+from .oauth import add_oauth_routes
 from .object_api import handle_v0
 from .requestlog import log_request
 from .state import STATE, EmulatorState
@@ -126,6 +127,7 @@ def create_app(state: EmulatorState) -> web.Application:
     app.router.add_route("*", r"/v0{tail:[\s\S]*}", handle_v0)
     add_gcs_routes(app)  # the GCS JSON API, on the same store
     add_identity_routes(app)  # Auth too, for convenience
+    add_oauth_routes(app)  # service-account assertions -> access tokens
     return app
 
 

@@ -11,6 +11,7 @@ from .flavor import Flavor
 from .identity.accounts import AccountStore
 from .requestlog import RequestLog
 from .rules.registry import BucketRules
+from .service_accounts import ServiceAccounts
 from .store import ObjectStore
 from .uploads import UploadSessions
 
@@ -25,6 +26,7 @@ class EmulatorState:
     faults: FaultInjector = field(default_factory=FaultInjector)
     requests: RequestLog = field(default_factory=RequestLog)
     accounts: AccountStore = field(default_factory=AccountStore)  # the Auth emulator's
+    service_accounts: ServiceAccounts = field(default_factory=ServiceAccounts)  # --service-account keys
 
     async def reset(self) -> None:
         """Back to a fresh start: no objects, sessions, faults, recorded requests or Auth accounts;

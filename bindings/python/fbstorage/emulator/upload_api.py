@@ -77,7 +77,8 @@ async def _commit(state: EmulatorState, bucket: str, name: str, writer: BlobWrit
         authorize(state.rules, state.flavor, "create", bucket, name, principal,
                   resource=existing.metadata if existing else None, request_resource=metadata,
                   deny_headers={"X-Goog-Upload-Status": FINAL})
-    return await commit_upload(state.store, bucket, name, writer, resource, default_content_type, allowed)
+    return await commit_upload(state.store, bucket, name, writer, resource, default_content_type, allowed,
+                               mint_token=True)
 
 
 # Resumable uploads.

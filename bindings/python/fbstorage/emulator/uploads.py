@@ -45,10 +45,11 @@ CommitCheck = Callable[[StoredObject | None, ObjectMetadata], None]
 
 
 async def commit_upload(store: ObjectStore, bucket: str, name: str, writer: BlobWriter, resource: dict[str, Any],
-                        default_content_type: str | None, check: CommitCheck | None = None) -> ObjectMetadata:
+                        default_content_type: str | None, check: CommitCheck | None = None, *,
+                        mint_token: bool = False) -> ObjectMetadata:
     """Turn a finished writer into the stored object `name`, replacing any previous one."""
     digest = await writer.finish()
-    metadata = ObjectMetadata.for_upload(bucket, name, resource, digest, default_content_type)
+    metadata = ObjectMetadata.for_upload(bucket, name, resource, digest, default_content_type, mint_token=mint_token)
     await store.put(writer, metadata, None if check is None else lambda existing: check(existing, metadata))
     return metadata
 

@@ -72,7 +72,23 @@ def test_download_tokens_are_the_metadata_key(emu):
     assert tokens[:2] == ["tok-1", "tok-2"] and len(tokens) == 3
     assert requests.patch(url, json={"metadata": {TOKENS: None}}).status_code == 200
     assert TOKENS not in requests.get(url).json().get("metadata", {})
-    assert emu.get_metadata("t.txt").json()["downloadTokens"] == ""
+    minted = emu.get_metadata("t.txt").json()["downloadTokens"]  # a v0 read finding none mints one
+    assert minted and "," not in minted and minted not in tokens
+    assert requests.get(url).json()["metadata"][TOKENS] == minted
+
+
+def test_gcs_uploads_get_no_download_token_until_a_v0_read(emu, gcs):
+    """Production mints tokens for Firebase-API uploads, and lazily on a Firebase-API metadata read."""
+    blob = gcs.bucket(BUCKET).blob("g.txt")
+    blob.upload_from_string(b"gcs", content_type="text/plain")
+    assert TOKENS not in (blob.metadata or {})
+    blob.metadata = {"k": "v"}
+    blob.patch()
+    assert blob.metadata == {"k": "v"}
+    assert TOKENS not in requests.get(emu.url(f"/storage/v1/b/{BUCKET}/o/g.txt")).json()["metadata"]
+    minted = emu.get_metadata("g.txt").json()["downloadTokens"]
+    blob.reload()
+    assert minted and blob.metadata == {"k": "v", TOKENS: minted}
 
 
 def test_deletes_through_either_api(emu, gcs):

@@ -107,7 +107,7 @@ def test_download_token_bypasses_rules_and_token_admin_endpoints(emu):
     token = emu.upload_ok("t", b"x")["downloadTokens"]
     url = emu.object_url("t")
     assert_json_error(emu.http.post(url, params={"create_token": "true"}), 403)
-    assert_json_error(emu.http.post(url, params={"create_token": "true"}, headers={"Authorization": "Bearer other"}), 403)
+    assert_json_error(emu.http.post(url, params={"create_token": "true"}, headers={"Authorization": "Bearer other"}), 401)
     assert_error(emu, emu.http.post(url, params={"create_token": "yes"}, headers=ADMIN), 400, "Bad Request")
     created = emu.http.post(url, params={"create_token": "true"}, headers=ADMIN).json()
     tokens = created["downloadTokens"].split(",")

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from ..auth import check_gcs_authorization
+from ..signed_urls import handle_signed
 from ..state import STATE, EmulatorState
 from .buckets import create_bucket, delete_bucket, get_bucket, list_buckets, require_bucket, update_bucket
 from .copies import compose_object, copy_object, rewrite_object
@@ -24,7 +26,10 @@ PATTERNS = (r"/storage/v1/b{tail:[\s\S]*}", r"/upload/storage/v1/b{tail:[\s\S]*}
 
 @renders_gcs_errors
 async def handle_gcs(request: web.Request) -> web.StreamResponse:
+    if "X-Goog-Algorithm" in request.query:  # a signed URL of a bucket named like a route ("b")
+        return await handle_signed(request)
     method = "GET" if request.method == "HEAD" else request.method
+    check_gcs_authorization(request.headers.get("Authorization"), request.app[STATE].service_accounts)
     try:
         target = parse_target(request.raw_path)
     except UnknownTarget:
