@@ -117,7 +117,9 @@ async def serve(args: argparse.Namespace) -> int:
     service_accounts = ServiceAccounts.from_key_files(args.service_account)
     store = ObjectStore(args.data_dir)
     status = 0
-    store.configure_buckets(args.bucket + [bucket for source in sources for bucket in source.buckets or ()])
+    # The project's default bucket exists, as in a real Firebase project.
+    store.configure_buckets([f"{auth.project}.appspot.com", *args.bucket,
+                             *(bucket for source in sources for bucket in source.buckets or ())])
     try:
         await workflows.load(store, auth.project)
         state = EmulatorState(flavor=FLAVORS[args.flavor], store=store, startup_rules=rules, rules=rules,

@@ -42,6 +42,27 @@ def principal_from_header(authorization: str | None, service_accounts: ServiceAc
     return Principal(claims=claims, token_invalid=claims is None)
 
 
+def caller_uid(authorization: str | None, service_accounts: ServiceAccounts) -> str | None:
+    """Who a request's Authorization header names, for logs and the UI: "admin", the user's uid,
+    None when anonymous, "invalid token" for a token that is unreadable or refused; never the
+    credential itself."""
+    try:
+        principal = principal_from_header(authorization, service_accounts)
+    except ApiError:
+        return "invalid token"
+    if principal.is_admin:
+        return "admin"
+    if principal.token_invalid:
+        return "invalid token"
+    return None if principal.claims is None else uid_label(principal.claims)
+
+
+def uid_label(claims: dict[str, Any]) -> str:
+    """The uid an ID token's claims name."""
+    uid = claims.get("user_id", claims.get("sub"))
+    return str(uid) if uid is not None else "token without uid"
+
+
 def check_access_token(token: str, service_accounts: ServiceAccounts) -> None:
     """An access token this emulator issued and that has not expired; else 401."""
     if not service_accounts.is_admin_token(token):

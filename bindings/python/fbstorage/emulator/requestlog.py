@@ -10,29 +10,26 @@ from typing import Any
 
 from aiohttp import web
 
-from .auth import principal_from_header
+from .auth import caller_uid
+from .service_accounts import ServiceAccounts
 
 MAX_ENTRIES = 10000
 log = logging.getLogger("fbstorage.emulator.requests")
 
 
-def log_request(request: web.Request, status: int | None, seconds: float) -> None:
+def log_request(request: web.Request, status: int | None, seconds: float, service_accounts: ServiceAccounts) -> None:
     """`GET /v0/b/b/o/a%2Fb 200 1.3 ms admin`: the raw path without its query (a download token
     may be there), and who the caller is, never their credentials."""
     if log.isEnabledFor(logging.DEBUG):
         log.debug("%s %s %s %.1f ms %s", request.method, request.raw_path.partition("?")[0],
-                  "dropped" if status is None else status, seconds * 1000, _principal(request))
+                  "dropped" if status is None else status, seconds * 1000, _principal(request, service_accounts))
 
 
-def _principal(request: web.Request) -> str:
-    if not request.path.startswith("/v0"):
+def _principal(request: web.Request, service_accounts: ServiceAccounts) -> str:
+    caller = caller_uid(request.headers.get("Authorization"), service_accounts)
+    if not request.path.startswith("/v0") and caller != "invalid token":
         return "admin (GCS API)"  # rules never apply there, whatever the header
-    principal = principal_from_header(request.headers.get("Authorization"))
-    if principal.is_admin:
-        return "admin"
-    if principal.claims is not None:
-        return f"uid={principal.claims.get('user_id') or principal.claims.get('sub')}"
-    return "unreadable token" if principal.token_invalid else "anonymous"
+    return "anonymous" if caller is None else caller if caller in ("admin", "invalid token") else f"uid={caller}"
 
 
 class RequestLog:

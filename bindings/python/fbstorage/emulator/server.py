@@ -49,7 +49,8 @@ async def record_requests(request: web.Request, handler) -> web.StreamResponse:
         requests.in_flight -= 1
         dropped = request.transport is None or request.transport.is_closing()
         requests.record(request, None if dropped else response.status, dropped)
-        log_request(request, None if dropped else response.status, time.perf_counter() - started)
+        log_request(request, None if dropped else response.status, time.perf_counter() - started,
+                    request.app[STATE].service_accounts)
 
 
 @web.middleware

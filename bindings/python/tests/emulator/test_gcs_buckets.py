@@ -128,9 +128,10 @@ def test_reset_forgets_created_buckets_but_not_configured_ones(start_emulator, t
 
     def names():
         return [b["name"] for b in requests.get(gcs_url(emu, "/b"), params={"project": "p"}).json()["items"]]
-    assert names() == ["from-config", "from-flag", "made-here"]
+    # The project's default bucket is there too, as in a real project.
+    assert names() == ["demo-project.appspot.com", "from-config", "from-flag", "made-here"]
     emu.reset()
-    assert names() == ["from-config", "from-flag"]
+    assert names() == ["demo-project.appspot.com", "from-config", "from-flag"]
 
 
 def test_buckets_persist_in_a_data_dir(start_emulator, tmp_path):

@@ -39,7 +39,7 @@ def test_one_debug_line_per_request(start_emulator, flavor):
         ("POST", "/v0/b/logged/o", "200", "admin"),
         ("GET", "/v0/b/logged/o/a%2Fb", "200", "uid=alice"),
         ("GET", "/v0/b/logged/o/missing", "404", "anonymous"),
-        ("GET", "/storage/v1/b/logged/o", "200", "admin (GCS API)"),
+        ("GET", "/storage/v1/b/logged/o", "401", "invalid token"),   # an access token it never issued
     ]
     for secret in ("secret-token", token, "ya29"):
         assert secret not in emu.stderr()

@@ -153,7 +153,9 @@ def test_folder_listing_pages_ten_thousand_objects_quickly(emu_with_ui):
     assert log["requests"][-1]["path"] == "/v0/b/b/o?name=other.txt"
     assert ui.post("api/delete-folder", {"bucket": "b", "prefix": "big/"}).json() == {"deleted": 10_001}
     assert ui.get("api/list", params={"bucket": "b"}).json()["entries"][0]["name"] == "other.txt"
-    assert ui.get("api/buckets").json() == {"buckets": [{"name": "b", "objects": 1}]}
+    # Every bucket the emulator knows: this one, and the project's default bucket (empty).
+    assert ui.get("api/buckets").json() == {"buckets": [{"name": "b", "objects": 1},
+                                                        {"name": "demo-project.appspot.com", "objects": 0}]}
 
 
 @pytest.fixture

@@ -13,9 +13,11 @@ from urllib.parse import unquote
 
 from aiohttp import web
 
-from ..auth import principal_from_header
+from ..auth import caller_uid, uid_label
 from ..rules.access import DECISIONS
 from ..rules.explain import Decision
+from ..service_accounts import ServiceAccounts
+from ..state import STATE
 
 MAX_ENTRIES = 2000
 MAX_PAGE = 500
@@ -29,6 +31,7 @@ class Activity:
     method: str
     path: str  # as sent, with the query (an upload names its object there)
     authorization: str | None  # read when the log is read, not while the request is served
+    service_accounts: ServiceAccounts  # the access tokens the emulator issued, for reading it
     status: int | None = None
     duration_ms: float = 0.0
     decisions: list[Decision] = field(default_factory=list)
@@ -42,8 +45,8 @@ class Activity:
         for decision in self.decisions:
             if decision.variables:
                 auth = decision.variables["request"]["auth"]
-                return "anonymous" if auth is None else _uid_label(auth["token"])
-        return user_label(self.authorization)
+                return "anonymous" if auth is None else uid_label(auth["token"])
+        return user_label(self.authorization, self.service_accounts)
 
     @property
     def verdict(self) -> str | None:
@@ -58,20 +61,8 @@ class Activity:
                 "decisions": [decision.explain() for decision in self.decisions]}
 
 
-def user_label(authorization: str | None) -> str:
-    principal = principal_from_header(authorization)
-    if principal.is_admin:
-        return "admin"
-    if principal.token_invalid:
-        return "invalid token"
-    if principal.claims is None:
-        return "anonymous"
-    return _uid_label(principal.claims)
-
-
-def _uid_label(claims: dict[str, Any]) -> str:
-    uid = claims.get("user_id", claims.get("sub"))
-    return str(uid) if uid is not None else "token without uid"
+def user_label(authorization: str | None, service_accounts: ServiceAccounts) -> str:
+    return caller_uid(authorization, service_accounts) or "anonymous"
 
 
 class ActivityLog:
@@ -82,7 +73,7 @@ class ActivityLog:
 
     def start(self, request: web.Request) -> Activity:
         return Activity(next(self._ids), time.time(), request.method, request.raw_path,
-                        request.headers.get("Authorization"))
+                        request.headers.get("Authorization"), request.app[STATE].service_accounts)
 
     def add(self, entry: Activity) -> None:
         self._entries.append(entry)
