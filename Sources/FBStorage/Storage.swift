@@ -13,8 +13,9 @@ protocol StorageWork: AnyObject, Sendable {
 public final class Storage: RequestHost, @unchecked Sendable {
     /// The bucket name, without `gs://`.
     public let bucket: String
-    let engine: any TransferEngine
-    let callbackQueue: CallbackQueue
+    private let threads: ServiceThreads
+    var engine: any TransferEngine { threads.engine }
+    var callbackQueue: CallbackQueue { threads.callbackQueue }
 
     private let lock = ConditionLock()
     private var currentSettings = StorageSettings()
@@ -30,27 +31,11 @@ public final class Storage: RequestHost, @unchecked Sendable {
     /// A storage whose requests go through `engine` (tests pass a fake one).
     init(bucket: String, engine: @autoclosure () throws(StorageError) -> any TransferEngine) throws(StorageError) {
         self.bucket = try StoragePath.parseBucket(bucket)
-        if let variable = getenv("FIREBASE_STORAGE_EMULATOR_HOST") {
-            let value = String(cString: variable)
-            guard let endpoint = Endpoint.emulator(hostPort: value) else {
-                throw StorageError(code: .invalidArgument,
-                                   message: "FIREBASE_STORAGE_EMULATOR_HOST must be host:port, not '\(value)'")
-            }
+        if let endpoint = try Endpoint.emulator(environment: "FIREBASE_STORAGE_EMULATOR_HOST") {
             currentSettings.endpoint = endpoint
             currentSettings.endpointFromEnvironment = true
         }
-        self.engine = try engine()
-        do {
-            callbackQueue = try CallbackQueue(name: "fbstorage-callbacks")
-        } catch {
-            self.engine.shutdown()
-            throw error
-        }
-    }
-
-    deinit {
-        engine.shutdown()
-        callbackQueue.shutdown()
+        threads = try ServiceThreads(engine: engine(), callbacks: "fbstorage-callbacks")
     }
 
     // MARK: Settings
@@ -153,7 +138,6 @@ public final class Storage: RequestHost, @unchecked Sendable {
             }
             cancelled.wait()
         }
-        engine.shutdown()
-        callbackQueue.shutdown()
+        threads.shutdown()
     }
 }

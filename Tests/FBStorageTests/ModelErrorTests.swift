@@ -37,6 +37,9 @@ import Testing
             (.authInvalidRefreshToken, -13111, "FBS_ERR_AUTH_INVALID_REFRESH_TOKEN"),
             (.authNoUser, -13112, "FBS_ERR_AUTH_NO_USER"),
             (.authRequiresRecentLogin, -13113, "FBS_ERR_AUTH_REQUIRES_RECENT_LOGIN"),
+            (.credentialInvalid, -13200, "FBS_ERR_CREDENTIAL_INVALID"),
+            (.credentialClockSkew, -13201, "FBS_ERR_CREDENTIAL_CLOCK_SKEW"),
+            (.credentialRejected, -13202, "FBS_ERR_CREDENTIAL_REJECTED"),
         ]
         #expect(StorageErrorCode.allCases.count == expected.count)
         for (code, raw, name) in expected {

@@ -11,8 +11,9 @@ import Glibc
 /// requests whose token is fresh never wait for one.
 public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
     public let apiKey: String
-    let engine: any TransferEngine
-    let callbackQueue: CallbackQueue
+    private let threads: ServiceThreads
+    var engine: any TransferEngine { threads.engine }
+    var callbackQueue: CallbackQueue { threads.callbackQueue }
     /// Auth's own requests carry no user token: the API key is in their URL.
     var credentials: AuthTokens { AuthTokens() }
     public var canRefresh: Bool { true }
@@ -62,25 +63,9 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
         try HeaderValue.check(apiKey, field: "The API key")
         self.apiKey = apiKey
         state.projectID = projectID
-        if let variable = getenv("FIREBASE_AUTH_EMULATOR_HOST") {
-            let value = String(cString: variable)
-            guard let endpoint = Endpoint.emulator(hostPort: value, defaultPort: AuthEndpoints.defaultEmulatorPort) else {
-                throw .invalidArgument("FIREBASE_AUTH_EMULATOR_HOST must be host:port, not '\(value)'")
-            }
-            state.endpoints.emulator = endpoint
-        }
-        self.engine = try engine()
-        do {
-            callbackQueue = try CallbackQueue(name: "fbstorage-auth-callbacks")
-        } catch {
-            self.engine.shutdown()
-            throw error
-        }
-    }
-
-    deinit {
-        engine.shutdown()
-        callbackQueue.shutdown()
+        state.endpoints.emulator = try Endpoint.emulator(environment: "FIREBASE_AUTH_EMULATOR_HOST",
+                                                         defaultPort: AuthEndpoints.defaultEmulatorPort)
+        threads = try ServiceThreads(engine: engine(), callbacks: "fbstorage-auth-callbacks")
     }
 
     /// The project id given, or learnt from the first ID token (its `aud`).

@@ -7,8 +7,9 @@
 /// request (transport failures, 429 and 5xx retried until the operation deadline).
 public final class ServiceAccountCredentials: RequestHost, AuthTokenSource, @unchecked Sendable {
     public let key: ServiceAccountKey
-    let engine: any TransferEngine
-    let callbackQueue: CallbackQueue
+    private let threads: ServiceThreads
+    var engine: any TransferEngine { threads.engine }
+    var callbackQueue: CallbackQueue { threads.callbackQueue }
     /// The exchange carries its assertion in its body, no `Authorization`.
     var credentials: AuthTokens { AuthTokens() }
     public var canRefresh: Bool { true }
@@ -44,18 +45,7 @@ public final class ServiceAccountCredentials: RequestHost, AuthTokenSource, @unc
 
     init(key: ServiceAccountKey, engine: @autoclosure () throws(StorageError) -> any TransferEngine) throws(StorageError) {
         self.key = key
-        self.engine = try engine()
-        do {
-            callbackQueue = try CallbackQueue(name: "fbstorage-oauth-callbacks")
-        } catch {
-            self.engine.shutdown()
-            throw error
-        }
-    }
-
-    deinit {
-        engine.shutdown()
-        callbackQueue.shutdown()
+        threads = try ServiceThreads(engine: engine(), callbacks: "fbstorage-oauth-callbacks")
     }
 
     /// The OAuth2 scopes asked for; changing them drops the current token.

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Where requests go (production, or an emulator) and how their URLs are built:
 /// `scheme://host:port/v0/b/<bucket>/o[/<escaped object>]`.
 public struct Endpoint: Sendable, Equatable {
@@ -52,6 +56,18 @@ public struct Endpoint: Sendable, Equatable {
         }
         if !(1...65535).contains(port) {
             throw .invalidArgument("The emulator port \(port) is not in 1...65535.")
+        }
+        return endpoint
+    }
+
+    /// The emulator an environment variable in `host:port` form names (the Firebase SDKs'
+    /// `FIREBASE_*_EMULATOR_HOST`); nil when it is not set.
+    /// - Throws: `invalidArgument` naming the variable when its value is malformed.
+    static func emulator(environment variable: String, defaultPort: Int = defaultEmulatorPort) throws(StorageError) -> Endpoint? {
+        guard let raw = getenv(variable) else { return nil }
+        let value = String(cString: raw)
+        guard let endpoint = emulator(hostPort: value, defaultPort: defaultPort) else {
+            throw .invalidArgument("\(variable) must be host:port, not '\(value)'")
         }
         return endpoint
     }
