@@ -10,6 +10,7 @@ from .bodies import DROP_AFTER_BYTES, BodyDropped
 from .control import routes as control_routes
 from .errors import ApiError, json_error
 from .gcs import add_gcs_routes
+from .gcs.batch import add_batch_route
 from .harness import routes as harness_routes
 from .identity.routes import add_identity_routes, ready as auth_ready
 from .object_api import handle_v0
@@ -114,6 +115,7 @@ def create_app(state: EmulatorState) -> web.Application:
     # Any character, newlines included: names are decoded and judged by the v0 handler.
     app.router.add_route("*", r"/v0{tail:[\s\S]*}", handle_v0)
     add_gcs_routes(app)  # the GCS JSON API, on the same store
+    add_batch_route(app)  # and its batch endpoint
     add_identity_routes(app)  # Auth too, for convenience
     return app
 
