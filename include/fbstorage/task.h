@@ -138,7 +138,8 @@ void fbs_task_free(fbs_task *t);
 /* As fbs_task_observe(), with a destroy callback for user_data (may be NULL; see
  * fbs_destroy_notify). It is called once the observer is dropped:
  *  - removed by an fbs_task_remove_* call: before that call returns (after the observer's
- *    running call, if any, returned); from a callback, once the running callback returns;
+ *    running call, if any, returned); called from a callback, that call does not wait, so an
+ *    observer running then (e.g. the caller itself) is destroyed once its call returns;
  *  - after the task's SUCCESS or FAILURE was delivered (every observer is then removed): on
  *    the callback thread, or on the transfer thread when the end had no observer to call;
  *  - at once, before this call returns, when it can never fire (the task's end was delivered
