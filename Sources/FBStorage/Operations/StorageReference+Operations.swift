@@ -136,7 +136,7 @@ extension StorageReference {
 
     func startList(maxResults: Int64?, pageToken: String?, _ done: @escaping StorageCompletion<StorageListResult>) throws(StorageError) {
         if let maxResults, !(1...1000).contains(maxResults) {
-            throw StorageError(code: .invalidArgument, message: "Argument 'maxResults' must be between 1 and 1000 inclusive")
+            throw StorageError(code: .invalidArgument, message: "Argument 'maxResults' must be between 1 and 1000 inclusive.")
         }
         let settings = storage.settings
         let url = settings.endpoint.listURL(path, maxResults: maxResults.map { Int($0) }, pageToken: pageToken)

@@ -67,8 +67,9 @@ async def render_errors(request: web.Request, handler) -> web.StreamResponse:
         return await handler(request)
     except ApiError as error:
         return error.response(request.app[STATE].flavor)
-    except BodyDropped:
-        # The client is gone (or a fault cut it off): there is no one to reply to.
+    except (BodyDropped, ConnectionResetError):
+        # The client is gone (or a fault cut it off, or it left while a fault delayed the reply):
+        # there is no one to reply to.
         if request.transport is not None:
             request.transport.abort()
         return web.Response(status=499, text="connection dropped")
