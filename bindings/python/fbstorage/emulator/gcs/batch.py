@@ -9,6 +9,7 @@ google-cloud-storage's `with client.batch():` sends these, e.g. to delete many o
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from email.message import Message
 from email.parser import BytesParser
 from urllib.parse import urlsplit
@@ -26,9 +27,13 @@ MAX_BODY_BYTES = 10 * 1024 * 1024  # "the total batch request payload must be le
 HOP_HEADERS = {"host", "content-length", "connection", "transfer-encoding", "keep-alive"}
 
 
+@dataclass(frozen=True)
 class SubRequest:
-    def __init__(self, method: str, target: str, headers: list[tuple[str, str]], body: bytes, content_id: str | None):
-        self.method, self.target, self.headers, self.body, self.content_id = method, target, headers, body, content_id
+    method: str
+    target: str  # path and query
+    headers: list[tuple[str, str]]
+    body: bytes
+    content_id: str | None
 
 
 @renders_gcs_errors
@@ -36,11 +41,12 @@ async def handle_batch(request: web.Request) -> web.StreamResponse:
     content_type = request.headers.get("Content-Type", "")
     if not content_type.lower().startswith("multipart/mixed") or "boundary=" not in content_type.lower():
         raise ApiError(400, "A batch request must be multipart/mixed with a boundary.")
+    too_large = ApiError(413, f"A batch request body must be under {MAX_BODY_BYTES} bytes.")
     if (request.content_length or 0) > MAX_BODY_BYTES:
-        raise ApiError(413, f"A batch request body must be under {MAX_BODY_BYTES} bytes.")
+        raise too_large
     body = await request.read()
     if len(body) > MAX_BODY_BYTES:
-        raise ApiError(413, f"A batch request body must be under {MAX_BODY_BYTES} bytes.")
+        raise too_large
     calls = parse_batch(content_type, body)
     boundary = "batch_" + secrets.token_urlsafe(12)
     base, authorization, parts = _own_base(request), request.headers.get("Authorization"), []
@@ -105,8 +111,10 @@ async def _answer(session: aiohttp.ClientSession, base: str, call: SubRequest, a
             headers = [(name, value) for name, value in response.headers.items() if name.lower() not in HOP_HEADERS]
     content_id = f"Content-ID: <response-{call.content_id.strip('<>')}>\r\n" if call.content_id else ""
     head = "".join(f"{name}: {value}\r\n" for name, value in headers)
+    # aiohttp decoded the headers as UTF-8 with surrogate escapes: this gives their bytes back.
     return (f"Content-Type: application/http\r\n{content_id}\r\n"
-            f"HTTP/1.1 {status} {reason}\r\n{head}Content-Length: {len(body)}\r\n\r\n").encode("latin-1") + body + b"\r\n"
+            f"HTTP/1.1 {status} {reason}\r\n{head}Content-Length: {len(body)}\r\n\r\n").encode("utf-8", "surrogateescape") \
+        + body + b"\r\n"
 
 
 def add_batch_route(app: web.Application) -> None:
