@@ -78,15 +78,18 @@ class EmulatorServer:
             payload = response.read()
         return json.loads(payload) if payload else None
 
-    def reset(self) -> None:
+    def reset(self, *, keep_rules: bool = True) -> None:
         """Deletes every object, upload session, recorded request and fault. The rules stay those
-        of the last set_rules() call, else those the emulator started with. Waits first (10 s at most) for the requests being
-        handled, so that one of an earlier test's closed storage (a cancel) cannot land in the
-        next test's log."""
+        of the last set_rules() call, else those the emulator started with; keep_rules=False
+        forgets set_rules() and restores the latter. Waits first (10 s at most) for the requests
+        being handled, so that one of an earlier test's closed storage cannot land in the next
+        test's log."""
         with contextlib.suppress(TimeoutError):
             self.wait_idle()
         self._control("POST", "reset")
-        if self._rules_installed:
+        if not keep_rules:
+            self._rules_installed, self._rules = False, None
+        elif self._rules_installed:
             self._install_rules(self._rules)
 
     def requests(self) -> list[dict[str, Any]]:

@@ -49,7 +49,7 @@ def test_reset_keeps_the_rules_set_rules_installed(fbstorage_emulator: EmulatorS
             ref.put_data(b"x").wait()
         assert denied.value.code == fbstorage.StorageErrorCode.UNAUTHORIZED
     finally:
-        fbstorage_emulator.set_rules(None)
+        fbstorage_emulator.reset(keep_rules=False)   # the startup rules again: everything allowed
     fbstorage_emulator.reset()
     ref.put_data(b"x").wait()
 
