@@ -1,5 +1,6 @@
 # fbstorage — build, test and demo entry points.
-#   make          build build/lib/libfbstorage.so (static Swift stdlib) and build/lib/pkgconfig/fbstorage.pc
+#   make          build build/lib/libfbstorage.so.N (static Swift stdlib; N = FBS_ABI_VERSION), its
+#                 libfbstorage.so symlink and build/lib/pkgconfig/fbstorage.pc
 #   make test     install what is missing, then run the Swift, C and Python tests
 #   make demo     build, start the bundled emulator, upload with a progress bar, list, show metadata
 #   make install  the C header, library and fbstorage.pc; the C++ headers (fbstorage.hpp, firebase/),
@@ -10,6 +11,10 @@ SHELL      := /bin/bash
 PREFIX     ?= /usr/local
 BUILD      := build
 LIBDIR     := $(BUILD)/lib
+ABI        := $(shell sed -n 's/^\#define FBS_ABI_VERSION \([0-9]*\)/\1/p' include/fbstorage/common.h)
+# The library is named after its ABI major; libfbstorage.so, what the linker's -lfbstorage and
+# the bindings open, is a symlink to it.
+SONAME     := libfbstorage.so.$(ABI)
 SO         := $(LIBDIR)/libfbstorage.so
 VENV       := .venv
 PY         := $(VENV)/bin/python
@@ -41,13 +46,18 @@ deps:
 lib: $(SO) $(LIBDIR)/pkgconfig/fbstorage.pc
 
 # -static-stdlib on the command line only (SwiftPM ignores --static-swift-stdlib for dynamic libraries).
-# The version script keeps every symbol but the fbs_ functions local; the SONAME lets
-# auditwheel (make wheel) and packagers refer to the library by name.
-$(SO): $(SWIFT_SOURCES) mk/fbstorage.map | deps
-	swift build -c release --product fbstorage -Xswiftc -static-stdlib -Xlinker --version-script=$(abspath mk/fbstorage.map) \
-	  -Xlinker -soname=libfbstorage.so
+# The version script keeps every symbol but the fbs_ functions local; the versioned SONAME lets
+# programs built against one ABI refuse another, and auditwheel (make wheel) and packagers refer
+# to the library by name. Debug info is DWARF 4 (Swift and C alike): the valgrind of Debian 12
+# (3.19) cannot read DWARF 5, and `valgrind ./app` must work on the library as built or installed.
+$(LIBDIR)/$(SONAME): $(SWIFT_SOURCES) mk/fbstorage.map | deps
+	swift build -c release --product fbstorage -Xswiftc -static-stdlib -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4 \
+	  -Xlinker --version-script=$(abspath mk/fbstorage.map) -Xlinker -soname=$(SONAME)
 	@mkdir -p $(LIBDIR)
-	cp .build/release/libfbstorage.so $(SO).tmp && mv -f $(SO).tmp $(SO)   # atomic: never rewrite a mapped library
+	cp .build/release/libfbstorage.so $@.tmp && mv -f $@.tmp $@   # atomic: never rewrite a mapped library
+
+$(SO): $(LIBDIR)/$(SONAME)
+	ln -sfn $(SONAME) $@
 
 $(LIBDIR)/pkgconfig/fbstorage.pc: mk/fbstorage.pc.in $(HEADERS)
 	@mkdir -p $(LIBDIR)/pkgconfig
@@ -61,11 +71,19 @@ $(VENV)/.installed: bindings/python/requirements-test.txt | deps
 	$(VENV)/bin/pip install -q -r bindings/python/requirements-test.txt
 	touch $@
 
+# The library goes in stripped, its debug info beside it in lib/.debug/ (where gdb and valgrind
+# look for the file its .gnu_debuglink names), with the libfbstorage.so symlink for -lfbstorage.
+INSTALL_LIB := $(DESTDIR)$(PREFIX)/lib
 install: lib install-cpp
-	install -d $(DESTDIR)$(PREFIX)/include/fbstorage $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -d $(DESTDIR)$(PREFIX)/include/fbstorage $(INSTALL_LIB)/pkgconfig $(INSTALL_LIB)/.debug
 	install -m 644 include/fbstorage.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 include/fbstorage/*.h $(DESTDIR)$(PREFIX)/include/fbstorage/
-	install -m 755 $(SO) $(DESTDIR)$(PREFIX)/lib/
+	objcopy --only-keep-debug $(LIBDIR)/$(SONAME) $(INSTALL_LIB)/.debug/$(SONAME).debug
+	chmod 644 $(INSTALL_LIB)/.debug/$(SONAME).debug
+	objcopy --strip-unneeded --add-gnu-debuglink=$(INSTALL_LIB)/.debug/$(SONAME).debug $(LIBDIR)/$(SONAME) $(BUILD)/$(SONAME).stripped
+	install -m 755 $(BUILD)/$(SONAME).stripped $(INSTALL_LIB)/$(SONAME)
+	rm -f $(BUILD)/$(SONAME).stripped
+	ln -sfn $(SONAME) $(INSTALL_LIB)/libfbstorage.so
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@INCLUDEDIR@|$(PREFIX)/include|' -e 's|@VERSION@|$(VERSION)|' mk/fbstorage.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/fbstorage.pc
 
 clean:

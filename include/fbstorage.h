@@ -34,6 +34,13 @@
  *      refused there is one that would wait for the callback thread itself: fbs_task_wait()
  *      on a task that has not finished returns FBS_ERR_INVALID_ARGUMENT instead of hanging.
  *
+ *  Callbacks must return.  Every callback the library calls (observers, completions, token
+ *      providers, the log handler, destroy callbacks) must return normally: throwing a C++
+ *      exception out of it, or leaving it with longjmp/siglongjmp, unwinds through the
+ *      library's frames, which leaves its locks held and its state half-changed: undefined
+ *      behaviour (typically std::terminate or a deadlock). Catch exceptions inside the
+ *      callback (a C++ callback: a try/catch around its body, or noexcept) and return.
+ *
  *  fork().  After fork() without exec, a child may use the library only from threads it
  *      creates after the fork: the Swift runtime's internal locks remember thread ids, and
  *      the forking thread keeps its parent's in the child (Python: use the "spawn" or

@@ -15,7 +15,7 @@ bench: lib venv bench-build
 	cd benchmarks && $(abspath $(BENCH_VENV))/bin/python run.py $(if $(QUICK),--quick) \
 	  --emulator-python $(abspath $(PY)) --build-dir $(abspath $(BENCH_BUILD)) --library $(abspath $(SO))
 
-bench-build: $(BENCH_VENV)/.installed $(BENCH_CLIENTS) $(BENCH_BUILD)/valgrind-lib/libfbstorage.so
+bench-build: $(BENCH_VENV)/.installed $(BENCH_CLIENTS)
 
 # matplotlib only draws the charts: a failed install leaves the benchmark without them.
 $(BENCH_VENV)/.installed: benchmarks/requirements.txt | deps
@@ -38,8 +38,3 @@ $(BENCH_BUILD)/measure: benchmarks/clients/measure.c
 $(BENCH_BUILD)/curl_put_many: benchmarks/clients/curl_put_many.c | deps
 	@mkdir -p $(BENCH_BUILD)
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $< $$(pkg-config --cflags --libs libcurl)
-
-# The stripped copy callgrind runs on (see VALGRIND_LIB in mk/c.mk).
-$(BENCH_BUILD)/valgrind-lib/libfbstorage.so: $(SO)
-	@mkdir -p $(@D)
-	objcopy --strip-debug $< $@

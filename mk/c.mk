@@ -31,7 +31,14 @@ $(CTEST_DIR)/c_integration: $(CTEST_HARNESS) $(CTEST_ONLINE) $(CTEST_HEADERS)
 
 test-c-build: $(CTEST_DIR)/c_misuse $(CTEST_DIR)/c_integration
 
-test-c: lib venv
+# test-packaging.sh runs gdb and valgrind on the installed library.
+.PHONY: packaging-tools
+packaging-tools:
+	@if ! command -v valgrind >/dev/null || ! command -v gdb >/dev/null; then \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind gdb >/dev/null; \
+	fi
+
+test-c: lib venv packaging-tools
 	@$(MAKE) --no-print-directory test-c-build
 	$(CTEST_ENV) $(TIME_LIMIT) 900 Tests/c/run-all.sh $(SO) $(CTEST_DIR)
 
@@ -48,19 +55,12 @@ demo-c: examples venv
 	$(CTEST_ENV) FBS_EMULATOR_ARGS="--rules $(abspath examples/owner-only.rules)" Tests/c/with-emulator.sh \
 	  $(EXAMPLE_DIR)/upload $(EXAMPLE_DIR)/demo.bin --sign-in
 
-# Valgrind 3.19 cannot read the DWARF 5 debug info of the Swift-built .so: run on a stripped copy
-# (LD_LIBRARY_PATH wins over the tests' RUNPATH).
-VALGRIND_LIB := $(CTEST_DIR)/valgrind-lib
-$(VALGRIND_LIB)/libfbstorage.so: $(FBS_LIBDIR)/libfbstorage.so
-	@mkdir -p $(VALGRIND_LIB)
-	objcopy --strip-debug $< $@
-
 # Some tests keep three 700 KiB event logs on the stack: above the default --max-stackframe,
 # memcheck would take the frame for a stack switch and report every write to it.
-VALGRIND := LD_LIBRARY_PATH=$(abspath $(VALGRIND_LIB)) valgrind --tool=memcheck --error-exitcode=99 --leak-check=full \
+VALGRIND := valgrind --tool=memcheck --error-exitcode=99 --leak-check=full \
   --errors-for-leak-kinds=definite --show-leak-kinds=definite --track-fds=no --max-stackframe=4194304 -q
-test-c-valgrind: lib venv
-	@$(MAKE) --no-print-directory test-c-build $(VALGRIND_LIB)/libfbstorage.so
+test-c-valgrind: lib venv packaging-tools
+	@$(MAKE) --no-print-directory test-c-build
 	status=0; \
 	$(CTEST_ENV) FBS_TEST_NOFORK=1 $(VALGRIND) $(CTEST_DIR)/c_misuse || status=1; \
 	$(CTEST_ENV) FBS_TEST_NOFORK=1 FBS_TEST_FLAVORS=production $(VALGRIND) $(CTEST_DIR)/c_integration || status=1; \

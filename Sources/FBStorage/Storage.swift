@@ -84,7 +84,13 @@ public final class Storage: RequestHost, @unchecked Sendable {
     /// Where every request, of tasks already running too, gets its ID token from (an `Auth`,
     /// or any source); nil: none.
     public func use(tokenSource: (any AuthTokenSource)?) {
-        lock.withLock { currentAuth.source = tokenSource }
+        // The replaced source is released after unlocking: that may run the caller's code (the C
+        // API's destroy callback of a provider's user_data), which may call back into the storage.
+        _ = lock.withLock { () -> (any AuthTokenSource)? in
+            let replaced = currentAuth.source
+            currentAuth.source = tokenSource
+            return replaced
+        }
     }
 
     /// The token source in use (an `Auth` the storage keeps alive), if any.

@@ -9,6 +9,14 @@ public func fbs_metadata_new(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> In
     }
 }
 
+@_cdecl("fbs_metadata_copy")
+public func fbs_metadata_copy(_ metadata: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        let out = try Arguments.out(out)
+        out.pointee = Handles.make(try StorageMetadata.behind(metadata))
+    }
+}
+
 @_cdecl("fbs_metadata_free")
 public func fbs_metadata_free(_ metadata: OpaquePointer?) { StorageMetadata.free(metadata) }
 

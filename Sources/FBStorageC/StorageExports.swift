@@ -16,6 +16,9 @@ public func fbs_storage_free(_ storage: OpaquePointer?) {
     _ = Errors.status { () throws(StorageError) in
         let released: Storage? = try Handles.release(storage)
         released?.close()
+        // Derived handles may keep the storage object alive: its token provider goes now, so that
+        // the provider's destroy callback has run when this returns.
+        released?.use(tokenSource: nil)
     }
 }
 
@@ -43,9 +46,17 @@ public typealias fbs_token_provider = @convention(c) (Int32, UnsafeMutableRawPoi
 @_cdecl("fbs_storage_set_auth_token_provider")
 public func fbs_storage_set_auth_token_provider(_ storage: OpaquePointer?, _ provider: fbs_token_provider?,
                                                _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    Errors.status { () throws(StorageError) in
+    fbs_storage_set_auth_token_provider_full(storage, provider, userData, nil)
+}
+
+@_cdecl("fbs_storage_set_auth_token_provider_full")
+public func fbs_storage_set_auth_token_provider_full(_ storage: OpaquePointer?, _ provider: fbs_token_provider?,
+                                                    _ userData: UnsafeMutableRawPointer?,
+                                                    _ destroy: fbs_destroy_notify?) -> Int32 {
+    // Owned from here: unless the provider keeps it, it is released (destroy runs) before returning.
+    let userData = OwnedUserData(userData, destroy: destroy)
+    return Errors.status { () throws(StorageError) in
         let storage = try Storage.behind(storage)
-        let userData = UserData(pointer: userData)
         guard let provider else { return storage.setAuthTokenProvider(nil) }
         storage.setAuthTokenProvider { forceRefresh in
             provider(forceRefresh ? 1 : 0, userData.pointer).flatMap { String(validatingCString: $0) }

@@ -79,11 +79,19 @@ private func status(_ raw: Int32) throws(StorageError) -> StorageTaskStatus {
 @_cdecl("fbs_task_observe")
 public func fbs_task_observe(_ task: OpaquePointer?, _ rawStatus: Int32, _ callback: fbs_task_callback?,
                              _ userData: UnsafeMutableRawPointer?, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-    Errors.status { () throws(StorageError) in
+    fbs_task_observe_full(task, rawStatus, callback, userData, nil, out)
+}
+
+@_cdecl("fbs_task_observe_full")
+public func fbs_task_observe_full(_ task: OpaquePointer?, _ rawStatus: Int32, _ callback: fbs_task_callback?,
+                                  _ userData: UnsafeMutableRawPointer?, _ destroy: fbs_destroy_notify?,
+                                  _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
+    // Owned from here: a failing call releases it (destroy runs) before returning.
+    let userData = OwnedUserData(userData, destroy: destroy)
+    return Errors.status { () throws(StorageError) in
         let task = try StorageTask.behind(task)
         let status = try status(rawStatus)
         guard let callback else { throw StorageError(code: .invalidArgument, message: "The callback is NULL") }
-        let userData = UserData(pointer: userData)
         let handle = try task.observe(status) { snapshot in
             Handles.lend(snapshot) { callback($0, userData.pointer) }
         }

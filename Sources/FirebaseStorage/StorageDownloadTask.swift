@@ -2,7 +2,7 @@ import FBStorage
 import Foundation
 
 /// A download started by `write(toFile:)` or `getData(maxSize:)`.
-open class StorageDownloadTask: StorageObservableTask {
+open class StorageDownloadTask: StorageObservableTask, StorageTaskManagement {
     private let lock = NSLock()
     /// Set when getData cancelled the download for exceeding its maximum size.
     private var sizeExceeded: StorageError?

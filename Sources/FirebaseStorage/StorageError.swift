@@ -91,7 +91,9 @@ public enum StorageError: Error, CustomNSError {
         case .retryLimitExceeded:
             return described([:], "Max retry time for operation exceeded, please try again.")
         case .nonMatchingChecksum:
-            return described([:], "The uploaded or downloaded object's checksum does not match the server's. Please retry the upload/download.")
+            // The Apple SDK's text, placeholders included: code may compare against it.
+            return described([:], "Uploaded/downloaded object TODO has checksum: TODO which does not match server checksum: "
+                             + "TODO. Please retry the upload/download.")
         case let .downloadSizeExceeded(total, maxSize):
             return described(["totalSize": total, "maxAllowedSize": maxSize],
                              "Attempted to download object with size of \(total) bytes, which exceeds the maximum size of "
@@ -108,17 +110,38 @@ public enum StorageError: Error, CustomNSError {
     /// `error as? NSError` works on Linux too (where a Swift error does not bridge by `as?`).
     var nsError: NSError { self as NSError }
 
+    /// The domain of the HTTP errors the Apple SDK's fetcher (GTMSessionFetcher) reports, code =
+    /// the status; its storage errors carry one under `NSUnderlyingErrorKey`.
+    static let httpStatusDomain = "com.google.HTTPStatus"
+
     /// The core's error for an operation on `reference`. The server's details go in the user info
-    /// as the Apple SDK puts them: `ResponseErrorCode` (HTTP status), `ResponseBody`, `bucket`,
-    /// `object`, and the core's own message under `NSLocalizedFailureReasonErrorKey`.
+    /// as the Apple SDK puts them: the HTTP error under `NSUnderlyingErrorKey` (domain
+    /// `com.google.HTTPStatus`, code the status, the body as `data`), `ResponseErrorDomain`,
+    /// `ResponseErrorCode` (the status), `data` and `ResponseBody` (the body), `bucket`, `object`,
+    /// and the core's own message under `NSLocalizedFailureReasonErrorKey`.
     init(_ error: FBStorage.StorageError, bucket: String, object: String) {
         var server: [String: Any] = ["bucket": bucket, "object": object,
                                      NSLocalizedFailureReasonErrorKey: error.message]
-        if let status = error.httpStatus { server["ResponseErrorCode"] = status }
-        if let body = error.serverResponse { server["ResponseBody"] = body }
+        let body = error.serverResponse.map { Data($0.utf8) }
+        if let status = error.httpStatus {
+            server[NSUnderlyingErrorKey] = NSError(domain: Self.httpStatusDomain, code: status,
+                                                   userInfo: body.map { ["data": $0] } ?? [:])
+            server["ResponseErrorDomain"] = Self.httpStatusDomain
+            server["ResponseErrorCode"] = status
+        }
+        if let body {
+            server["data"] = body
+            server["ResponseBody"] = error.serverResponse
+        }
+        // The Apple SDK's descriptions of a status it does not map.
+        let unknown = switch error.httpStatus {
+        case 400?: "Unknown 400 error from backend"
+        case let status?: "Unexpected \(status) code from backend"
+        case nil: error.message
+        }
         switch error.code {
         // The Apple SDK has no timeout code; only the C API's wait reports one.
-        case .unknown, .timeout: self = .unknown(message: error.message, serverError: server)
+        case .unknown, .timeout: self = .unknown(message: unknown, serverError: server)
         case .objectNotFound: self = .objectNotFound(object: object, serverError: server)
         case .bucketNotFound: self = .bucketNotFound(bucket: bucket)
         case .projectNotFound: self = .projectNotFound(project: error.message)

@@ -65,6 +65,10 @@ open class StorageObservableTask: StorageTask {
         }
     }
 
+    /// Begins the task (`StorageTaskManagement`). The calls that create a task begin it already,
+    /// as the Apple SDK's enqueue it before returning it, so this does nothing more.
+    open func enqueue() {}
+
     /// Pauses a running task; `resume()` continues it where it stopped.
     open func pause() {
         if case .success(let task) = core { task.pause() }

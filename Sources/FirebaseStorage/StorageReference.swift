@@ -82,7 +82,12 @@ open class StorageReference {
     func startPutFile(from fileURL: URL, metadata: StorageMetadata?,
                       _ done: ((Result<StorageMetadata, StorageError>) -> Void)?) -> StorageUploadTask {
         let task = StorageUploadTask(reference: self) { [core] () throws(FBStorage.StorageError) in
-            try core.putFile(fileURL.path, metadata: metadata?.core)
+            do throws(FBStorage.StorageError) {
+                return try core.putFile(fileURL.path, metadata: metadata?.core)
+            } catch where error.code == .unknown {   // the file is missing or unreadable
+                throw FBStorage.StorageError(code: .unknown, message: "File at URL: \(fileURL.absoluteString) is not reachable. "
+                                             + "Ensure file URL is not a directory, symbolic link, or invalid url.")
+            }
         }
         task.complete(done, Self.uploadedMetadata)
         return task

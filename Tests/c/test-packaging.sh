@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # test-packaging.sh REPO — `make install PREFIX=tmp`, then build the C examples the way a user
-# would (installed header + pkg-config) and run upload + list against an emulator.
+# would (installed header + pkg-config) and run upload + list against an emulator. The installed
+# library is versioned (SONAME libfbstorage.so.<ABI major>), stripped, its debug info in
+# lib/.debug for gdb and valgrind, which both work on it as installed.
 set -uo pipefail
 repo=$(cd "${1:?usage: test-packaging.sh repo-dir}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,6 +29,19 @@ check "installed C++: fbstorage.hpp, firebase/*.h, libfbstorage-cpp.a, fbstorage
 check "examples/cpp/upload.cc builds with -std=c++17 -Wall -Wextra -Werror and pkg-config fbstorage-cpp" bash -c \
   "c++ -std=c++17 -Wall -Wextra -Werror -o '$tmp/upload-cpp' '$repo/examples/cpp/upload.cc' \$(pkg-config --cflags --libs fbstorage-cpp)"
 check "the example loads the installed library" bash -c "ldd '$tmp/upload' | grep -q '$tmp/lib/libfbstorage.so'"
+lib=$tmp/lib
+soname=libfbstorage.so.$(sed -n 's/^#define FBS_ABI_VERSION \([0-9]*\)/\1/p' "$repo/include/fbstorage/common.h")
+check "lib/libfbstorage.so is a symlink to $soname, the library's SONAME, which the example needs" bash -c \
+  "test \"\$(readlink '$lib/libfbstorage.so')\" = '$soname' && readelf -d '$lib/$soname' | grep -qF 'Library soname: [$soname]' \
+   && readelf -d '$tmp/upload' | grep -qF 'Shared library: [$soname]'"
+check "installed stripped; its .gnu_debuglink names lib/.debug/$soname.debug, which holds the debug info" bash -c \
+  "! readelf -S '$lib/$soname' | grep -qE '\.debug_info|\.symtab' && readelf -p .gnu_debuglink '$lib/$soname' | grep -qF '$soname.debug' \
+   && readelf -S '$lib/.debug/$soname.debug' | grep -q '\.debug_info'"
+check "gdb finds the library's source lines through the debuglink" bash -c \
+  "gdb -batch -nx -ex 'info line fbs_version' '$lib/$soname' 2>&1 | grep -q 'of \"[^\"]*header_constants.c'"
+check "valgrind runs the example as is: it reads the debug info, memcheck finds no error" bash -c \
+  "valgrind -q --error-exitcode=99 '$tmp/upload' /nonexistent/file --emulator 127.0.0.1:9 > '$tmp/valgrind.out' 2>&1; \
+   test \$? = 1 && ! grep -qiE 'debuginfo|dwarf|giving up' '$tmp/valgrind.out' || { cat '$tmp/valgrind.out'; false; }"
 head -c 3000000 /dev/urandom > "$tmp/payload.bin"
 check "upload example against the emulator (progress, pause, metadata, URL)" bash -c \
   "'$here/with-emulator.sh' bash -c '\"$tmp/upload\" \"$tmp/payload.bin\" --path pkg/payload.bin --quiet > \"$tmp/out\" && \"$tmp/list\" pkg >> \"$tmp/out\"' \

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import tempfile
@@ -29,15 +28,12 @@ def run(ctx: Context) -> dict:
 def instructions_per_call(ctx: Context) -> dict[str, float]:
     """The client dumps one callgrind part per operation (see call_overhead.c)."""
     iterations = ctx.mode.callgrind_iterations
-    # Valgrind 3.19 cannot read the DWARF 5 debug info of the Swift-built library, so it runs
-    # on a stripped copy (mk/bench.mk); LD_LIBRARY_PATH wins over the client's RUNPATH.
-    env = dict(os.environ, LD_LIBRARY_PATH=str(ctx.build_dir / "valgrind-lib"))
     with tempfile.TemporaryDirectory() as out:
         subprocess.run(["valgrind", "--tool=callgrind", "--collect-atstart=no",
                         f"--callgrind-out-file={out}/callgrind.out",
                         str(ctx.build_dir / "call_overhead"), ctx.emulator.address, BUCKET,
                         str(iterations)],
-                       env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         return {operation: instructions / iterations
                 for operation, instructions in parts(Path(out)).items()}
 

@@ -72,15 +72,22 @@ const char *fbs_version(void);
 /* The ABI version the library was built with (FBS_ABI_VERSION of its header). */
 int fbs_abi_version(void);
 
-/* A human-readable message for the last failure on the calling thread; "" if none.
- * Borrowed: valid until the next fbs_ call on this thread. Never NULL. */
+/* The last error of the calling thread: set by every failing fbs_ call on it (one returning an
+ * error code, or a getter's or *_free's bad handle), and by fbs_task_wait() returning a task's
+ * failure. Successful calls leave it as it is, so it can be read after cleaning up. Each thread
+ * has its own; another thread's failures never change it.
+ * Lifetime: a returned string stays valid, unchanged, until the next failing fbs_ call on this
+ * thread replaces the last error (or the thread exits). */
+
+/* A human-readable message for the last failure on the calling thread; "" if none yet.
+ * Borrowed (see above). Never NULL. */
 const char *fbs_last_error_message(void);
 
 /* The HTTP status of the response behind the last failure on this thread, or 0. */
 int fbs_last_error_http_status(void);
 
 /* The body of the server response behind the last failure on this thread, or NULL.
- * Borrowed: valid until the next fbs_ call on this thread. */
+ * Borrowed (see above). */
 const char *fbs_last_error_server_response(void);
 
 /* The static name of a code, e.g. "FBS_ERR_OBJECT_NOT_FOUND"; "FBS_ERR_?" for an unknown code. */
@@ -137,6 +144,19 @@ typedef void (*fbs_metadata_callback)(int status, const fbs_metadata *metadata, 
 typedef void (*fbs_list_callback)(int status, const fbs_list_result *result, void *user_data);
 typedef void (*fbs_string_callback)(int status, const char *value, void *user_data);
 typedef void (*fbs_data_callback)(int status, const void *bytes, size_t length, void *user_data);
+
+/* ------------------------------------------------------------------------------------------
+ * Releasing user_data: the destroy callback of the _full calls (GLib's GDestroyNotify).
+ * ---------------------------------------------------------------------------------------- */
+
+/* Called exactly once with the user_data of a _full call when the library drops the callback
+ * that user_data belongs to: that callback has returned for the last time and never runs again,
+ * so destroy may release what user_data points to. The user_data passes to the library at the
+ * call, also when the call fails (destroy then runs before the call returns). destroy runs on
+ * whichever thread drops the callback (each _full call says when), with no library lock held;
+ * it may call fbs_ functions, but must not wait for this storage's callback thread (e.g.
+ * fbs_task_wait on an unfinished task). */
+typedef void (*fbs_destroy_notify)(void *user_data);
 
 #ifdef __cplusplus
 }

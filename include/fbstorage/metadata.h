@@ -19,6 +19,12 @@ extern "C" {
 int fbs_metadata_new(fbs_metadata **out);
 void fbs_metadata_free(fbs_metadata *m);
 
+/* An owned, writable copy of m (also of one the library lends, e.g. a snapshot's or a
+ * completion callback's): every field, read-only ones included, custom metadata, and which
+ * writable fields are set or marked for deletion. Release it with fbs_metadata_free().
+ * Errors: FBS_ERR_INVALID_ARGUMENT (NULL or bad handle, NULL out). */
+int fbs_metadata_copy(const fbs_metadata *m, fbs_metadata **out);
+
 /* Writable fields. value is copied; NULL marks the field for deletion. */
 int fbs_metadata_set_cache_control(fbs_metadata *m, const char *value);
 int fbs_metadata_set_content_disposition(fbs_metadata *m, const char *value);

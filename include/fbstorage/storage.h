@@ -23,7 +23,9 @@ extern "C" {
 int fbs_storage_new(const char *bucket, fbs_storage **out);
 
 /* Releases the storage. Tasks still running are cancelled: each one's FAILURE observers run
- * with FBS_ERR_CANCELLED, pending completion callbacks run with FBS_ERR_CANCELLED, and this
+ * with FBS_ERR_CANCELLED (an upload's resumable session is kept on the server, unlike
+ * fbs_task_cancel(): a session string taken before, fbs_task_upload_session(), resumes it in
+ * this process or another with fbs_reference_put_file_resuming()), pending completion callbacks run with FBS_ERR_CANCELLED, and this
  * call returns after every callback has returned and both threads have stopped; no callback
  * of this storage runs afterwards. Called from this storage's own callback thread, it
  * returns at once and the teardown finishes after the running callback returns.
@@ -54,6 +56,15 @@ int fbs_storage_set_auth_token(fbs_storage *storage, const char *token);
  * character (C0 or DEL) fails the request at once with FBS_ERR_INVALID_ARGUMENT. */
 typedef const char *(*fbs_token_provider)(int force_refresh, void *user_data);
 int fbs_storage_set_auth_token_provider(fbs_storage *storage, fbs_token_provider fn, void *user_data);
+
+/* As fbs_storage_set_auth_token_provider(), with a destroy callback for user_data (may be
+ * NULL; see fbs_destroy_notify). It is called once the provider is dropped: replaced (by any
+ * fbs_storage_set_auth_token* call), removed (fn NULL) or the storage freed, after the
+ * provider's last call returned: before the replacing call or fbs_storage_free() returns, or,
+ * when a request is asking the provider at that moment, on the transfer thread once it
+ * returns. With fn NULL, destroy is called at once. */
+int fbs_storage_set_auth_token_provider_full(fbs_storage *storage, fbs_token_provider fn, void *user_data,
+                                             fbs_destroy_notify destroy);
 
 /* Sets the App Check token, sent as "X-Firebase-AppCheck". NULL clears it.
  * Errors: FBS_ERR_INVALID_ARGUMENT (invalid UTF-8; a control character: C0 or DEL). */

@@ -131,6 +131,30 @@ int fbs_task_snapshot(fbs_task *t, fbs_snapshot **out);
 /* Releases the handle. The task itself goes on to its end and its observers still fire. */
 void fbs_task_free(fbs_task *t);
 
+/* ------------------------------------------------------------------------------------------
+ * Observers with a destroy callback, and what ending a task does to its upload session.
+ * ---------------------------------------------------------------------------------------- */
+
+/* As fbs_task_observe(), with a destroy callback for user_data (may be NULL; see
+ * fbs_destroy_notify). It is called once the observer is dropped:
+ *  - removed by an fbs_task_remove_* call: before that call returns (after the observer's
+ *    running call, if any, returned); called from a callback, that call does not wait, so an
+ *    observer running then (e.g. the caller itself) is destroyed once its call returns;
+ *  - after the task's SUCCESS or FAILURE was delivered (every observer is then removed): on
+ *    the callback thread, or on the transfer thread when the end had no observer to call;
+ *  - at once, before this call returns, when it can never fire (the task's end was delivered
+ *    and status is not its final status) or when the call fails.
+ * fbs_task_free() does not drop observers (the task goes on); fbs_storage_free() ends its tasks,
+ * so every destroy callback of its tasks' observers has run when it returns. */
+int fbs_task_observe_full(fbs_task *t, fbs_task_status status, fbs_task_callback cb, void *user_data,
+                          fbs_destroy_notify destroy, fbs_observer_handle *out);
+
+/* Upload sessions. fbs_task_cancel() ends the resumable session on the server too (a cancel
+ * request, not waited for): a task of fbs_reference_put_file_resuming()
+ * with a session string taken earlier then fails with FBS_ERR_UNKNOWN ("The server cancelled
+ * the upload session"). fbs_storage_free() ends the task without touching the session, so a
+ * session string taken earlier resumes it (e.g. after the application restarts). */
+
 #ifdef __cplusplus
 }
 #endif

@@ -166,7 +166,7 @@ extension StorageReference {
     /// A page holds 1 to 1000 items (nil: the server's choice).
     static func checkPageSize(_ maxResults: Int64?) throws(StorageError) {
         if let maxResults, !(1...1000).contains(maxResults) {
-            throw StorageError(code: .invalidArgument, message: "Argument 'maxResults' must be between 1 and 1000 inclusive")
+            throw StorageError(code: .invalidArgument, message: "Argument 'maxResults' must be between 1 and 1000 inclusive.")
         }
     }
 

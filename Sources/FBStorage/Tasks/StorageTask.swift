@@ -10,8 +10,12 @@ public class StorageTask: StorageWork, @unchecked Sendable {
     public let storage: Storage
     public let reference: StorageReference
 
+    private typealias Observer = (handle: Int64, status: StorageTaskStatus, callback: StorageTaskObserver)
+
     private let state = ConditionLock()
-    private var observers: [(handle: Int64, status: StorageTaskStatus, callback: StorageTaskObserver)] = []
+    // Observers are only ever released outside `state`: dropping one may run code of the caller's
+    // (the C API's destroy callback of its user_data), which may call back into the task.
+    private var observers: [Observer] = []
     private var nextHandle: Int64 = 1
     private var latest: StorageTaskSnapshot
     /// A PROGRESS event waiting on the callback thread; newer progress replaces it in place.
@@ -21,7 +25,7 @@ public class StorageTask: StorageWork, @unchecked Sendable {
     private var undelivered: [StorageTaskStatus: Int] = [:]
     private var terminalDelivered = false
     /// Observers owed an "already in that status" call (queued by `observe`), by handle.
-    private var owedAtOnce: [Int64: StorageTaskStatus] = [:]
+    private var owedAtOnce: [Int64: (status: StorageTaskStatus, callback: StorageTaskObserver)] = [:]
     /// The observer running on the callback thread; a removal from another thread waits for it.
     private var runningObserver: Int64?
     /// Handlers of the task's end (`onEnd`), run on the transfer thread.
@@ -62,15 +66,17 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             } else {
                 current = nil
             }
-            if current != nil { owedAtOnce[handle] = status }
+            if current != nil { owedAtOnce[handle] = (status, callback) }
             return (handle, current)
         }
         if let current {
             // Ahead of events still waiting (a fast task's first PROGRESS): RESUME came first.
+            // The call looks the observer up, so that a removal meanwhile releases it at once.
             storage.callbackQueue.enqueue(aheadOfEvents: true) { [self] in
                 invoke(handle, current) {
-                    guard owedAtOnce.removeValue(forKey: handle) != nil, mayRunAtOnce(status) else { return nil }
-                    return callback
+                    guard let owed = owedAtOnce[handle], mayRunAtOnce(owed.status) else { return nil }
+                    owedAtOnce[handle] = nil
+                    return owed.callback
                 }
             }
         }
@@ -93,15 +99,17 @@ public class StorageTask: StorageWork, @unchecked Sendable {
     }
 
     private func removeObservers(where matches: (Int64, StorageTaskStatus) -> Bool) {
-        let removed = state.withLock { () -> Set<Int64> in
-            var removed = Set(observers.filter { matches($0.handle, $0.status) }.map(\.handle))
-            observers.removeAll { removed.contains($0.handle) }
-            for (handle, status) in owedAtOnce where matches(handle, status) {
+        var dropped = state.withLock { () -> [Observer] in
+            var dropped = observers.filter { matches($0.handle, $0.status) }
+            observers.removeAll { matches($0.handle, $0.status) }
+            for (handle, owed) in owedAtOnce where matches(handle, owed.status) {
+                dropped.append((handle, owed.status, owed.callback))
                 owedAtOnce[handle] = nil
-                removed.insert(handle)
             }
-            return removed
+            return dropped
         }
+        let removed = Set(dropped.map(\.handle))
+        dropped = []   // released here, with no lock held (one running now is released when it returns)
         guard !removed.isEmpty, !CallbackQueue.isAnyCallbackThread else { return }
         _ = state.wait(until: nil) { runningObserver.map { !removed.contains($0) } ?? true }
     }
@@ -167,6 +175,7 @@ public class StorageTask: StorageWork, @unchecked Sendable {
                                            error: error, metadata: metadata, reference: reference)
         let now = storage.engine.now()
         var endedHere = false
+        var dropped: [Observer] = []
         let enqueue = state.withLock { () -> Bool in
             guard !latest.status.isTerminal else { return false }
             if status == .progress && !force && now - lastProgressTime < Self.progressInterval {
@@ -179,7 +188,7 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             // observes cost ~11 thread switches).
             if !observers.contains(where: { $0.status == status }) && undelivered.values.allSatisfy({ $0 == 0 }) {
                 if status.isTerminal {
-                    markTerminalDelivered()
+                    dropped = markTerminalDelivered()
                     endedHere = true
                 }
                 return false
@@ -193,6 +202,7 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             undelivered[status, default: 0] += 1
             return true
         }
+        withExtendedLifetime(dropped) {}   // the observers of other statuses: released here, unlocked
         if status.isTerminal {
             storage.unregister(self)
             // Taken once: a later terminal emit of an ended task finds none.
@@ -212,13 +222,16 @@ public class StorageTask: StorageWork, @unchecked Sendable {
     /// Runs on the callback thread: calls the observer `lookUp` finds (under the lock), marked as
     /// running so that a concurrent removal waits for it.
     private func invoke(_ handle: Int64, _ snapshot: StorageTaskSnapshot, _ lookUp: () -> StorageTaskObserver?) {
-        let callback = state.withLock { () -> StorageTaskObserver? in
+        var callback = state.withLock { () -> StorageTaskObserver? in
             let callback = lookUp()
             if callback != nil { runningObserver = handle }
             return callback
         }
-        guard let callback else { return }
-        callback(snapshot)
+        guard callback != nil else { return }
+        callback?(snapshot)
+        // Released before a removal waiting for this call returns: if it removed this observer,
+        // the observer is gone (its user data released) by then.
+        callback = nil
         state.withLock { runningObserver = nil }
         state.broadcast()
     }
@@ -242,7 +255,7 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             invoke(handle, snapshot) { observers.first { $0.handle == handle }?.callback }
         }
         if snapshot.status.isTerminal {
-            state.withLock { markTerminalDelivered() }
+            _ = state.withLock { markTerminalDelivered() }   // every observer, released unlocked
             state.broadcast()
         }
     }
@@ -255,9 +268,16 @@ public class StorageTask: StorageWork, @unchecked Sendable {
     }
 
     /// Under the lock: the task's last event has been delivered, so no observer runs again and
-    /// `wait` may return (the caller broadcasts after unlocking).
-    private func markTerminalDelivered() {
+    /// `wait` may return (the caller broadcasts after unlocking). Returns the observers dropped,
+    /// every one but those owed a call of the final status, for the caller to release unlocked.
+    private func markTerminalDelivered() -> [Observer] {
+        var dropped = observers
         observers.removeAll()
+        for (handle, owed) in owedAtOnce where owed.status != latest.status {
+            dropped.append((handle, owed.status, owed.callback))
+            owedAtOnce[handle] = nil
+        }
         terminalDelivered = true
+        return dropped
     }
 }

@@ -121,10 +121,16 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         if sessionURL != nil { querySession() } else { begin() }
     }
 
-    override func cancelOnTransferThread() {
+    override func cancelOnTransferThread() { cancel(endingSession: true) }
+
+    /// Closing the storage keeps the resumable session on the server, so that a session string
+    /// taken earlier still resumes the upload (e.g. after the application restarts).
+    override func cancelForClose() { cancel(endingSession: false) }
+
+    private func cancel(endingSession: Bool) {
         guard !ended else { return }
         abandonInFlight()
-        if let sessionURL { sendCancelCommand(to: sessionURL) }
+        if endingSession, let sessionURL { sendCancelCommand(to: sessionURL) }
         fail(StorageError(code: .cancelled, message: "User cancelled the upload to \(reference.path.gsURL)"))
     }
 

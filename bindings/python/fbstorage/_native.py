@@ -112,6 +112,8 @@ USER_CALLBACK = CFUNCTYPE(None, c_int, UserHandle, c_void_p)
 AUTH_LISTENER = CFUNCTYPE(None, UserHandle, c_void_p)
 #: ``void (*)(int force_refresh, fbs_token_request *, void *user_data)``
 TOKEN_PROVIDER_ASYNC = CFUNCTYPE(None, c_int, TokenRequestHandle, c_void_p)
+#: ``void (*)(void *user_data)``: fbs_destroy_notify, of the _full calls
+DESTROY_NOTIFY = CFUNCTYPE(None, c_void_p)
 
 
 class _StatusMarker:
@@ -151,6 +153,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_storage_use_emulator": (STATUS, [_S, c_char_p, c_int]),
     "fbs_storage_set_auth_token": (STATUS, [_S, c_char_p]),
     "fbs_storage_set_auth_token_provider": (STATUS, [_S, TOKEN_PROVIDER, c_void_p]),
+    "fbs_storage_set_auth_token_provider_full": (STATUS, [_S, TOKEN_PROVIDER, c_void_p, DESTROY_NOTIFY]),
     "fbs_storage_set_app_check_token": (STATUS, [_S, c_char_p]),
     "fbs_storage_set_max_upload_retry_time": (STATUS, [_S, c_double]),
     "fbs_storage_get_max_upload_retry_time": (STATUS, [_S, POINTER(c_double)]),
@@ -177,6 +180,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     # Metadata
     "fbs_metadata_new": (STATUS, [POINTER(_M)]),
     "fbs_metadata_free": (None, [_M]),
+    "fbs_metadata_copy": (STATUS, [_M, POINTER(_M)]),
     "fbs_metadata_set_cache_control": (STATUS, [_M, c_char_p]),
     "fbs_metadata_set_content_disposition": (STATUS, [_M, c_char_p]),
     "fbs_metadata_set_content_encoding": (STATUS, [_M, c_char_p]),
@@ -210,6 +214,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_reference_put_file_resuming": (STATUS, [_R, c_char_p, c_char_p, _M, POINTER(_T)]),
     "fbs_reference_write_to_file": (STATUS, [_R, c_char_p, POINTER(_T)]),
     "fbs_task_observe": (STATUS, [_T, c_int, TASK_CALLBACK, c_void_p, POINTER(c_int64)]),
+    "fbs_task_observe_full": (STATUS, [_T, c_int, TASK_CALLBACK, c_void_p, DESTROY_NOTIFY, POINTER(c_int64)]),
     "fbs_task_remove_observer": (STATUS, [_T, c_int64]),
     "fbs_task_remove_all_observers_for_status": (STATUS, [_T, c_int]),
     "fbs_task_remove_all_observers": (STATUS, [_T]),

@@ -6,8 +6,10 @@ in a conftest.py.
 
 Fixtures:
     fbstorage_emulator (session): the bundled emulator (``python -m fbstorage.emulator``)
-        running on a free port, an :class:`EmulatorServer`. The flavor is chosen with
-        ``--fbstorage-emulator-flavor=production|firebase-tools`` (default production).
+        running on a free port, an :class:`EmulatorServer`. pytest options pass the emulator's
+        own: ``--fbstorage-emulator-flavor=production|firebase-tools`` (default production),
+        ``--fbstorage-emulator-rules=storage.rules``, ``--fbstorage-emulator-config=firebase.json``
+        and ``--fbstorage-emulator-args="--project demo-x ..."`` for any other.
     fbstorage_storage: a :class:`fbstorage.Storage` for bucket "test-bucket" pointed at
         that emulator, which is reset first; closed after the test.
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -48,6 +51,8 @@ class EmulatorServer:
 
     def __init__(self, process: subprocess.Popen[str], url: str, flavor: str) -> None:
         self.process = process
+        self._rules_installed = False  # by set_rules(), which reset() then keeps
+        self._rules: str | None = None
         self.url = url
         self.flavor = flavor
         host_and_port = url.split("://", 1)[1]
@@ -73,14 +78,19 @@ class EmulatorServer:
             payload = response.read()
         return json.loads(payload) if payload else None
 
-    def reset(self) -> None:
-        """Deletes every object, upload session, recorded request and fault; restores the
-        rules the emulator started with. Waits first (10 s at most) for the requests being
-        handled, so that one of an earlier test's closed storage (a cancel) cannot land in the
-        next test's log."""
+    def reset(self, *, keep_rules: bool = True) -> None:
+        """Deletes every object, upload session, recorded request and fault. The rules stay those
+        of the last set_rules() call, else those the emulator started with; keep_rules=False
+        forgets set_rules() and restores the latter. Waits first (10 s at most) for the requests
+        being handled, so that one of an earlier test's closed storage cannot land in the next
+        test's log."""
         with contextlib.suppress(TimeoutError):
             self.wait_idle()
         self._control("POST", "reset")
+        if not keep_rules:
+            self._rules_installed, self._rules = False, None
+        elif self._rules_installed:
+            self._install_rules(self._rules)
 
     def requests(self) -> list[dict[str, Any]]:
         """The v0 requests received since the last reset (method, path, query, headers,
@@ -109,10 +119,14 @@ class EmulatorServer:
         self._control("DELETE", "faults")
 
     def set_rules(self, rules: str | None) -> None:
-        """Replaces the security rules (the text of a storage.rules file) until the next reset;
-        None allows everything. Rules go through firebase-tools' ``PUT /internal/setRules``, as
+        """Replaces the security rules (the text of a storage.rules file), also for after every
+        reset(); None allows everything. Rules go through firebase-tools' ``PUT /internal/setRules``, as
         @firebase/rules-unit-testing sends them; rules that do not compile raise HTTPError 400
         and leave the previous rules in force."""
+        self._install_rules(rules)
+        self._rules_installed, self._rules = True, rules
+
+    def _install_rules(self, rules: str | None) -> None:
         if not rules:
             self._control("PUT", "rules", "")
             return
@@ -176,18 +190,31 @@ def _wait_until_ready(process: subprocess.Popen[str], error_log: IO[str]) -> str
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption(
-        "--fbstorage-emulator-flavor",
-        default="production",
-        choices=("production", "firebase-tools"),
-        help="flavor of the emulator started by the fbstorage_emulator fixture",
-    )
+    group = parser.getgroup("fbstorage", "the fbstorage_emulator fixture (python -m fbstorage.emulator)")
+    group.addoption("--fbstorage-emulator-flavor", default="production", choices=("production", "firebase-tools"),
+                    help="the emulator's --flavor")
+    group.addoption("--fbstorage-emulator-rules", metavar="PATH", help="the emulator's --rules: a storage.rules file")
+    group.addoption("--fbstorage-emulator-config", metavar="PATH",
+                    help="the emulator's --config: a firebase.json (its \"storage\" rules, host and port)")
+    group.addoption("--fbstorage-emulator-args", default="", metavar="ARGS",
+                    help="any other emulator options, one shell-quoted string")
+
+
+def emulator_arguments(config: pytest.Config) -> list[str]:
+    """The emulator's command-line options given by the pytest options."""
+    arguments = []
+    for option in ("rules", "config"):
+        value = config.getoption(f"--fbstorage-emulator-{option}")
+        if value:
+            arguments += [f"--{option}", value]
+    return arguments + shlex.split(config.getoption("--fbstorage-emulator-args"))
 
 
 @pytest.fixture(scope="session")
 def fbstorage_emulator(pytestconfig: pytest.Config) -> Iterator[EmulatorServer]:
     """The bundled emulator on a free port, for the whole session."""
-    with run_emulator(pytestconfig.getoption("--fbstorage-emulator-flavor")) as emulator:
+    flavor = pytestconfig.getoption("--fbstorage-emulator-flavor")
+    with run_emulator(flavor, *emulator_arguments(pytestconfig)) as emulator:
         yield emulator
 
 

@@ -31,6 +31,15 @@ def emulator(request: pytest.FixtureRequest) -> Iterator[EmulatorServer]:
         yield server
 
 
+@pytest.fixture(autouse=True)
+def rules_of_one_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Rules a test sets with emulator.set_rules() are its own: the startup rules come back after it."""
+    emulator = request.getfixturevalue("emulator") if "emulator" in request.fixturenames else None
+    yield
+    if emulator is not None:
+        emulator.reset(keep_rules=False)
+
+
 @pytest.fixture
 def storage(emulator: EmulatorServer) -> Iterator[fbstorage.Storage]:
     """A Storage for "test-bucket" on the emulator, reset first; closed after the test."""

@@ -11,6 +11,7 @@ from .bodies import DROP_AFTER_BYTES, BodyDropped
 from .control import routes as control_routes
 from .errors import ApiError, json_error
 from .gcs import add_gcs_routes
+from .gcs.batch import add_batch_route
 from .harness import routes as harness_routes
 from .identity.routes import add_identity_routes, ready as auth_ready
 from .gcs.xml_api import serve_xml_api
@@ -74,8 +75,9 @@ async def render_errors(request: web.Request, handler) -> web.StreamResponse:
         return await handler(request)
     except ApiError as error:
         return error.response(request.app[STATE].flavor)
-    except BodyDropped:
-        # The client is gone (or a fault cut it off): there is no one to reply to.
+    except (BodyDropped, ConnectionResetError):
+        # The client is gone (or a fault cut it off, or it left while a fault delayed the reply):
+        # there is no one to reply to.
         if request.transport is not None:
             request.transport.abort()
         return web.Response(status=499, text="connection dropped")
@@ -127,6 +129,7 @@ def create_app(state: EmulatorState) -> web.Application:
     # Any character, newlines included: names are decoded and judged by the v0 handler.
     app.router.add_route("*", r"/v0{tail:[\s\S]*}", handle_v0)
     add_gcs_routes(app)  # the GCS JSON API, on the same store
+    add_batch_route(app)  # and its batch endpoint
     add_identity_routes(app)  # Auth too, for convenience
     add_oauth_routes(app)  # service-account assertions -> access tokens
     return app

@@ -1,6 +1,7 @@
 """The /_emulator/ control API: reset, request log and fault injection (status, drop, delay)."""
 
 import concurrent.futures
+import socket
 import time
 
 import pytest
@@ -123,3 +124,18 @@ def test_request_log_counts_requests_in_flight(emu):
         assert held.result().status_code == 404
     log = emu.http.get(emu.url("/_emulator/requests")).json()
     assert log["in_flight"] == 0 and [entry["path"] for entry in log["requests"]] == ["/v0/b/b/o/held"]
+
+
+def test_a_client_gone_during_a_delay_is_a_dropped_request_not_an_error(emu):
+    emu.upload_ok("left", b"x" * 1000)
+    emu.add_fault({"match": {"path_prefix": "/v0/b/b/o/left"}, "times": 1, "action": {"delay_ms": 300}})
+    client = socket.create_connection(("127.0.0.1", emu.port))
+    client.sendall(f"GET {emu.object_url('left')[len(emu.base):]}?alt=media HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    client.close()  # gone before the delayed reply
+    def downloads():
+        return [entry for entry in emu.recorded() if entry["method"] == "GET"]
+    while not downloads():  # until the server is done with it: it logs a request once answered
+        pass
+    assert downloads()[0]["dropped"] is True
+    assert "Traceback" not in emu.stderr() and "unexpected error" not in emu.stderr()
+    assert emu.download("left").content == b"x" * 1000
