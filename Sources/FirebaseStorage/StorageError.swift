@@ -118,7 +118,7 @@ public enum StorageError: Error, CustomNSError {
         if let body = error.serverResponse { server["ResponseBody"] = body }
         switch error.code {
         // The Apple SDK has no timeout code; only the C API's wait reports one.
-        case .unknown, .timeout: self = .unknown(message: error.message, serverError: server)
+        case .unknown, .timeout, .tls: self = .unknown(message: error.message, serverError: server)
         case .objectNotFound: self = .objectNotFound(object: object, serverError: server)
         case .bucketNotFound: self = .bucketNotFound(bucket: bucket)
         case .projectNotFound: self = .projectNotFound(project: error.message)

@@ -18,7 +18,7 @@ extern "C" {
 #define FBS_ABI_VERSION 2
 
 /* ------------------------------------------------------------------------------------------
- * Codes — the Firebase StorageErrorCode raw values, and FBS_ERR_TIMEOUT, fbstorage's own.
+ * Codes — the Firebase StorageErrorCode raw values, and FBS_ERR_TIMEOUT and FBS_ERR_TLS, fbstorage's own.
  * ---------------------------------------------------------------------------------------- */
 typedef enum fbs_error_code {
     FBS_OK                         = 0,
@@ -38,6 +38,7 @@ typedef enum fbs_error_code {
     FBS_ERR_INTERNAL               = -13052, /* a bug in the library */
     FBS_ERR_PATH                   = -13053, /* bad URL or path: >1024 bytes, CR/LF, root upload */
     FBS_ERR_TIMEOUT                = -13060, /* fbs_task_wait: the timeout passed first; the task goes on */
+    FBS_ERR_TLS                    = -13061, /* the server's TLS certificate failed verification (never retried) */
     /* Firebase Auth (fbstorage/auth.h), after the Apple SDK's AuthErrorCode. */
     FBS_ERR_AUTH_INVALID_API_KEY       = -13100, /* the API key is not valid for this project */
     FBS_ERR_AUTH_INVALID_EMAIL         = -13101, /* malformed email address */

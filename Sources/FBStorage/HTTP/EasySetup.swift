@@ -35,6 +35,15 @@ extension EasyTransfer {
         check(ccurl_setopt_long(h, CURLOPT_SSL_VERIFYHOST, 2), "SSL_VERIFYHOST")
         if let caFile = request.caFile { check(ccurl_setopt_string(h, CURLOPT_CAINFO, caFile), "CAINFO") }
 
+        // Proxy: set, or left to libcurl's environment variables.
+        if let proxy = request.proxy {
+            check(ccurl_setopt_string(h, CURLOPT_PROXY, proxy.url), "PROXY")
+            if let username = proxy.username { check(ccurl_setopt_string(h, CURLOPT_PROXYUSERNAME, username), "PROXYUSERNAME") }
+            if let password = proxy.password { check(ccurl_setopt_string(h, CURLOPT_PROXYPASSWORD, password), "PROXYPASSWORD") }
+            if let noProxy = proxy.noProxy { check(ccurl_setopt_string(h, CURLOPT_NOPROXY, noProxy), "NOPROXY") }
+        }
+        check(applySpeedCaps(), "MAX_SEND_SPEED_LARGE")
+
         check(ccurl_setopt_long(h, CURLOPT_UPLOAD_BUFFERSIZE, tuning.uploadBufferSize), "UPLOAD_BUFFERSIZE")
         check(ccurl_setopt_long(h, CURLOPT_BUFFERSIZE, tuning.receiveBufferSize), "BUFFERSIZE")
 

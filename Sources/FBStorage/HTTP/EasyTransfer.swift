@@ -10,6 +10,10 @@ final class EasyTransfer {
     let body: (any RequestBody)?
     let bodyLength: Int64
     let allowsResend: Bool
+    /// The request's speed caps, and the values last given to curl.
+    private let sendCaps: [SpeedCap]
+    private let receiveCaps: [SpeedCap]
+    private var applied: (send: Int64, receive: Int64) = (-1, -1)
 
     /// Set by `HTTPEngine.cancel` on the transfer thread: every later callback aborts at once.
     var cancelRequested = false
@@ -32,6 +36,8 @@ final class EasyTransfer {
         self.body = request.body
         self.bodyLength = request.body?.length ?? 0
         self.allowsResend = request.allowsResend
+        sendCaps = request.sendCaps
+        receiveCaps = request.receiveCaps
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     }
@@ -80,6 +86,7 @@ final class EasyTransfer {
     /// XFERINFOFUNCTION: upload progress, and the point where curl notices a cancel between reads.
     func progress(uploaded: Int64) -> Int32 {
         if isStopped { return 1 }
+        _ = applySpeedCaps()
         reportUpload(uploaded)
         return 0
     }
@@ -136,6 +143,16 @@ final class EasyTransfer {
         return code
     }
 
+    /// Gives curl the tightest caps when they changed (curl re-reads them as the transfer goes).
+    func applySpeedCaps() -> CURLcode {
+        let caps = (send: SpeedCap.tightest(sendCaps), receive: SpeedCap.tightest(receiveCaps))
+        guard caps != applied else { return CURLE_OK }
+        applied = caps
+        let send = ccurl_setopt_off(easy, CURLOPT_MAX_SEND_SPEED_LARGE, Int(caps.send))
+        let receive = ccurl_setopt_off(easy, CURLOPT_MAX_RECV_SPEED_LARGE, Int(caps.receive))
+        return send != CURLE_OK ? send : receive
+    }
+
     // MARK: completion
 
     /// The transfer's outcome once curl is done with it (`code` from `curl_multi_info_read`).
@@ -159,6 +176,9 @@ final class EasyTransfer {
     }
 
     private func curlFailure(_ code: CURLcode) -> TransportError {
+        var proxyStatus = 0
+        _ = ccurl_getinfo_long(easy, CURLINFO_HTTP_CONNECTCODE, &proxyStatus)
+        if proxyStatus >= 400 { return .proxyRefused(status: proxyStatus) }
         var message = String(cString: curl_easy_strerror(code))
         let detail = String(cString: errorBuffer)
         if !detail.isEmpty && detail != message { message += ": " + detail }

@@ -128,6 +128,14 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         fail(StorageError(code: .cancelled, message: "User cancelled the upload to \(reference.path.gsURL)"))
     }
 
+    /// Ends the task as cancelled but leaves its session open on the server, so the session
+    /// string resumes it later (another process included).
+    override func stopForClose() {
+        guard !ended else { return }
+        fail(StorageError(code: .cancelled,
+                          message: "The storage was closed; the upload to \(reference.path.gsURL) stopped and its session was kept for resuming"))
+    }
+
     /// Small objects in one multipart request, others through a resumable session.
     private func begin() {
         if total <= StorageSettings.multipartThreshold { sendMultipart() } else { sendStart() }
@@ -321,7 +329,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
                       then: @escaping @Sendable (HTTPResponse) -> Void) {
         let request = RetryingRequest(
             storage: storage, path: reference.path, settings: settings, retryTime: settings.maxUploadRetryTime,
-            deadline: deadline, options: options, hooks: hooks, build: build,
+            deadline: deadline, options: options.with(speedCap: speedCap), hooks: hooks, build: build,
             completion: { [self] result in
                 self.request = nil
                 switch result {

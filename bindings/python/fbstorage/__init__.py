@@ -35,7 +35,7 @@ from .list_result import StorageListResult
 from .log import log_to_logging, set_log_handler
 from .metadata import StorageMetadata
 from .reference import StorageReference
-from .storage import Storage
+from .storage import CloseMode, Storage
 from .task import DownloadTask, StorageTask, TaskSnapshot, TaskStatus, UploadTask
 from .token_request import TokenRequest
 
@@ -44,6 +44,7 @@ __version__ = "0.2.0"
 __all__ = [
     "Auth",
     "AuthError",
+    "CloseMode",
     "DownloadTask",
     "EmailAlreadyInUseError",
     "InvalidAPIKeyError",

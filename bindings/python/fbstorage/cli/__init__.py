@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from . import account, commands, copy
-from .context import TOKEN_ENV_VAR, CommandContext
+from .context import TOKEN_ENV_VAR, CommandContext, Connection
 from ..auth import Auth
 from ..errors import StorageError
 from .locations import RemotePath, UsageError
@@ -65,6 +65,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--emulator", metavar="HOST:PORT", default=argparse.SUPPRESS,
         help=f"use the Firebase emulator there, for Storage and Auth (default: "
              f"${EMULATOR_ENV_VAR})")
+    connection.add_argument(
+        "--endpoint", metavar="URL", default=argparse.SUPPRESS,
+        help="send Storage requests to this server, https://host[:port] or http://host[:port] "
+             "(a private endpoint, a TLS-terminating proxy, an emulator serving https)")
+    connection.add_argument(
+        "--ca-file", metavar="PEM", default=argparse.SUPPRESS,
+        help="trust these CA certificates for https instead of the system's")
+    connection.add_argument(
+        "--proxy", metavar="URL", default=argparse.SUPPRESS,
+        help="send requests through this proxy, e.g. http://proxy:3128 (default: $https_proxy, "
+             "$http_proxy; credentials from $FBSTORAGE_PROXY_USER and $FBSTORAGE_PROXY_PASSWORD)")
+    connection.add_argument(
+        "--max-speed", type=_size, metavar="SIZE", default=argparse.SUPPRESS,
+        help="cap each transfer's speed in bytes per second, e.g. 1M")
     connection.add_argument(
         "--token", default=argparse.SUPPRESS,
         help=f"a Firebase Auth ID token (default: ${TOKEN_ENV_VAR}; the variable keeps it "
@@ -151,7 +165,9 @@ async def _run_with(options: argparse.Namespace, auth: Auth | None) -> int:
     async with CommandContext(getattr(options, "emulator", None), getattr(options, "token", None),
                               getattr(options, "chunk_size", None),
                               getattr(options, "retry_time", None),
-                              getattr(options, "jobs", 8), auth) as ctx:
+                              getattr(options, "jobs", 8), auth,
+                              Connection(getattr(options, "endpoint", None), getattr(options, "ca_file", None),
+                                         getattr(options, "proxy", None), getattr(options, "max_speed", None))) as ctx:
         if options.command in ("cp", "mv"):
             flags = copy.MetadataFlags(options.content_type, dict(options.metadata))
             await copy.copy(ctx, options.sources, options.destination, options.recursive,

@@ -29,6 +29,7 @@ from .rules import loading
 from .rules.registry import BucketRules
 from .identity.accounts import AccountStore
 from .identity.settings import auth_settings
+from . import tls
 from .server import create_app, create_auth_app
 from .state import EmulatorState
 from .store import ObjectStore
@@ -58,6 +59,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                                         "project next to --config, else demo-project)")
     auth.add_argument("--auth-token-lifetime", type=_positive, default=3600, metavar="SECONDS",
                       help="lifetime of the ID tokens it issues (default 3600)")
+    tls.add_arguments(parser)
     parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="warning",
                         help="the least severe log lines shown on stderr (default warning)")
     parser.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto",
@@ -91,6 +93,7 @@ async def serve(args: argparse.Namespace) -> int:
     accounts = AccountStore(args.data_dir, auth.project, args.auth_token_lifetime)
     store = ObjectStore(args.data_dir)
     status = 0
+    serving_tls = tls.context(args)
     try:
         await workflows.load(store, auth.project)
         state = EmulatorState(flavor=FLAVORS[args.flavor], store=store, startup_rules=rules, rules=rules,
@@ -100,7 +103,8 @@ async def serve(args: argparse.Namespace) -> int:
         await runner.setup()
         await auth_runner.setup()
         try:
-            site = web.TCPSite(runner, args.host, args.port, reuse_address=True)
+            site = web.TCPSite(runner, args.host, args.port, reuse_address=True,
+                               ssl_context=serving_tls[0] if serving_tls else None)
             await site.start()
             if auth.port is not None:
                 await web.TCPSite(auth_runner, auth.host or args.host, auth.port, reuse_address=True).start()
@@ -115,7 +119,9 @@ async def serve(args: argparse.Namespace) -> int:
                 status = await run_command(args.command, emulator_environment(addresses, auth.project))
             else:
                 stop = _stop_event(args, loop)  # before READY: a signal right after it must stop us cleanly
-                print(f"READY {_address(runner)}", flush=True)
+                print(f"READY {_address(runner, 'https' if serving_tls else 'http')}", flush=True)
+                if serving_tls:
+                    print(f"TLS certificate (trust it as the CA): {serving_tls[1]}", flush=True)
                 if auth.port is not None:
                     print(f"READY-AUTH {_address(auth_runner)}", flush=True)
                 await stop.wait()
@@ -140,9 +146,9 @@ def _stop_event(args: argparse.Namespace, loop: asyncio.AbstractEventLoop) -> as
     return stop
 
 
-def _address(runner: web.AppRunner) -> str:
+def _address(runner: web.AppRunner, scheme: str = "http") -> str:
     host, port = runner.addresses[0][:2]
-    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+    return f"{scheme}://[{host}]:{port}" if ":" in host else f"{scheme}://{host}:{port}"
 
 
 def _rules_sources(args: argparse.Namespace) -> list[loading.RulesSource]:
