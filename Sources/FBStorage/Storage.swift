@@ -113,6 +113,12 @@ public final class Storage: RequestHost, @unchecked Sendable {
         use(tokenSource: provider.map(TokenProviderSource.init))
     }
 
+    /// As `setAuthTokenProvider(_:)`, for a provider whose answer may be unusable: its error
+    /// fails the request at once.
+    public func setAuthTokenProvider(checked provider: (@Sendable (Bool) -> Result<String?, StorageError>)?) {
+        use(tokenSource: provider.map { TokenProviderSource(checked: $0) })
+    }
+
     /// Asks `provider` on the callback thread; it answers through the `TokenRequest`, later and
     /// from any thread. Replaces any other token source; nil removes it.
     public func setAuthTokenProvider(async provider: (@Sendable (_ forceRefresh: Bool, _ request: TokenRequest) -> Void)?) {

@@ -70,9 +70,13 @@ public func fbs_storage_set_auth_token_provider(_ storage: OpaquePointer?, _ pro
         let storage = try Storage.behind(storage)
         let userData = UserData(pointer: userData)
         guard let provider else { return storage.setAuthTokenProvider(nil) }
-        storage.setAuthTokenProvider { forceRefresh in
-            provider(forceRefresh ? 1 : 0, userData.pointer).flatMap { String(validatingCString: $0) }
-        }
+        storage.setAuthTokenProvider(checked: { forceRefresh in
+            guard let token = provider(forceRefresh ? 1 : 0, userData.pointer) else { return .success(nil) }
+            guard let text = String(validatingCString: token) else {
+                return .failure(StorageError(code: .invalidArgument, message: "The token provider returned a token that is not valid UTF-8"))
+            }
+            return .success(text)
+        })
     }
 }
 

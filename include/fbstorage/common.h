@@ -119,6 +119,15 @@ typedef void (*fbs_log_handler)(int level, const char *line, void *user_data);
  * session IDs (URLs show such query values as REDACTED). Always returns FBS_OK. */
 int fbs_library_set_log_handler(fbs_log_handler handler, void *user_data);
 
+/* The CA bundle https trusts when a storage has no fbs_storage_set_ca_file(), found as Go's
+ * crypto/x509 does: $SSL_CERT_FILE, else the first that exists of the Debian/Ubuntu/Arch,
+ * Fedora/RHEL, openSUSE, CentOS, Alpine bundle paths (certificate directories likewise:
+ * $SSL_CERT_DIR, colon-separated, else /etc/ssl/certs and /etc/pki/tls/certs). Looked up once
+ * per process, at the first https request or this call. *out is NULL when no bundle exists
+ * (libcurl's built-in default then applies); release it with fbs_string_free().
+ * Errors: FBS_ERR_INVALID_ARGUMENT (out NULL). */
+int fbs_library_system_ca_bundle(char **out);
+
 /* ------------------------------------------------------------------------------------------
  * Handles (opaque) and the completion callbacks of _async calls.
  * ---------------------------------------------------------------------------------------- */

@@ -79,8 +79,9 @@ int fbs_storage_set_auth_token(fbs_storage *storage, const char *token);
  * fail with FBS_ERR_INVALID_ARGUMENT there), with force_refresh = 1 after the server answered
  * 401 (the request is then retried once). Return the token, or NULL for none. The returned string must stay valid until the
  * provider is called again or the storage is freed; the library copies it. A provider
- * replaces a fixed token; fn = NULL removes the provider. A returned token with a control
- * character (C0 or DEL) fails the request at once with FBS_ERR_INVALID_ARGUMENT. */
+ * replaces a fixed token; fn = NULL removes the provider. A returned token that is not valid
+ * UTF-8, or holds a control character (C0 or DEL), fails the request at once with
+ * FBS_ERR_INVALID_ARGUMENT. */
 typedef const char *(*fbs_token_provider)(int force_refresh, void *user_data);
 int fbs_storage_set_auth_token_provider(fbs_storage *storage, fbs_token_provider fn, void *user_data);
 

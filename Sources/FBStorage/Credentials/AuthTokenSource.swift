@@ -26,10 +26,16 @@ final class FixedTokenSource: AuthTokenSource {
 /// A caller's synchronous provider, asked on the transfer thread for every request (it must be
 /// quick: `AsyncTokenProviderSource` serves providers that need a network call of their own).
 final class TokenProviderSource: AuthTokenSource {
-    let provider: @Sendable (_ forceRefresh: Bool) -> String?
-    init(_ provider: @escaping @Sendable (_ forceRefresh: Bool) -> String?) { self.provider = provider }
+    /// The token, or why the provider's answer is unusable (e.g. not UTF-8).
+    let provider: @Sendable (_ forceRefresh: Bool) -> Result<String?, StorageError>
+    init(checked provider: @escaping @Sendable (_ forceRefresh: Bool) -> Result<String?, StorageError>) {
+        self.provider = provider
+    }
+    convenience init(_ provider: @escaping @Sendable (_ forceRefresh: Bool) -> String?) {
+        self.init(checked: { .success(provider($0)) })
+    }
     var canRefresh: Bool { true }
     func token(rejected: String?, completion: @escaping @Sendable (Result<String?, StorageError>) -> Void) {
-        completion(.success(provider(rejected != nil)))
+        completion(provider(rejected != nil))
     }
 }

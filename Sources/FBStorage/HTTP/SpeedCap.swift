@@ -1,8 +1,8 @@
 import Synchronization
 
 /// A speed cap in bytes per second (0: none) that running transfers re-read: a storage's or a
-/// task's, changeable while they run. A transfer applies a change at its next progress callback
-/// (libcurl calls it at least once a second), so it takes effect within the request.
+/// task's, changeable while they run (`SpeedLimiter` applies it at the transfer's next read or
+/// write, or when its pause ends).
 public final class SpeedCap: Sendable {
     private let value = Atomic<Int64>(0)
 

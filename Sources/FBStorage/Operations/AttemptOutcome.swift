@@ -86,11 +86,15 @@ extension TransportError: CustomStringConvertible {
 }
 
 extension StorageError {
-    /// A proxy refused to forward the request: 407 wants credentials (`fbs_storage_set_proxy`).
+    /// A proxy refused to forward the request: 407 wants credentials (`fbs_storage_set_proxy`),
+    /// a 401 to a CONNECT rejected them (tinyproxy's answer to a wrong password).
     static func proxyRefused(status: Int) -> StorageError {
-        StorageError(code: .unknown, message: status == 407
-            ? "The proxy requires credentials (HTTP 407 Proxy Authentication Required)"
-            : "The proxy refused to forward the request (HTTP \(status))")
+        let message = switch status {
+        case 407: "The proxy requires credentials (HTTP 407 Proxy Authentication Required)"
+        case 401: "The proxy rejected the credentials (HTTP 401)"
+        default: "The proxy refused to forward the request (HTTP \(status))"
+        }
+        return StorageError(code: .unknown, message: message, httpStatus: status)
     }
 
     static func cancelled(path: StoragePath) -> StorageError { cancelled(.object(path)) }

@@ -138,6 +138,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_string_free": (None, [c_void_p]),
     "fbs_data_free": (None, [c_void_p]),
     "fbs_library_set_log_handler": (STATUS, [LOG_HANDLER, c_void_p]),
+    "fbs_library_system_ca_bundle": (STATUS, [POINTER(c_void_p)]),
     # Storage
     "fbs_storage_new": (STATUS, [c_char_p, POINTER(_S)]),
     "fbs_storage_free": (None, [_S]),

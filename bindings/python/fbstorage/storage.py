@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import enum
+import functools
 import os
 import weakref
 from typing import TYPE_CHECKING, Any, Callable
@@ -26,6 +27,7 @@ from ._native import (
     StorageHandle,
     call_for_out,
     library,
+    take_string,
 )
 from .auth import native_auth
 from .reference import StorageReference
@@ -61,6 +63,20 @@ class CloseMode(enum.IntEnum):
     KEEP_SESSIONS = 1
     #: Let them finish within the close timeout, then stop the rest as KEEP_SESSIONS.
     FINISH = 2
+
+
+@functools.cache
+def certifi_fallback() -> str | None:
+    """certifi's CA bundle, when the library found no system bundle (fbs_library_system_ca_bundle)
+    and certifi is installed: the last resort of a wheel on an unknown layout."""
+    found = call_for_out(library().fbs_library_system_ca_bundle, out_type=ctypes.c_void_p)
+    if take_string(found.value) is not None:
+        return None
+    try:
+        import certifi
+    except ImportError:
+        return None
+    return str(certifi.where())
 
 
 def _speed_setting(direction: str) -> property:
@@ -122,6 +138,9 @@ class Storage:
         self._derived: weakref.WeakSet[OwnedHandle] = weakref.WeakSet()
         self._verify_md5 = False
         self._ca_file: str | None = None
+        fallback = certifi_fallback()
+        if fallback is not None:
+            self.ca_file = fallback
         self._auth: Auth | None = None
         self._finalizer = weakref.finalize(self, _free_storage, handle, self._keeper)
         if auth is not None:
@@ -331,7 +350,10 @@ class Storage:
 
     @property
     def ca_file(self) -> str | None:
-        """A PEM file of CA certificates trusted instead of the system store, or None."""
+        """A PEM file of CA certificates trusted instead of the system store, or None. The
+        system store is found like Go's (``SSL_CERT_FILE``, then the bundle paths of the
+        common distributions); when none exists, a new storage starts with ``certifi``'s
+        bundle here if certifi is installed."""
         return self._ca_file
 
     @ca_file.setter

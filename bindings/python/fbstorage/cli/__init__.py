@@ -13,7 +13,7 @@ import os
 import sys
 from typing import Any
 
-from . import account, commands, copy
+from . import account, commands, copy, session_cache
 from .context import TOKEN_ENV_VAR, CommandContext, Connection
 from ..auth import Auth
 from ..errors import StorageError
@@ -201,7 +201,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"fbstorage: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("fbstorage: interrupted", file=sys.stderr, flush=True)
+        kept = session_cache.kept_sessions()
+        resume = (f"; {kept} upload session{'s' * (kept > 1)} kept: run the same command again to resume"
+                  if kept else "")
+        print(f"fbstorage: interrupted{resume}", file=sys.stderr, flush=True)
         sys.stdout.flush()
         # No interpreter shutdown: it would close the storages, cancelling the upload sessions
         # that the next run continues (see copy._observed).

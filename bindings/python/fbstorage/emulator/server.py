@@ -12,6 +12,7 @@ from .errors import ApiError, json_error
 from .gcs import add_gcs_routes
 from .harness import routes as harness_routes
 from .identity.routes import add_identity_routes, ready as auth_ready
+from . import malformed
 from .object_api import handle_v0
 from .state import STATE, EmulatorState
 
@@ -99,9 +100,10 @@ async def allow_cross_origin(request: web.Request, handler) -> web.StreamRespons
 
 
 def _application(state: EmulatorState) -> web.Application:
+    malformed.install()
     app = web.Application(
         client_max_size=MAX_BODY_BYTES,
-        handler_args={"read_bufsize": READ_BUFFER_BYTES},
+        handler_args={"read_bufsize": READ_BUFFER_BYTES, **malformed.HANDLER_LIMITS},
         middlewares=[allow_cross_origin, record_requests, inject_faults, render_errors])
     app[STATE] = state
     return app
