@@ -29,7 +29,7 @@ def measure(storage: fbstorage.Storage, direction: str, size: int, local: Path) 
         with lock:
             samples.append((time.monotonic(), snapshot.bytes_transferred))
 
-    reference = storage.reference(f"speed-cap/{direction}.bin")
+    reference = storage.reference("speed-cap/object.bin")  # uploaded, then downloaded
     started = time.monotonic()
     task = reference.put_file(local) if direction == "upload" else reference.write_to_file(local)
     task.observe(fbstorage.TaskStatus.PROGRESS, progress)
