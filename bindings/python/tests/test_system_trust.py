@@ -18,8 +18,9 @@ import pytest
 from fbstorage.emulator.tls import write_self_signed
 from fbstorage.testing import EmulatorServer, run_emulator
 
-pytestmark = pytest.mark.skipif(
+NEEDS_NAMESPACES = pytest.mark.skipif(
     os.geteuid() != 0 or shutil.which("unshare") is None, reason="needs root and unshare (mount namespaces)")
+pytestmark = NEEDS_NAMESPACES
 
 #: Where each layout keeps its bundle (Go's list; Debian's is the default of the build machine).
 LAYOUTS = {
@@ -69,16 +70,20 @@ def secure(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[EmulatorS
         yield server, cert
 
 
-def run_in_namespace(secure: tuple[EmulatorServer, Path], tmp_path: Path, bundle: str) -> list[str]:
+def run_in_namespace(secure: tuple[EmulatorServer, Path], tmp_path: Path, bundle: str,
+                     python: str = sys.executable) -> list[str]:
+    """Runs CHILD with `python` in a namespace where only `bundle` holds the CA; its lines. Another
+    python (an installed wheel's) runs without this checkout's PYTHONPATH and library."""
     server, ca = secure
     (tmp_path / "upper").mkdir()
     (tmp_path / "work").mkdir()
     import certifi
-    env = {key: value for key, value in os.environ.items() if not key.startswith("SSL_CERT_")}
+    dropped = ("SSL_CERT_",) if python == sys.executable else ("SSL_CERT_", "PYTHONPATH", "FBSTORAGE_LIBRARY")
+    env = {key: value for key, value in os.environ.items() if not key.startswith(dropped)}
     env.update(WORK=str(tmp_path), BUNDLE=bundle, CA=str(ca), CERTIFI_BUNDLE=certifi.where())
     done = subprocess.run(
         ["unshare", "-m", "--propagation", "private", "sh", "-c", NAMESPACE_SCRIPT, "namespace",
-         sys.executable, "-c", textwrap.dedent(CHILD), f"https://localhost:{server.port}"],
+         python, "-c", textwrap.dedent(CHILD), f"https://localhost:{server.port}"],
         env=env, capture_output=True, text=True, timeout=120)
     lines = done.stdout.splitlines()
     assert lines[-1:] == ["OK"], f"{done.stdout}\n{done.stderr}"

@@ -20,6 +20,8 @@ from elftools.elf.dynamic import DynamicSection
 from elftools.elf.elffile import ELFFile
 
 import fbstorage
+from test_system_trust import LAYOUTS, NEEDS_NAMESPACES, run_in_namespace
+from test_system_trust import secure  # noqa: F401  (the https emulator fixture)
 
 PROJECT = Path(__file__).resolve().parents[1]
 SWIFT_LIBRARY_HINTS = ("libswift", "/swift/")
@@ -181,3 +183,14 @@ def test_installed_emulator_runs(installed: Path, tmp_path: Path) -> None:
         cwd=tmp_path, env=environment, text=True,
     )
     assert origin.startswith(str(site_packages(installed)))
+
+
+@NEEDS_NAMESPACES
+@pytest.mark.parametrize("layout", ["fedora", "alpine"])
+def test_installed_wheel_trusts_the_bundle_of_another_layout(installed: Path, secure, tmp_path: Path,
+                                                             layout: str) -> None:
+    """The wheel's libcurl was built on Debian and knows Debian's bundle path only: in a mount
+    namespace where only a Fedora-layout (then an Alpine-layout) bundle exists, holding the
+    https emulator's CA, the installed wheel still finds it and talks https."""
+    lines = run_in_namespace(secure, tmp_path, LAYOUTS[layout], python=str(installed))
+    assert lines[0] == f"BUNDLE {LAYOUTS[layout]}"
