@@ -109,28 +109,18 @@ def _failing_at_once(storage: fbstorage.Storage) -> fbstorage.StorageError:
     return raised.value
 
 
-def test_unknown_ca_fails_at_once(secure: EmulatorServer, certificates: dict[str, tuple[Path, Path]]) -> None:
-    with https_storage(secure) as storage:
-        storage.ca_file = certificates["other"][0]
+@pytest.mark.parametrize("served, trusted, reason", [
+    ("good", "other", "self-signed certificate"),   # a CA the client does not trust
+    ("expired", "expired", "certificate has expired"),
+    ("elsewhere", "elsewhere", "localhost"),         # no name of the certificate is localhost
+])
+def test_unverifiable_certificate_fails_at_once(certificates: dict[str, tuple[Path, Path]], served: str,
+                                                trusted: str, reason: str) -> None:
+    with https_emulator(*certificates[served]) as server, https_storage(server) as storage:
+        storage.ca_file = certificates[trusted][0]
         error = _failing_at_once(storage)
     assert error.code == fbstorage.StorageErrorCode.TLS
-    assert "certificate" in str(error)
-
-
-def test_expired_certificate_fails_at_once(certificates: dict[str, tuple[Path, Path]]) -> None:
-    with https_emulator(*certificates["expired"]) as server, https_storage(server) as storage:
-        storage.ca_file = certificates["expired"][0]
-        error = _failing_at_once(storage)
-    assert error.code == fbstorage.StorageErrorCode.TLS
-    assert "expired" in str(error)
-
-
-def test_host_name_mismatch_fails_at_once(certificates: dict[str, tuple[Path, Path]]) -> None:
-    with https_emulator(*certificates["elsewhere"]) as server, https_storage(server) as storage:
-        storage.ca_file = certificates["elsewhere"][0]
-        error = _failing_at_once(storage)
-    assert error.code == fbstorage.StorageErrorCode.TLS
-    assert "localhost" in str(error)
+    assert reason in str(error), error
 
 
 def test_plain_http_client_is_not_downgraded(secure: EmulatorServer) -> None:
@@ -184,3 +174,25 @@ def test_ssl_cert_dir_is_trusted(secure: EmulatorServer, certificates: dict[str,
     env.pop("SSL_CERT_FILE", None)
     trusted = _run_child(code, env)
     assert trusted.stdout.strip() == "OK", trusted.stderr
+
+
+def test_cli_over_https_with_a_speed_cap(secure: EmulatorServer, certificates: dict[str, tuple[Path, Path]],
+                                         tmp_path: Path) -> None:
+    """`fbstorage --endpoint https://… --ca-file … --max-speed 256K cp`: 512 KiB take 2 s."""
+    data = payload(512 * 1024)
+    (tmp_path / "up.bin").write_bytes(data)
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("FIREBASE_STORAGE_EMULATOR_HOST", "FBSTORAGE_TOKEN")}
+    env.update(XDG_CACHE_HOME=str(tmp_path / "cache"), XDG_CONFIG_HOME=str(tmp_path / "config"))
+    base = [sys.executable, "-m", "fbstorage", "--endpoint", f"https://localhost:{secure.port}",
+            "--ca-file", str(certificates["good"][0])]
+    started = time.monotonic()
+    copied = subprocess.run([*base, "--max-speed", "256K", "cp", str(tmp_path / "up.bin"), f"gs://{BUCKET}/cli/up.bin"],
+                            env=env, capture_output=True, text=True, timeout=120)
+    assert copied.returncode == 0, copied.stderr
+    assert time.monotonic() - started >= 1.8
+    shown = subprocess.run([*base, "cat", f"gs://{BUCKET}/cli/up.bin"], env=env, capture_output=True, timeout=120)
+    assert shown.returncode == 0 and shown.stdout == data, shown.stderr
+    refused = subprocess.run([*base[:5], "ls", f"gs://{BUCKET}/cli"], env=env, capture_output=True, text=True,
+                             timeout=120)
+    assert refused.returncode == 1 and "TLS" in refused.stderr, refused.stderr
