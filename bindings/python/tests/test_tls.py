@@ -196,3 +196,31 @@ def test_cli_over_https_with_a_speed_cap(secure: EmulatorServer, certificates: d
     refused = subprocess.run([*base[:5], "ls", f"gs://{BUCKET}/cli"], env=env, capture_output=True, text=True,
                              timeout=120)
     assert refused.returncode == 1 and "TLS" in refused.stderr, refused.stderr
+
+
+def test_emulator_makes_its_own_certificate(tmp_path: Path) -> None:
+    """--tls: a self-signed pair written once into the data dir, its path printed after READY."""
+    for run in range(2):   # the second start reuses the pair
+        with run_emulator("production", "--tls", "--data-dir", str(tmp_path)) as server:
+            assert server.process.stdout is not None
+            line = server.process.stdout.readline().strip()
+            certificate = Path(line.rsplit(": ", 1)[1])
+            assert line.startswith("TLS certificate") and certificate == tmp_path / "emulator-tls-cert.pem"
+            if run == 0:
+                first = certificate.read_bytes()
+            assert certificate.read_bytes() == first
+            assert (tmp_path / "emulator-tls-key.pem").stat().st_mode & 0o077 == 0
+            with https_storage(server) as storage:
+                storage.ca_file = certificate
+                storage.reference("self-signed.txt").put_data(b"tls").wait(30)
+                assert storage.reference("self-signed.txt").get_data() == b"tls"
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--tls-cert", "cert.pem"], "--tls-cert and --tls-key go together"),
+    (["--tls-cert", "missing.pem", "--tls-key", "missing.key"], "cannot load the TLS certificate"),
+])
+def test_emulator_tls_arguments_are_checked(tmp_path: Path, arguments: list[str], message: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "fbstorage.emulator", "--port", "0", *arguments],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
