@@ -52,7 +52,11 @@ extension EasyTransfer {
         }
 
         check(ccurl_setopt_long(h, CURLOPT_UPLOAD_BUFFERSIZE, tuning.uploadBufferSize), "UPLOAD_BUFFERSIZE")
-        check(ccurl_setopt_long(h, CURLOPT_BUFFERSIZE, tuning.receiveBufferSize), "BUFFERSIZE")
+        // Under a download cap, smaller reads (a tenth of a second's worth, curl's minimum 1 KiB)
+        // keep the pauses that hold it short; a cap set later keeps the full buffer.
+        let receiveCap = SpeedCap.tightest(request.receiveCaps)
+        let receiveBuffer = receiveCap > 0 ? min(tuning.receiveBufferSize, max(Int(receiveCap / 10), 1024)) : tuning.receiveBufferSize
+        check(ccurl_setopt_long(h, CURLOPT_BUFFERSIZE, receiveBuffer), "BUFFERSIZE")
 
         // Callbacks: non-capturing closures; the context comes back through the userdata pointer.
         check(ccurl_setopt_write_callback(h, CURLOPT_HEADERFUNCTION) { line, size, count, ctx in
