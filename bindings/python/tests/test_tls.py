@@ -221,6 +221,8 @@ def test_emulator_makes_its_own_certificate(tmp_path: Path) -> None:
     (["--tls-cert", "missing.pem", "--tls-key", "missing.key"], "cannot load the TLS certificate"),
 ])
 def test_emulator_tls_arguments_are_checked(tmp_path: Path, arguments: list[str], message: str) -> None:
+    package_parent = str(Path(fbstorage.__file__).resolve().parents[1])   # PYTHONPATH may be relative
     done = subprocess.run([sys.executable, "-m", "fbstorage.emulator", "--port", "0", *arguments],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": package_parent},
+                          capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
