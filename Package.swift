@@ -27,7 +27,9 @@ let package = Package(
         // fbs_version, fbs_abi_version, fbs_constant, fbs_error_name: compiled from include/fbstorage.h.
         .target(name: "CHeaderConstants"),
         .target(name: "FBStorage", dependencies: ["CCurl", "CCrypto", "CChecksums", "CHeaderConstants"]),
-        .target(name: "FBStorageC", dependencies: ["FBStorage", "CHeaderConstants"]),
+        // Keeps libfbstorage.so's glibc floor at 2.34 (the wheel's manylinux tag).
+        .target(name: "CGlibcFloor"),
+        .target(name: "FBStorageC", dependencies: ["FBStorage", "CHeaderConstants", "CGlibcFloor"]),
         // Swift 5 mode, as the Apple SDK: its callbacks are plain (non-Sendable) closures.
         .target(name: "FirebaseCore", swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "FirebaseStorage", dependencies: ["FBStorage", "FirebaseCore"],

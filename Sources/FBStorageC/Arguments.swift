@@ -24,6 +24,12 @@ enum Arguments {
         return pointer
     }
 
+    /// A speed cap: bytes per second, 0 for none.
+    static func bytesPerSecond(_ value: Int64) throws(StorageError) -> Int64 {
+        guard value >= 0 else { throw StorageError(code: .invalidArgument, message: "bytes_per_second must be >= 0 (0: no cap)") }
+        return value
+    }
+
     /// A positive, finite number of seconds.
     static func seconds(_ value: Double, _ name: String) throws(StorageError) -> Double {
         guard value.isFinite, value > 0 else { throw StorageError(code: .invalidArgument, message: "\(name) must be a positive number of seconds") }

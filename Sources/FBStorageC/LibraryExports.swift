@@ -22,6 +22,13 @@ public func fbs_last_error_server_response() -> UnsafePointer<CChar>? {
     Errors.current.serverResponse.map { UnsafePointer($0) }
 }
 
+@_cdecl("fbs_library_system_ca_bundle")
+public func fbs_library_system_ca_bundle(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        try Arguments.out(out).pointee = SystemTrust.discovered.file.flatMap(ownedCString)
+    }
+}
+
 @_cdecl("fbs_string_free")
 public func fbs_string_free(_ string: UnsafeMutablePointer<CChar>?) { free(string) }
 

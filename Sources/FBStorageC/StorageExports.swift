@@ -15,10 +15,26 @@ public func fbs_storage_new(_ bucket: UnsafePointer<CChar>?, _ out: UnsafeMutabl
 public func fbs_storage_free(_ storage: OpaquePointer?) {
     _ = Errors.status { () throws(StorageError) in
         let released: Storage? = try Handles.release(storage)
-        released?.close()
+        released?.close(.keepSessions)   // freeing never throws work away: sessions stay resumable
         // Derived handles may keep the storage object alive: its token provider goes now, so that
         // the provider's destroy callback has run when this returns.
         released?.use(tokenSource: nil)
+    }
+}
+
+@_cdecl("fbs_storage_close")
+public func fbs_storage_close(_ storage: OpaquePointer?, _ mode: Int32, _ timeoutSeconds: Double) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        let storage = try Storage.behind(storage)
+        guard timeoutSeconds.isFinite, timeoutSeconds >= 0 else {
+            throw StorageError(code: .invalidArgument, message: "timeout_seconds must be a finite number >= 0")
+        }
+        switch mode {
+        case 0: storage.close(.cancel)
+        case 1: storage.close(.keepSessions)
+        case 2: storage.close(.finish(within: timeoutSeconds))
+        default: throw StorageError(code: .invalidArgument, message: "mode must be FBS_CLOSE_CANCEL, FBS_CLOSE_KEEP_SESSIONS or FBS_CLOSE_FINISH")
+        }
     }
 }
 
@@ -31,6 +47,13 @@ public func fbs_storage_bucket(_ storage: OpaquePointer?) -> UnsafePointer<CChar
 public func fbs_storage_use_emulator(_ storage: OpaquePointer?, _ host: UnsafePointer<CChar>?, _ port: Int32) -> Int32 {
     Errors.status { () throws(StorageError) in
         try Storage.behind(storage).useEmulator(host: Arguments.string(host, "host"), port: Int(port))
+    }
+}
+
+@_cdecl("fbs_storage_use_endpoint")
+public func fbs_storage_use_endpoint(_ storage: OpaquePointer?, _ url: UnsafePointer<CChar>?) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        try Storage.behind(storage).useEndpoint(url: Arguments.string(url, "url"))
     }
 }
 
@@ -58,9 +81,13 @@ public func fbs_storage_set_auth_token_provider_full(_ storage: OpaquePointer?, 
     return Errors.status { () throws(StorageError) in
         let storage = try Storage.behind(storage)
         guard let provider else { return storage.setAuthTokenProvider(nil) }
-        storage.setAuthTokenProvider { forceRefresh in
-            provider(forceRefresh ? 1 : 0, userData.pointer).flatMap { String(validatingCString: $0) }
-        }
+        storage.setAuthTokenProvider(checked: { forceRefresh in
+            guard let token = provider(forceRefresh ? 1 : 0, userData.pointer) else { return .success(nil) }
+            guard let text = String(validatingCString: token) else {
+                return .failure(StorageError(code: .invalidArgument, message: "The token provider returned a token that is not valid UTF-8"))
+            }
+            return .success(text)
+        })
     }
 }
 
@@ -171,4 +198,42 @@ public func fbs_storage_reference_for_url(_ storage: OpaquePointer?, _ url: Unsa
         let storage = try Storage.behind(storage)
         out.pointee = Handles.make(try storage.reference(forURL: Arguments.string(url, "url", isPath: true)))
     }
+}
+
+@_cdecl("fbs_storage_set_proxy")
+public func fbs_storage_set_proxy(_ storage: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ username: UnsafePointer<CChar>?,
+                                  _ password: UnsafePointer<CChar>?, _ noProxy: UnsafePointer<CChar>?) -> Int32 {
+    update(storage) { settings throws(StorageError) in
+        let username = try Arguments.optionalString(username, "username")
+        let password = try Arguments.optionalString(password, "password")
+        let noProxy = try Arguments.optionalString(noProxy, "no_proxy")
+        guard let url = try Arguments.optionalString(url, "url") else {
+            guard username == nil, password == nil, noProxy == nil else {
+                throw StorageError(code: .invalidArgument, message: "Proxy credentials or no_proxy need a proxy url")
+            }
+            settings.proxy = nil
+            return
+        }
+        settings.proxy = ProxySettings(url: url, username: username, password: password, noProxy: noProxy)
+    }
+}
+
+@_cdecl("fbs_storage_set_max_upload_speed")
+public func fbs_storage_set_max_upload_speed(_ storage: OpaquePointer?, _ value: Int64) -> Int32 {
+    update(storage) { settings throws(StorageError) in settings.uploadSpeedCap.bytesPerSecond = try Arguments.bytesPerSecond(value) }
+}
+
+@_cdecl("fbs_storage_get_max_upload_speed")
+public func fbs_storage_get_max_upload_speed(_ storage: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
+    read(storage, out) { $0.uploadSpeedCap.bytesPerSecond }
+}
+
+@_cdecl("fbs_storage_set_max_download_speed")
+public func fbs_storage_set_max_download_speed(_ storage: OpaquePointer?, _ value: Int64) -> Int32 {
+    update(storage) { settings throws(StorageError) in settings.downloadSpeedCap.bytesPerSecond = try Arguments.bytesPerSecond(value) }
+}
+
+@_cdecl("fbs_storage_get_max_download_speed")
+public func fbs_storage_get_max_download_speed(_ storage: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
+    read(storage, out) { $0.downloadSpeedCap.bytesPerSecond }
 }

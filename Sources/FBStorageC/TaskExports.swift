@@ -131,6 +131,21 @@ public func fbs_task_cancel(_ task: OpaquePointer?) -> Int32 {
     Errors.status { () throws(StorageError) in try StorageTask.behind(task).cancel() }
 }
 
+@_cdecl("fbs_task_set_max_speed")
+public func fbs_task_set_max_speed(_ task: OpaquePointer?, _ value: Int64) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        try StorageTask.behind(task).speedCap.bytesPerSecond = Arguments.bytesPerSecond(value)
+    }
+}
+
+@_cdecl("fbs_task_get_max_speed")
+public func fbs_task_get_max_speed(_ task: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        let out = try Arguments.out(out)
+        out.pointee = try StorageTask.behind(task).speedCap.bytesPerSecond
+    }
+}
+
 @_cdecl("fbs_task_wait")
 public func fbs_task_wait(_ task: OpaquePointer?, _ timeoutMs: Int64) -> Int32 {
     Errors.status { () throws(StorageError) in

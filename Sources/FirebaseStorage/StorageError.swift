@@ -141,7 +141,7 @@ public enum StorageError: Error, CustomNSError {
         }
         switch error.code {
         // The Apple SDK has no timeout code; only the C API's wait reports one.
-        case .unknown, .timeout: self = .unknown(message: unknown, serverError: server)
+        case .unknown, .timeout, .tls: self = .unknown(message: unknown, serverError: server)
         case .objectNotFound: self = .objectNotFound(object: object, serverError: server)
         case .bucketNotFound: self = .bucketNotFound(bucket: bucket)
         case .projectNotFound: self = .projectNotFound(project: error.message)

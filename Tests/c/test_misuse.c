@@ -129,6 +129,12 @@ STORAGE_CALL(st_set_connect, fbs_storage_set_connect_timeout(s, 5))
 STORAGE_CALL(st_get_connect, fbs_storage_get_connect_timeout(s, &scratch_d))
 STORAGE_CALL(st_set_md5, fbs_storage_set_verify_md5(s, 1))
 STORAGE_CALL(st_set_ca, fbs_storage_set_ca_file(s, NULL))
+STORAGE_CALL(st_use_endpoint, fbs_storage_use_endpoint(s, "https://localhost:8443"))
+STORAGE_CALL(st_set_proxy, fbs_storage_set_proxy(s, NULL, NULL, NULL, NULL))
+STORAGE_CALL(st_set_up_speed, fbs_storage_set_max_upload_speed(s, 1000))
+STORAGE_CALL(st_get_up_speed, fbs_storage_get_max_upload_speed(s, &scratch_i64))
+STORAGE_CALL(st_set_down_speed, fbs_storage_set_max_download_speed(s, 1000))
+STORAGE_CALL(st_get_down_speed, fbs_storage_get_max_download_speed(s, &scratch_i64))
 STORAGE_CALL(st_reference, fbs_storage_reference(s, "a/b", &scratch_ref))
 STORAGE_CALL(st_reference_for_url, fbs_storage_reference_for_url(s, "gs://fbs-test.appspot.com/a", &scratch_ref))
 
@@ -149,6 +155,12 @@ static const struct { const char *name; storage_call fn; } storage_calls[] = {
     {"fbs_storage_get_connect_timeout", st_get_connect},
     {"fbs_storage_set_verify_md5", st_set_md5},
     {"fbs_storage_set_ca_file", st_set_ca},
+    {"fbs_storage_use_endpoint", st_use_endpoint},
+    {"fbs_storage_set_proxy", st_set_proxy},
+    {"fbs_storage_set_max_upload_speed", st_set_up_speed},
+    {"fbs_storage_get_max_upload_speed", st_get_up_speed},
+    {"fbs_storage_set_max_download_speed", st_set_down_speed},
+    {"fbs_storage_get_max_download_speed", st_get_down_speed},
     {"fbs_storage_reference", st_reference},
     {"fbs_storage_reference_for_url", st_reference_for_url},
 };
@@ -169,6 +181,10 @@ TEST_OFFLINE(misuse_bad_storage_handles) {
             scratch_ref = NULL;
         }
         for (int b = 0; b < N_BAD; b++) CHECK(fbs_storage_bucket(bad[b].p) == NULL);
+    }
+    for (int b = 0; b < N_BAD; b++) {
+        CASE_NAMED(name_case("fbs_storage_close", bad[b].what), fbs_storage_close(bad[b].p, FBS_CLOSE_CANCEL, 0),
+                   FBS_ERR_INVALID_ARGUMENT);
     }
     free_handles(&h);
 }
@@ -339,6 +355,10 @@ TEST_OFFLINE(misuse_bad_task_handles) {
         CASE_NAMED(name_case("fbs_task_pause", w), fbs_task_pause(t), FBS_ERR_INVALID_ARGUMENT);
         CASE_NAMED(name_case("fbs_task_resume", w), fbs_task_resume(t), FBS_ERR_INVALID_ARGUMENT);
         CASE_NAMED(name_case("fbs_task_cancel", w), fbs_task_cancel(t), FBS_ERR_INVALID_ARGUMENT);
+        int64_t speed = 77;
+        CASE_NAMED(name_case("fbs_task_set_max_speed", w), fbs_task_set_max_speed(t, 1000), FBS_ERR_INVALID_ARGUMENT);
+        CASE_NAMED(name_case("fbs_task_get_max_speed", w), fbs_task_get_max_speed(t, &speed), FBS_ERR_INVALID_ARGUMENT);
+        CHECK_EQ_INT(speed, 77);
         CASE_NAMED(name_case("fbs_task_wait", w), fbs_task_wait(t, 0), FBS_ERR_INVALID_ARGUMENT);
         CASE_NAMED(name_case("fbs_task_snapshot", w), fbs_task_snapshot(t, &snap), FBS_ERR_INVALID_ARGUMENT);
         CHECK(snap == (fbs_snapshot *)&not_a_handle_int);

@@ -99,6 +99,48 @@ TEST_OFFLINE(misuse_storage_settings) {
     CASE(fbs_storage_set_verify_md5(s, 0), FBS_OK);
     CASE(fbs_storage_set_ca_file(s, BAD_UTF8), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_storage_set_ca_file(s, NULL), FBS_OK);
+
+    static const char *const bad_endpoints[] = {
+        "", "localhost:443", "ftp://host", "https://", "https://host/path", "https://user@host",
+        "https://host?q", "https://host#f", "https://host:0", "https://host:65536", "https://host:x",
+        "https://ho st", " https://host", "https://[::1", BAD_UTF8,
+    };
+    for (size_t i = 0; i < sizeof bad_endpoints / sizeof bad_endpoints[0]; i++) {
+        CASE(fbs_storage_use_endpoint(s, bad_endpoints[i]), FBS_ERR_INVALID_ARGUMENT);
+    }
+    CASE(fbs_storage_use_endpoint(s, NULL), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_use_endpoint(s, "https://host"), FBS_OK);
+    CASE(fbs_storage_use_endpoint(s, "HTTP://[::1]:9199/"), FBS_OK);
+
+    CASE(fbs_storage_set_proxy(s, NULL, "user", NULL, NULL), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_set_proxy(s, NULL, NULL, NULL, "*"), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_set_proxy(s, BAD_UTF8, NULL, NULL, NULL), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_set_proxy(s, "http://proxy:3128", "u", BAD_UTF8, NULL), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_set_proxy(s, "http://proxy:3128", "u", "p", "localhost"), FBS_OK);
+    CASE(fbs_storage_set_proxy(s, "", NULL, NULL, NULL), FBS_OK);
+    CASE(fbs_storage_set_proxy(s, NULL, NULL, NULL, NULL), FBS_OK);
+
+    int64_t speed = -1;
+    CASE(fbs_storage_get_max_upload_speed(s, &speed), FBS_OK);
+    CHECK_EQ_INT(speed, 0);
+    CASE(fbs_storage_set_max_upload_speed(s, -1), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_set_max_download_speed(s, -5), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_set_max_download_speed(s, 4096), FBS_OK);
+    CASE(fbs_storage_get_max_download_speed(s, &speed), FBS_OK);
+    CHECK_EQ_INT(speed, 4096);
+    CASE(fbs_storage_get_max_download_speed(s, NULL), FBS_ERR_INVALID_ARGUMENT);
+
+    CASE(fbs_storage_close(s, (fbs_close_mode)3, 0), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_close(s, FBS_CLOSE_FINISH, -1), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_close(s, FBS_CLOSE_FINISH, NAN), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_storage_close(s, FBS_CLOSE_KEEP_SESSIONS, 0), FBS_OK);
+    CASE(fbs_storage_close(s, FBS_CLOSE_CANCEL, 0), FBS_OK);   /* a second close does nothing */
+    CASE(fbs_storage_set_max_upload_speed(s, 1), FBS_OK);      /* settings stay readable and writable */
+    fbs_reference *closed_ref = NULL;
+    REQUIRE_OK(fbs_storage_reference(s, "after-close", &closed_ref));
+    fbs_task *closed_task = (fbs_task *)&closed_task;
+    CASE(fbs_reference_put_data(closed_ref, "x", 1, NULL, &closed_task), FBS_ERR_INVALID_ARGUMENT);
+    fbs_reference_free(closed_ref);
     fbs_storage_free(s);
 }
 
@@ -289,6 +331,14 @@ TEST_OFFLINE(misuse_task_arguments) {
     CASE(fbs_task_remove_all_observers_for_status(t, (fbs_task_status)9), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_task_snapshot(t, NULL), FBS_ERR_INVALID_ARGUMENT);
     CASE(fbs_task_upload_session(t, NULL), FBS_ERR_INVALID_ARGUMENT);
+    int64_t task_speed = -1;
+    CASE(fbs_task_get_max_speed(t, &task_speed), FBS_OK);
+    CHECK_EQ_INT(task_speed, 0);
+    CASE(fbs_task_set_max_speed(t, -1), FBS_ERR_INVALID_ARGUMENT);
+    CASE(fbs_task_set_max_speed(t, 2048), FBS_OK);
+    CASE(fbs_task_get_max_speed(t, &task_speed), FBS_OK);
+    CHECK_EQ_INT(task_speed, 2048);
+    CASE(fbs_task_get_max_speed(t, NULL), FBS_ERR_INVALID_ARGUMENT);
     /* wait with a timeout on a task that cannot finish: times out */
     double start = now_s();
     CASE(fbs_task_wait(t, 200), FBS_ERR_TIMEOUT);
@@ -422,7 +472,9 @@ TEST_OFFLINE(misuse_error_names) {
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         CHECK_STR(fbs_error_name(names[i].code), names[i].name);
+    CHECK_STR(fbs_error_name(FBS_ERR_TLS), "FBS_ERR_TLS");
     CHECK_STR(fbs_error_name(1), "FBS_ERR_?");
+    CASE(fbs_library_system_ca_bundle(NULL), FBS_ERR_INVALID_ARGUMENT);
     CHECK_STR(fbs_error_name(-13001), "FBS_ERR_?");
     CHECK_STR(fbs_error_name(INT32_MIN), "FBS_ERR_?");
     CHECK(fbs_last_error_message() != NULL);
@@ -448,6 +500,7 @@ TEST_OFFLINE(misuse_log_handler) {
 }
 
 static const char *newline_token(int force, void *u) { (void)force; (void)u; return "token\r\nX-Evil: 1"; }
+static const char *latin1_token(int force, void *u) { (void)force; (void)u; return "caf\xe9-token"; }
 
 /* Control characters can never travel in a header: refused at once as INVALID_ARGUMENT, never
  * retried as a network failure (the port below refuses, so a retry would wait seconds). */
@@ -494,6 +547,12 @@ TEST_OFFLINE(misuse_control_characters_in_header_values) {
     CASE(fbs_reference_get_metadata(r, &got), FBS_ERR_INVALID_ARGUMENT);
     CHECK(now_s() - start < 1);
     fbs_task_free(t);
+    /* a token that is not UTF-8: the same, not "no token" */
+    REQUIRE_OK(fbs_storage_set_auth_token_provider(s, latin1_token, NULL));
+    start = now_s();
+    CASE(fbs_reference_get_metadata(r, &got), FBS_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(fbs_last_error_message(), "not valid UTF-8") != NULL);
+    CHECK(now_s() - start < 1);
     fbs_reference_free(r);
     fbs_storage_free(s);
 }

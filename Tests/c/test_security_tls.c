@@ -1,12 +1,13 @@
 /* test_security_tls.c — TLS peer and host verification are on by default: an https server
- * with a self-signed certificate is rejected at once (not retried), accepted once that
- * certificate is given with fbs_storage_set_ca_file(), and still rejected under a host name
- * the certificate does not name.
+ * with a self-signed certificate is rejected at once with FBS_ERR_TLS (not retried), accepted
+ * once that certificate is given with fbs_storage_set_ca_file(), and still rejected under a
+ * host name the certificate does not name.
  *
  * The https server is Tests/support/fault_proxy.py terminating TLS in front of the emulator
- * (FBS_SUPPORT_DIR overrides that folder). The storage's endpoint can only be plain http, so
- * the upload reaches https through its session URL: fbs_reference_put_file_resuming() with a
- * session started on the emulator, whose URL is rewritten to the TLS port. Needs `openssl`. */
+ * (FBS_SUPPORT_DIR overrides that folder). The upload reaches it through its session URL
+ * (fbs_reference_put_file_resuming() with a session started on the emulator, rewritten to the
+ * TLS port), and every request through fbs_storage_use_endpoint("https://…"). Needs `openssl`.
+ * (bindings/python/tests/test_tls.py covers expired certificates, SSL_CERT_FILE and more.) */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <signal.h>
@@ -137,11 +138,11 @@ TEST(security_tls_verification) {
     double took;
 
     /* default trust store: the self-signed certificate is refused, and not retried */
-    CHECK_CODE(upload_over_tls(NULL, "localhost", tls.port, path, file, n, &took), FBS_ERR_UNKNOWN);
+    CHECK_CODE(upload_over_tls(NULL, "localhost", tls.port, path, file, n, &took), FBS_ERR_TLS);
     CHECK(strstr(fbs_last_error_message(), "certificate") != NULL);
     CHECK(took < 3);
     /* the right CA, but a host name the certificate does not name */
-    CHECK_CODE(upload_over_tls(tls.cert, "127.0.0.1", tls.port, path, file, n, &took), FBS_ERR_UNKNOWN);
+    CHECK_CODE(upload_over_tls(tls.cert, "127.0.0.1", tls.port, path, file, n, &took), FBS_ERR_TLS);
     CHECK(strstr(fbs_last_error_message(), "127.0.0.1") != NULL);
     CHECK(took < 3);
     size_t got_n = 0;
@@ -157,5 +158,44 @@ TEST(security_tls_verification) {
     stop_tls_server(&tls);
     free(path);
     free(file);
+    free(bytes);
+}
+
+/* An https endpoint for every request: upload, list and download through the TLS proxy. */
+TEST(security_tls_endpoint) {
+    tls_server tls;
+    start_tls_server(&tls, EMU->port);
+    char endpoint[64];
+    snprintf(endpoint, sizeof endpoint, "https://localhost:%d", tls.port);
+    fbs_storage *s = new_storage();
+    REQUIRE_OK(fbs_storage_use_endpoint(s, endpoint));
+    REQUIRE_OK(fbs_storage_set_max_operation_retry_time(s, 10));
+    fbs_reference *r = new_ref(s, "tls/endpoint.bin");
+    fbs_list_result *listed = NULL;
+    double start = now_s();
+    CHECK_CODE(fbs_reference_list_all(r, &listed), FBS_ERR_TLS);   /* the system store does not know it */
+    CHECK(now_s() - start < 3);
+    REQUIRE_OK(fbs_storage_set_ca_file(s, tls.cert));
+    /* multipart: a resumable session's URL would name the emulator's http scheme, as the TCP
+     * proxy in front of it adds no X-Forwarded-Proto */
+    size_t n = 200 * KIB;
+    unsigned char *bytes = random_bytes(n, 92);
+    fbs_task *t = NULL;
+    REQUIRE_OK(fbs_reference_put_data(r, bytes, n, NULL, &t));
+    CHECK_CODE(fbs_task_wait(t, 30000), FBS_OK);
+    fbs_task_free(t);
+    fbs_reference *folder = new_ref(s, "tls");
+    REQUIRE_OK(fbs_reference_list_all(folder, &listed));
+    CHECK_EQ_INT(fbs_list_result_item_count(listed), 1);
+    fbs_list_result_free(listed);
+    void *got = NULL;
+    size_t got_n = 0;
+    REQUIRE_OK(fbs_reference_get_data(r, (int64_t)n, &got, &got_n));
+    CHECK(bytes_equal(got, got_n, bytes, n));
+    fbs_data_free(got);
+    fbs_reference_free(folder);
+    fbs_reference_free(r);
+    fbs_storage_free(s);
+    stop_tls_server(&tls);
     free(bytes);
 }

@@ -18,7 +18,7 @@ extern "C" {
 #define FBS_ABI_VERSION 2
 
 /* ------------------------------------------------------------------------------------------
- * Codes — the Firebase StorageErrorCode raw values, and FBS_ERR_TIMEOUT, fbstorage's own.
+ * Codes — the Firebase StorageErrorCode raw values, and FBS_ERR_TIMEOUT and FBS_ERR_TLS, fbstorage's own.
  * ---------------------------------------------------------------------------------------- */
 typedef enum fbs_error_code {
     FBS_OK                         = 0,
@@ -38,6 +38,7 @@ typedef enum fbs_error_code {
     FBS_ERR_INTERNAL               = -13052, /* a bug in the library */
     FBS_ERR_PATH                   = -13053, /* bad URL or path: >1024 bytes, CR/LF, root upload */
     FBS_ERR_TIMEOUT                = -13060, /* fbs_task_wait: the timeout passed first; the task goes on */
+    FBS_ERR_TLS                    = -13061, /* the server's TLS certificate failed verification (never retried) */
     /* Firebase Auth (fbstorage/auth.h), after the Apple SDK's AuthErrorCode. */
     FBS_ERR_AUTH_INVALID_API_KEY       = -13100, /* the API key is not valid for this project */
     FBS_ERR_AUTH_INVALID_EMAIL         = -13101, /* malformed email address */
@@ -128,6 +129,15 @@ typedef void (*fbs_log_handler)(int level, const char *line, void *user_data);
  * Lines never contain header values, auth or App Check tokens, download tokens or upload
  * session IDs (URLs show such query values as REDACTED). Always returns FBS_OK. */
 int fbs_library_set_log_handler(fbs_log_handler handler, void *user_data);
+
+/* The CA bundle https trusts when a storage has no fbs_storage_set_ca_file(), found as Go's
+ * crypto/x509 does: $SSL_CERT_FILE, else the first that exists of the Debian/Ubuntu/Arch,
+ * Fedora/RHEL, openSUSE, CentOS, Alpine bundle paths (certificate directories likewise:
+ * $SSL_CERT_DIR, colon-separated, else /etc/ssl/certs and /etc/pki/tls/certs). Looked up once
+ * per process, at the first https request or this call. *out is NULL when no bundle exists
+ * (libcurl's built-in default then applies); release it with fbs_string_free().
+ * Errors: FBS_ERR_INVALID_ARGUMENT (out NULL). */
+int fbs_library_system_ca_bundle(char **out);
 
 /* ------------------------------------------------------------------------------------------
  * Handles (opaque) and the completion callbacks of _async calls.

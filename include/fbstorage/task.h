@@ -115,6 +115,13 @@ int fbs_task_pause(fbs_task *t);
 int fbs_task_resume(fbs_task *t);
 int fbs_task_cancel(fbs_task *t);
 
+/* Caps this task's speed in bytes per second (0: none of its own, the default), tightening
+ * the storage's cap for its direction. Changeable while the task runs: the request in flight
+ * applies a change within about a second (libcurl re-reads the cap between reads and writes).
+ * Errors: FBS_ERR_INVALID_ARGUMENT (bad handle, negative). */
+int fbs_task_set_max_speed(fbs_task *t, int64_t bytes_per_second);
+int fbs_task_get_max_speed(fbs_task *t, int64_t *out_bytes_per_second);
+
 /* Waits until the task has finished and its SUCCESS or FAILURE observers have returned, or
  * timeout_ms passes (negative: no limit; 0: only looks).
  * Returns the task's outcome: FBS_OK on success, the failure's code otherwise (the last error is

@@ -47,14 +47,19 @@ final class FixedTokenSource: AuthTokenSource {
 /// A caller's synchronous provider, asked on the transfer thread for every request (it must be
 /// quick: `AsyncTokenProviderSource` serves providers that need a network call of their own).
 final class TokenProviderSource: AuthTokenSource {
-    let provider: @Sendable (_ forceRefresh: Bool) -> String?
+    /// The token, or why the provider's answer is unusable (e.g. not UTF-8).
+    let provider: @Sendable (_ forceRefresh: Bool) -> Result<String?, StorageError>
     let scheme: AuthScheme
-    init(_ provider: @escaping @Sendable (_ forceRefresh: Bool) -> String?, scheme: AuthScheme = .firebase) {
+    init(checked provider: @escaping @Sendable (_ forceRefresh: Bool) -> Result<String?, StorageError>,
+         scheme: AuthScheme = .firebase) {
         self.provider = provider
         self.scheme = scheme
     }
+    convenience init(_ provider: @escaping @Sendable (_ forceRefresh: Bool) -> String?, scheme: AuthScheme = .firebase) {
+        self.init(checked: { .success(provider($0)) }, scheme: scheme)
+    }
     var canRefresh: Bool { true }
     func token(rejected: String?, completion: @escaping @Sendable (Result<String?, StorageError>) -> Void) {
-        completion(.success(provider(rejected != nil)))
+        completion(provider(rejected != nil))
     }
 }

@@ -33,10 +33,30 @@ extension EasyTransfer {
         // TLS: always verify.
         check(ccurl_setopt_long(h, CURLOPT_SSL_VERIFYPEER, 1), "SSL_VERIFYPEER")
         check(ccurl_setopt_long(h, CURLOPT_SSL_VERIFYHOST, 2), "SSL_VERIFYHOST")
-        if let caFile = request.caFile { check(ccurl_setopt_string(h, CURLOPT_CAINFO, caFile), "CAINFO") }
+        if let caFile = request.caFile {
+            // Instead of the system's: no directory either (libcurl may have a built-in one).
+            check(ccurl_setopt_string(h, CURLOPT_CAINFO, caFile), "CAINFO")
+            check(ccurl_setopt_pointer(h, CURLOPT_CAPATH, nil), "CAPATH")
+        } else if request.url.utf8.first == UInt8(ascii: "h"), request.url.hasPrefix("https:") {
+            let system = SystemTrust.discovered
+            if let file = system.file { check(ccurl_setopt_string(h, CURLOPT_CAINFO, file), "CAINFO") }
+            if let directory = system.directory { check(ccurl_setopt_string(h, CURLOPT_CAPATH, directory), "CAPATH") }
+        }
+
+        // Proxy: set, or left to libcurl's environment variables.
+        if let proxy = request.proxy {
+            check(ccurl_setopt_string(h, CURLOPT_PROXY, proxy.url), "PROXY")
+            if let username = proxy.username { check(ccurl_setopt_string(h, CURLOPT_PROXYUSERNAME, username), "PROXYUSERNAME") }
+            if let password = proxy.password { check(ccurl_setopt_string(h, CURLOPT_PROXYPASSWORD, password), "PROXYPASSWORD") }
+            if let noProxy = proxy.noProxy { check(ccurl_setopt_string(h, CURLOPT_NOPROXY, noProxy), "NOPROXY") }
+        }
 
         check(ccurl_setopt_long(h, CURLOPT_UPLOAD_BUFFERSIZE, tuning.uploadBufferSize), "UPLOAD_BUFFERSIZE")
-        check(ccurl_setopt_long(h, CURLOPT_BUFFERSIZE, tuning.receiveBufferSize), "BUFFERSIZE")
+        // Under a download cap, smaller reads (a tenth of a second's worth, curl's minimum 1 KiB)
+        // keep the pauses that hold it short; a cap set later keeps the full buffer.
+        let receiveCap = SpeedCap.tightest(request.receiveCaps)
+        let receiveBuffer = receiveCap > 0 ? min(tuning.receiveBufferSize, max(Int(receiveCap / 10), 1024)) : tuning.receiveBufferSize
+        check(ccurl_setopt_long(h, CURLOPT_BUFFERSIZE, receiveBuffer), "BUFFERSIZE")
 
         // Callbacks: non-capturing closures; the context comes back through the userdata pointer.
         check(ccurl_setopt_write_callback(h, CURLOPT_HEADERFUNCTION) { line, size, count, ctx in
@@ -46,8 +66,11 @@ extension EasyTransfer {
         check(ccurl_setopt_pointer(h, CURLOPT_HEADERDATA, me), "HEADERDATA")
         check(ccurl_setopt_write_callback(h, CURLOPT_WRITEFUNCTION) { data, size, count, ctx in
             let t = Unmanaged<EasyTransfer>.fromOpaque(ctx!).takeUnretainedValue()
-            return t.bodyData(UnsafeRawBufferPointer(start: data, count: size * count))
-                ? size * count : Int(CURL_WRITEFUNC_ERROR)
+            switch t.bodyData(UnsafeRawBufferPointer(start: data, count: size * count)) {
+            case .taken: return size * count
+            case .paused: return Int(CURL_WRITEFUNC_PAUSE)
+            case .abort: return Int(CURL_WRITEFUNC_ERROR)
+            }
         }, "WRITEFUNCTION")
         check(ccurl_setopt_pointer(h, CURLOPT_WRITEDATA, me), "WRITEDATA")
         check(ccurl_setopt_long(h, CURLOPT_NOPROGRESS, 0), "NOPROGRESS")

@@ -10,6 +10,12 @@ final class EasyTransfer {
     let body: (any RequestBody)?
     let bodyLength: Int64
     let allowsResend: Bool
+    /// Hold the body sent and the response received to their speed caps.
+    private var sendLimiter: SpeedLimiter
+    private var receiveLimiter: SpeedLimiter
+    /// Called when a callback paused the transfer to keep to a cap: the loop resumes it at
+    /// this `MonotonicClock.nanoseconds()` deadline.
+    var onThrottled: ((_ id: TransferID, _ resumeAt: UInt64) -> Void)?
 
     /// Set by `HTTPEngine.cancel` on the transfer thread: every later callback aborts at once.
     var cancelRequested = false
@@ -32,6 +38,8 @@ final class EasyTransfer {
         self.body = request.body
         self.bodyLength = request.body?.length ?? 0
         self.allowsResend = request.allowsResend
+        sendLimiter = SpeedLimiter(request.sendCaps)
+        receiveLimiter = SpeedLimiter(request.receiveCaps)
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     }
@@ -55,8 +63,9 @@ final class EasyTransfer {
     func readBody(into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
         if isStopped { return Int(CURL_READFUNC_ABORT) }
         guard let body else { return 0 }
-        let want = Int(min(Int64(count), bodyLength - readOffset))
+        let want = sendLimiter.readSize(Int(min(Int64(count), bodyLength - readOffset)))
         guard want > 0 else { return 0 }
+        if throttled(&sendLimiter) { return Int(CURL_READFUNC_PAUSE) }
         let n = body.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: want), at: readOffset)
         guard n > 0, n <= want else {
             failure = .failed(
@@ -65,7 +74,17 @@ final class EasyTransfer {
             return Int(CURL_READFUNC_ABORT)
         }
         readOffset += Int64(n)
+        sendLimiter.moved(n)
         return n
+    }
+
+    /// Whether the transfer must pause to keep to `limiter`'s cap (the loop resumes it).
+    private func throttled(_ limiter: inout SpeedLimiter) -> Bool {
+        let now = MonotonicClock.nanoseconds()
+        let wait = limiter.delay(now: now)
+        guard wait > 0, let onThrottled else { return false }
+        onThrottled(id, now &+ wait)
+        return true
     }
 
     /// SEEKFUNCTION: curl rewinds the body to resend it (e.g. on a reused connection that had closed).
@@ -97,23 +116,29 @@ final class EasyTransfer {
         return deliverHead()
     }
 
-    /// WRITEFUNCTION: body bytes of the final response. Returns false to abort.
-    func bodyData(_ data: UnsafeRawBufferPointer) -> Bool {
-        if isStopped { return false }
-        if !headDelivered && !deliverHead() { return false }
+    /// What the write callback answers curl.
+    enum BodyVerdict { case taken, paused, abort }
+
+    /// WRITEFUNCTION: body bytes of the final response. `paused`: curl hands the same bytes
+    /// over again once the loop resumes the transfer.
+    func bodyData(_ data: UnsafeRawBufferPointer) -> BodyVerdict {
+        if isStopped { return .abort }
+        if !headDelivered && !deliverHead() { return .abort }
+        if throttled(&receiveLimiter) { return .paused }
+        receiveLimiter.moved(data.count)
         if let onBodyData = callbacks.onBodyData {
             guard onBodyData(data) else {
                 failure = .aborted
-                return false
+                return .abort
             }
-            return true
+            return .taken
         }
         guard responseBody.count + data.count <= callbacks.maxBufferedBody else {
             failure = .bodyTooLarge(limit: callbacks.maxBufferedBody)
-            return false
+            return .abort
         }
         responseBody.append(contentsOf: data)
-        return true
+        return .taken
     }
 
     private func deliverHead() -> Bool {
@@ -159,6 +184,9 @@ final class EasyTransfer {
     }
 
     private func curlFailure(_ code: CURLcode) -> TransportError {
+        var proxyStatus = 0
+        _ = ccurl_getinfo_long(easy, CURLINFO_HTTP_CONNECTCODE, &proxyStatus)
+        if proxyStatus >= 400 { return .proxyRefused(status: proxyStatus) }
         var message = String(cString: curl_easy_strerror(code))
         let detail = String(cString: errorBuffer)
         if !detail.isEmpty && detail != message { message += ": " + detail }

@@ -16,6 +16,12 @@ struct HTTPRequest: Sendable {
     var stallTimeout: Double = 60
     /// PEM CA bundle to verify the server with (`CURLOPT_CAINFO`); peer and host verification are always on.
     var caFile: String? = nil
+    /// The proxy; nil: libcurl's environment variables.
+    var proxy: ProxySettings? = nil
+    /// Caps on the speed of the body sent and of the response received: the tightest applies,
+    /// re-read while the transfer runs.
+    var sendCaps: [SpeedCap] = []
+    var receiveCaps: [SpeedCap] = []
     /// Whether curl may rewind and re-send the body by itself (its transparent retry when a reused
     /// connection turns out dead). Resumable-upload chunks say no: a re-sent chunk must follow a
     /// `query`, or a server that kept the first copy appends it twice.

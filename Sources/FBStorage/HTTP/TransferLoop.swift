@@ -11,6 +11,8 @@ final class TransferLoop {
     private let userAgent: String
     private var transfers: [TransferID: EasyTransfer] = [:]
     private var timers = TimerQueue()
+    /// Transfers paused to keep to a speed cap, and when to resume them (nanoseconds).
+    private var throttled: [TransferID: UInt64] = [:]
     private var idleHandles: [UnsafeMutableRawPointer] = []
     private var stopping = false
 
@@ -40,6 +42,7 @@ final class TransferLoop {
             if stopping { break }
             runDueTimers()
             if stopping { break }
+            resumeThrottled()
             if !transfers.isEmpty {
                 curl_multi_perform(multi, &running)
                 collectCompletions()
@@ -102,6 +105,7 @@ final class TransferLoop {
             return
         }
         let t = EasyTransfer(id: id, easy: easy, request: request, callbacks: callbacks)
+        t.onThrottled = { [unowned self] id, resumeAt in throttled[id] = resumeAt }
         do {
             try t.configure(request, tuning: tuning, userAgent: userAgent)
         } catch {
@@ -138,6 +142,7 @@ final class TransferLoop {
     private func finish(_ t: EasyTransfer, code: CURLcode?) {
         curl_multi_remove_handle(multi, t.easy)
         transfers[t.id] = nil
+        throttled[t.id] = nil
         let result = code.map { t.result(code: $0) } ?? .failure(.cancelled)
         recycle(t)
         Unmanaged.passUnretained(t).release()
@@ -166,8 +171,22 @@ final class TransferLoop {
         }
     }
 
+    /// Resumes the transfers whose speed-cap pause is over. A resumed transfer's callbacks may
+    /// pause it again at once (they run inside `curl_easy_pause`).
+    private func resumeThrottled() {
+        guard !throttled.isEmpty else { return }
+        let now = MonotonicClock.nanoseconds()
+        for (id, resumeAt) in throttled where resumeAt <= now {
+            throttled[id] = nil
+            if let t = transfers[id] { curl_easy_pause(t.easy, 0) }   // 0: CURLPAUSE_CONT
+        }
+    }
+
     private func pollTimeout() -> Int32 {
-        guard let deadline = timers.nextDeadline() else { return Self.maxPollMilliseconds }
+        let throttledDeadline = throttled.values.min()
+        guard let deadline = [timers.nextDeadline(), throttledDeadline].compactMap({ $0 }).min() else {
+            return Self.maxPollMilliseconds
+        }
         let now = MonotonicClock.nanoseconds()
         guard deadline > now else { return 0 }
         let ms = (deadline - now + 999_999) / 1_000_000

@@ -10,4 +10,6 @@ enum TransportError: Error, Sendable, Equatable {
     /// libcurl failed: its `CURLcode` and a message made of `curl_easy_strerror` and the error buffer.
     /// The message never contains header values (they may hold credentials).
     case failed(code: Int32, message: String)
+    /// The proxy answered the CONNECT of an https request with this error status (e.g. 403, 407).
+    case proxyRefused(status: Int)
 }

@@ -72,6 +72,26 @@ public struct Endpoint: Sendable, Equatable {
         return endpoint
     }
 
+    /// Any server at `http[s]://host[:port][/]` (a private endpoint, a TLS-terminating proxy, an
+    /// emulator over https); the port defaults to the scheme's (80, 443).
+    /// - Throws: `invalidArgument` for another scheme, credentials, a path, query or fragment,
+    ///   or a host or port `emulator(host:port:)` refuses.
+    static func custom(url: String) throws(StorageError) -> Endpoint {
+        let invalid = StorageError.invalidArgument("The endpoint '\(url)' is not http[s]://host[:port].")
+        guard let separator = url.firstRange(of: "://") else { throw invalid }
+        let scheme = url[..<separator.lowerBound].lowercased()
+        guard scheme == "http" || scheme == "https" else { throw invalid }
+        var authority = url[separator.upperBound...]
+        if authority.hasSuffix("/") { authority = authority.dropLast() }
+        guard !authority.contains(where: { "/?#@".contains($0) }) else { throw invalid }
+        let defaultPort = scheme == "https" ? 443 : 80
+        // The host:port grammar of FIREBASE_STORAGE_EMULATOR_HOST, then this scheme on it.
+        guard !authority.isEmpty, let parsed = emulator(hostPort: String(authority), defaultPort: defaultPort),
+              String(authority).trimmingASCIIWhitespace() == String(authority)
+        else { throw invalid }
+        return Endpoint(scheme: scheme, host: parsed.host, port: parsed.port)
+    }
+
     /// The emulator named by `FIREBASE_STORAGE_EMULATOR_HOST`'s format: `host:port`,
     /// `[ipv6]:port`, or a host alone (`defaultPort`: 9199, the Storage emulator's). `nil` when malformed (a scheme, a bad port,
     /// an unbracketed IPv6 address with a port).

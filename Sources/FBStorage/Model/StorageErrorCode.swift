@@ -33,6 +33,9 @@ public enum StorageErrorCode: Int32, Sendable, CaseIterable {
     case pathError = -13053
     /// A wait's timeout passed first (the C API's fbs_task_wait; no Firebase counterpart).
     case timeout = -13060
+    /// TLS failed: the server's certificate did not verify (CA, expiry, host name), or the
+    /// handshake failed. Never retried (no Firebase counterpart).
+    case tls = -13061
 
     // Firebase Auth (the Apple SDK's AuthErrorCode).
     /// The API key is not valid for the project.
@@ -91,6 +94,7 @@ public enum StorageErrorCode: Int32, Sendable, CaseIterable {
         case .internalError: "FBS_ERR_INTERNAL"
         case .pathError: "FBS_ERR_PATH"
         case .timeout: "FBS_ERR_TIMEOUT"
+        case .tls: "FBS_ERR_TLS"
         case .authInvalidAPIKey: "FBS_ERR_AUTH_INVALID_API_KEY"
         case .authInvalidEmail: "FBS_ERR_AUTH_INVALID_EMAIL"
         case .authWrongPassword: "FBS_ERR_AUTH_WRONG_PASSWORD"

@@ -17,6 +17,9 @@ enum AttemptOutcome {
             self = .success(response)
         case .success(let response) where response.status == 401 && mayRefreshToken:
             self = .refreshToken
+        case .success(let response) where response.status == 407:
+            // Only a proxy answers 407 (to a plain-http request it forwards).
+            self = .fail(.proxyRefused(status: 407))
         case .success(let response):
             let error = StorageError.http(status: response.status, body: errorBody ?? response.body, subject: subject)
             self = Backoff.isRetryable(status: response.status)
@@ -50,6 +53,7 @@ extension TransportError: CustomStringConvertible {
         case .aborted: return "The request was aborted"
         case .bodyTooLarge(let limit): return "The server's response was larger than \(limit) bytes"
         case .failed(_, let message): return "Network error: \(message)"
+        case .proxyRefused(let status): return StorageError.proxyRefused(status: status).message
         }
     }
 
@@ -58,7 +62,11 @@ extension TransportError: CustomStringConvertible {
         switch self {
         case .cancelled: return .cancelled(subject)
         case .aborted, .bodyTooLarge: return StorageError(code: .unknown, message: description)
-        case .failed(let code, _):
+        case .proxyRefused(let status): return .proxyRefused(status: status)
+        case .failed(let code, let message):
+            if Self.tlsCurlCodes.contains(code) {
+                return StorageError(code: .tls, message: "TLS failed for \(subject): \(message)")
+            }
             return Self.permanentCurlCodes.contains(code) ? StorageError(code: .unknown, message: description) : nil
         }
     }
@@ -69,11 +77,26 @@ extension TransportError: CustomStringConvertible {
         return false
     }
 
-    /// libcurl failures a retry cannot fix: bad URLs and TLS verification (CURLE_* values).
-    private static let permanentCurlCodes: Set<Int32> = [1, 3, 4, 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91]
+    /// libcurl failures a retry cannot fix: bad URLs and protocols (CURLE_* values).
+    private static let permanentCurlCodes: Set<Int32> = [1, 3, 4]
+    /// TLS failures, never retried (a retry would only repeat them): the handshake (35), the
+    /// server's certificate (60: CA, expiry, host name; 51, 83, 90, 91), the local setup
+    /// (53, 54, 58, 59, 64, 66, 77: a CA file that cannot be read; 80, 82).
+    private static let tlsCurlCodes: Set<Int32> = [35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91]
 }
 
 extension StorageError {
+    /// A proxy refused to forward the request: 407 wants credentials (`fbs_storage_set_proxy`),
+    /// a 401 to a CONNECT rejected them (tinyproxy's answer to a wrong password).
+    static func proxyRefused(status: Int) -> StorageError {
+        let message = switch status {
+        case 407: "The proxy requires credentials (HTTP 407 Proxy Authentication Required)"
+        case 401: "The proxy rejected the credentials (HTTP 401)"
+        default: "The proxy refused to forward the request (HTTP \(status))"
+        }
+        return StorageError(code: .unknown, message: message, httpStatus: status)
+    }
+
     static func cancelled(path: StoragePath) -> StorageError { cancelled(.object(path)) }
 
     static func cancelled(_ subject: RequestSubject) -> StorageError {

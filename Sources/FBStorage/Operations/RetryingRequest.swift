@@ -21,6 +21,14 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
         /// Operations register with the storage, which cancels them when it closes; a task's
         /// requests belong to the task, which abandons them.
         var registered = true
+        /// The owning task's speed cap, re-read while each attempt runs.
+        var speedCap: SpeedCap? = nil
+
+        func with(speedCap: SpeedCap) -> Options {
+            var options = self
+            options.speedCap = speedCap
+            return options
+        }
     }
 
     /// Streaming and classification, all on the transfer thread.
@@ -143,6 +151,10 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
         }
         attempts += 1
         request.applyLimits(settings, remaining: backoff.deadline - host.engine.now())
+        if let cap = options.speedCap {
+            request.sendCaps.append(cap)
+            request.receiveCaps.append(cap)
+        }
         if options.streaming {
             request.timeout = nil
             request.stallTimeout = min(request.stallTimeout, max(retryTime, 1))
@@ -226,5 +238,8 @@ extension HTTPRequest {
         connectTimeout = min(settings.connectTimeout, max(remaining, 1))
         timeout = max(remaining, 1)
         caFile = settings.caFile
+        proxy = settings.proxy
+        sendCaps = [settings.uploadSpeedCap]
+        receiveCaps = [settings.downloadSpeedCap]
     }
 }

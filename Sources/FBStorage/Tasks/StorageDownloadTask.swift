@@ -125,7 +125,7 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
         let url = settings.endpoint.mediaURL(reference.path)
         let request = RetryingRequest(
             storage: storage, path: reference.path, settings: settings, retryTime: settings.maxDownloadRetryTime,
-            options: .init(streaming: true, registered: false),
+            options: .init(streaming: true, registered: false, speedCap: speedCap),
             hooks: .init(
                 onResponseHead: { [self] status, headers in responseHead(status: status, headers: headers) },
                 onBodyData: { [self] bytes in received(bytes) },

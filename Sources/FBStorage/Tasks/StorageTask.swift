@@ -9,6 +9,9 @@ public typealias StorageTaskObserver = @Sendable (StorageTaskSnapshot) -> Void
 public class StorageTask: StorageWork, @unchecked Sendable {
     public let storage: Storage
     public let reference: StorageReference
+    /// This task's speed cap (bytes per second, 0: none), tightening the storage's; a change
+    /// applies within a second to the request running.
+    public let speedCap = SpeedCap()
 
     private typealias Observer = (handle: Int64, status: StorageTaskStatus, callback: StorageTaskObserver)
 
@@ -158,6 +161,7 @@ public class StorageTask: StorageWork, @unchecked Sendable {
     func resumeOnTransferThread() {}
     func cancelOnTransferThread() {}
     func cancelForClose() { cancelOnTransferThread() }
+    func stopForClose() { cancelForClose() }
 
     /// A request the task needs could not start: if the storage closed meanwhile, that is the
     /// cancellation `close()` is about to deliver, not a caller mistake.

@@ -121,17 +121,19 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         if sessionURL != nil { querySession() } else { begin() }
     }
 
-    override func cancelOnTransferThread() { cancel(endingSession: true) }
-
-    /// Closing the storage keeps the resumable session on the server, so that a session string
-    /// taken earlier still resumes the upload (e.g. after the application restarts).
-    override func cancelForClose() { cancel(endingSession: false) }
-
-    private func cancel(endingSession: Bool) {
+    override func cancelOnTransferThread() {
         guard !ended else { return }
         abandonInFlight()
-        if endingSession, let sessionURL { sendCancelCommand(to: sessionURL) }
+        if let sessionURL { sendCancelCommand(to: sessionURL) }
         fail(StorageError(code: .cancelled, message: "User cancelled the upload to \(reference.path.gsURL)"))
+    }
+
+    /// Ends the task as cancelled but leaves its session open on the server, so the session
+    /// string resumes it later (another process included).
+    override func stopForClose() {
+        guard !ended else { return }
+        fail(StorageError(code: .cancelled,
+                          message: "The storage was closed; the upload to \(reference.path.gsURL) stopped and its session was kept for resuming"))
     }
 
     /// Small objects in one multipart request, others through a resumable session.
@@ -327,7 +329,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
                       then: @escaping @Sendable (HTTPResponse) -> Void) {
         let request = RetryingRequest(
             storage: storage, path: reference.path, settings: settings, retryTime: settings.maxUploadRetryTime,
-            deadline: deadline, options: options, hooks: hooks, build: build,
+            deadline: deadline, options: options.with(speedCap: speedCap), hooks: hooks, build: build,
             completion: { [self] result in
                 self.request = nil
                 switch result {

@@ -36,7 +36,7 @@ from .list_result import StorageListResult
 from .log import log_to_logging, set_log_handler
 from .metadata import StorageMetadata
 from .reference import StorageReference
-from .storage import Storage
+from .storage import CloseMode, Storage
 from .task import DownloadTask, StorageTask, TaskSnapshot, TaskStatus, UploadTask
 from .token_request import TokenRequest
 
@@ -46,6 +46,7 @@ __all__ = [
     "ServiceAccount",
     "Auth",
     "AuthError",
+    "CloseMode",
     "DownloadTask",
     "EmailAlreadyInUseError",
     "InvalidAPIKeyError",

@@ -146,11 +146,14 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_string_free": (None, [c_void_p]),
     "fbs_data_free": (None, [c_void_p]),
     "fbs_library_set_log_handler": (STATUS, [LOG_HANDLER, c_void_p]),
+    "fbs_library_system_ca_bundle": (STATUS, [POINTER(c_void_p)]),
     # Storage
     "fbs_storage_new": (STATUS, [c_char_p, POINTER(_S)]),
     "fbs_storage_free": (None, [_S]),
+    "fbs_storage_close": (STATUS, [_S, c_int, c_double]),
     "fbs_storage_bucket": (c_char_p, [_S]),
     "fbs_storage_use_emulator": (STATUS, [_S, c_char_p, c_int]),
+    "fbs_storage_use_endpoint": (STATUS, [_S, c_char_p]),
     "fbs_storage_set_auth_token": (STATUS, [_S, c_char_p]),
     "fbs_storage_set_auth_token_provider": (STATUS, [_S, TOKEN_PROVIDER, c_void_p]),
     "fbs_storage_set_auth_token_provider_full": (STATUS, [_S, TOKEN_PROVIDER, c_void_p, DESTROY_NOTIFY]),
@@ -167,6 +170,11 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_storage_get_connect_timeout": (STATUS, [_S, POINTER(c_double)]),
     "fbs_storage_set_verify_md5": (STATUS, [_S, c_int]),
     "fbs_storage_set_ca_file": (STATUS, [_S, c_char_p]),
+    "fbs_storage_set_proxy": (STATUS, [_S, c_char_p, c_char_p, c_char_p, c_char_p]),
+    "fbs_storage_set_max_upload_speed": (STATUS, [_S, c_int64]),
+    "fbs_storage_get_max_upload_speed": (STATUS, [_S, POINTER(c_int64)]),
+    "fbs_storage_set_max_download_speed": (STATUS, [_S, c_int64]),
+    "fbs_storage_get_max_download_speed": (STATUS, [_S, POINTER(c_int64)]),
     # References
     "fbs_storage_reference": (STATUS, [_S, c_char_p, POINTER(_R)]),
     "fbs_storage_reference_for_url": (STATUS, [_S, c_char_p, POINTER(_R)]),
@@ -221,6 +229,8 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_task_pause": (STATUS, [_T]),
     "fbs_task_resume": (STATUS, [_T]),
     "fbs_task_cancel": (STATUS, [_T]),
+    "fbs_task_set_max_speed": (STATUS, [_T, c_int64]),
+    "fbs_task_get_max_speed": (STATUS, [_T, POINTER(c_int64)]),
     "fbs_task_wait": (STATUS, [_T, c_int64]),
     "fbs_task_snapshot": (STATUS, [_T, POINTER(_SN)]),
     "fbs_task_free": (None, [_T]),
@@ -422,6 +432,7 @@ def binding_constants() -> dict[str, int]:
     """This binding's copies of the header's constants, by their names in the header."""
     from .errors import StorageErrorCode
     from .log import DEBUG, ERROR, INFO, WARNING
+    from .storage import CloseMode
     from .task import TaskStatus
 
     c_names = {StorageErrorCode.PATH_ERROR: "FBS_ERR_PATH"}
@@ -431,6 +442,7 @@ def binding_constants() -> dict[str, int]:
         "FBS_OK": FBS_OK,
         **{c_names.get(code, f"FBS_ERR_{code.name}"): code.value for code in StorageErrorCode},
         **{f"FBS_TASK_STATUS_{status.name}": status.value for status in TaskStatus},
+        **{f"FBS_CLOSE_{mode.name}": mode.value for mode in CloseMode},
         "FBS_LOG_ERROR": ERROR,
         "FBS_LOG_WARNING": WARNING,
         "FBS_LOG_INFO": INFO,
@@ -439,7 +451,7 @@ def binding_constants() -> dict[str, int]:
 
 
 #: Families of constants this binding copies whole: the library may have none this binding lacks.
-_COPIED_FAMILIES = ("FBS_ERR_", "FBS_TASK_STATUS_", "FBS_LOG_")
+_COPIED_FAMILIES = ("FBS_ERR_", "FBS_TASK_STATUS_", "FBS_LOG_", "FBS_CLOSE_")
 
 
 def check_constants(cdll: Any, path: Path) -> None:

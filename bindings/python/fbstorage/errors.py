@@ -30,6 +30,7 @@ class StorageErrorCode(enum.IntEnum):
     INTERNAL = -13052
     PATH_ERROR = -13053
     TIMEOUT = -13060
+    TLS = -13061
     # Firebase Auth (fbstorage/auth.h)
     AUTH_INVALID_API_KEY = -13100
     AUTH_INVALID_EMAIL = -13101

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ctypes
+import enum
+import functools
 import os
 import weakref
 from typing import TYPE_CHECKING, Any, Callable
@@ -25,6 +27,7 @@ from ._native import (
     StorageHandle,
     call_for_out,
     library,
+    take_string,
 )
 from .admin import ServiceAccount, native_service_account
 from .auth import native_auth
@@ -51,6 +54,47 @@ def _free_storage(handle: Any, keeper: CallbackKeeper) -> None:
         keeper.clear()
 
 
+class CloseMode(enum.IntEnum):
+    """How :meth:`Storage.close` ends the tasks still running (``fbs_close_mode``)."""
+
+    #: Cancel them; uploads also cancel their sessions on the server.
+    CANCEL = 0
+    #: Stop them, keeping each upload's resumable session: its ``upload_session`` is final,
+    #: and its FAILURE (CANCELLED) observers have run, when close returns.
+    KEEP_SESSIONS = 1
+    #: Let them finish within the close timeout, then stop the rest as KEEP_SESSIONS.
+    FINISH = 2
+
+
+@functools.cache
+def certifi_fallback() -> str | None:
+    """certifi's CA bundle, when the library found no system bundle (fbs_library_system_ca_bundle)
+    and certifi is installed: the last resort of a wheel on an unknown layout."""
+    found = call_for_out(library().fbs_library_system_ca_bundle, out_type=ctypes.c_void_p)
+    if take_string(found.value) is not None:
+        return None
+    try:
+        import certifi
+    except ImportError:
+        return None
+    return str(certifi.where())
+
+
+def _speed_setting(direction: str) -> property:
+    """An int property backed by fbs_storage_get/set_max_<direction>_speed."""
+
+    def read(storage: Storage) -> int:
+        function = getattr(library(), f"fbs_storage_get_max_{direction}_speed")
+        return int(call_for_out(function, storage._handle, out_type=ctypes.c_int64).value)
+
+    def write(storage: Storage, bytes_per_second: int) -> None:
+        function = getattr(library(), f"fbs_storage_set_max_{direction}_speed")
+        function(storage._handle, check_integer(bytes_per_second, f"max_{direction}_speed"))
+
+    return property(read, write, doc=f"""Cap on each request's {direction} speed in bytes per second (0:
+        none). Applies at once, to running transfers too; a task's ``max_speed`` tightens it.""")
+
+
 def _seconds_setting(setting: str, doc: str) -> property:
     """A float property backed by fbs_storage_get_<setting> / fbs_storage_set_<setting>."""
 
@@ -74,12 +118,17 @@ class Storage:
     ``auth=``, every request carries the ID token of that :class:`fbstorage.Auth`'s current
     user (:meth:`use_auth`).
 
-    Use it as a context manager, or call :meth:`close`: closing cancels the tasks still
-    running (their FAILURE observers run with CANCELLED), waits until every callback has
-    returned, and releases every reference and task handle obtained from this storage.
+    Use it as a context manager, or call :meth:`close`: closing ends the tasks still running
+    as ``close_mode`` says (by default it cancels them: their FAILURE observers run with
+    CANCELLED), waits until every callback has returned, and releases every reference and
+    task handle obtained from this storage. ``close_mode=CloseMode.KEEP_SESSIONS`` keeps
+    uploads resumable; ``CloseMode.FINISH`` first lets tasks finish within ``close_timeout``.
     """
 
-    def __init__(self, bucket: str, *, auth: Auth | None = None) -> None:
+    def __init__(self, bucket: str, *, auth: Auth | None = None,
+                 close_mode: CloseMode = CloseMode.CANCEL, close_timeout: float = 0.0) -> None:
+        self._close_mode = CloseMode(close_mode)
+        self._close_timeout = check_number(close_timeout, "close_timeout")
         lib = library()
         handle = call_for_out(
             lib.fbs_storage_new, encode_text(bucket, "bucket"), out_type=StorageHandle
@@ -90,6 +139,9 @@ class Storage:
         self._derived: weakref.WeakSet[OwnedHandle] = weakref.WeakSet()
         self._verify_md5 = False
         self._ca_file: str | None = None
+        fallback = certifi_fallback()
+        if fallback is not None:
+            self.ca_file = fallback
         self._auth: Auth | None = None
         self._finalizer = weakref.finalize(self, _free_storage, handle, self._keeper)
         if auth is not None:
@@ -103,13 +155,18 @@ class Storage:
         """Registers a handle obtained from this storage, to be released by close()."""
         self._derived.add(owned)
 
-    def close(self) -> None:
-        """Cancels running tasks, waits for callbacks to drain, releases every handle.
+    def close(self, mode: CloseMode | None = None, timeout: float | None = None) -> None:
+        """Ends running tasks as ``mode`` says (default: the ``close_mode`` given at creation),
+        waits for callbacks to drain, releases every handle. ``timeout``: the seconds
+        ``CloseMode.FINISH`` lets tasks run (default: ``close_timeout``).
 
         Idempotent. Objects obtained from this storage raise StorageError afterwards.
         """
         if not self._finalizer.alive:
             return
+        mode = self._close_mode if mode is None else CloseMode(mode)
+        seconds = self._close_timeout if timeout is None else check_number(timeout, "timeout")
+        library().fbs_storage_close(self._handle, int(mode), seconds)
         self._handle = None
         self._finalizer()
         for owned in list(self._derived):
@@ -168,6 +225,22 @@ class Storage:
         library().fbs_storage_use_emulator(
             self._handle, encode_text(host, "host"), check_integer(port, "port", C_INT)
         )
+
+    def use_endpoint(self, url: str) -> None:
+        """Sends every request to the server at ``url``: ``https://host[:port]`` or
+        ``http://host[:port]`` (a private endpoint, a TLS-terminating proxy, an emulator
+        serving https). https is always verified (:attr:`ca_file`)."""
+        library().fbs_storage_use_endpoint(self._handle, encode_text(url, "url"))
+
+    def set_proxy(self, url: str | None, *, username: str | None = None,
+                  password: str | None = None, no_proxy: str | None = None) -> None:
+        """Sends requests through the proxy at ``url`` (``http://host:port``; https goes
+        through CONNECT), with optional basic credentials and ``no_proxy``, hosts reached
+        directly (comma-separated). None goes back to the environment variables
+        (``https_proxy``, ``http_proxy``, ``no_proxy``); ``""`` connects directly."""
+        library().fbs_storage_set_proxy(
+            self._handle, encode_optional_text(url, "url"), encode_optional_text(username, "username"),
+            encode_optional_text(password, "password"), encode_optional_text(no_proxy, "no_proxy"))
 
     def set_auth_token(self, token: str | None) -> None:
         """Sends a fixed Firebase Auth ID token; None clears it.
@@ -263,6 +336,9 @@ class Storage:
         "connect_timeout", "TCP/TLS connect timeout in seconds (default 30)."
     )
 
+    max_upload_speed = _speed_setting("upload")
+    max_download_speed = _speed_setting("download")
+
     @property
     def upload_chunk_size(self) -> int:
         """Bytes per resumable-upload request (default 128 MiB; 256 KiB .. 1 GiB, rounded down
@@ -292,7 +368,10 @@ class Storage:
 
     @property
     def ca_file(self) -> str | None:
-        """A PEM file of CA certificates trusted instead of the system store, or None."""
+        """A PEM file of CA certificates trusted instead of the system store, or None. The
+        system store is found like Go's (``SSL_CERT_FILE``, then the bundle paths of the
+        common distributions); when none exists, a new storage starts with ``certifi``'s
+        bundle here if certifi is installed."""
         return self._ca_file
 
     @ca_file.setter

@@ -212,6 +212,16 @@ class StorageTask(OwnedHandle):
         library().fbs_task_cancel(self._handle)
 
     @property
+    def max_speed(self) -> int:
+        """This task's speed cap in bytes per second (0: none of its own), tightening the
+        storage's; a change applies within about a second to the request in flight."""
+        return int(call_for_out(library().fbs_task_get_max_speed, self._handle, out_type=ctypes.c_int64).value)
+
+    @max_speed.setter
+    def max_speed(self, bytes_per_second: int) -> None:
+        library().fbs_task_set_max_speed(self._handle, check_integer(bytes_per_second, "max_speed"))
+
+    @property
     def snapshot(self) -> TaskSnapshot:
         """The task's latest state."""
         lib = library()

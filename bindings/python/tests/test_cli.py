@@ -256,7 +256,8 @@ def test_interrupted_upload_continues_where_it_stopped(
         _, error = first.communicate(timeout=COMMAND_TIMEOUT)
     finally:
         first.kill()
-    assert first.returncode == 130 and error == b"fbstorage: interrupted\n"
+    assert first.returncode == 130
+    assert error == b"fbstorage: interrupted; 1 upload session kept: run the same command again to resume\n"
     assert len(list(sessions.glob("*.json"))) == 1
 
     # The server is done with the interrupted request once it is logged.

@@ -20,11 +20,17 @@ from elftools.elf.dynamic import DynamicSection
 from elftools.elf.elffile import ELFFile
 
 import fbstorage
+from test_system_trust import LAYOUTS, NEEDS_NAMESPACES, run_in_namespace
+from test_system_trust import secure  # noqa: F401  (the https emulator fixture)
 
 PROJECT = Path(__file__).resolve().parents[1]
 SWIFT_LIBRARY_HINTS = ("libswift", "/swift/")
-WHEEL_NAME = re.compile(rf"fbstorage-{re.escape(fbstorage.__version__)}-py3-none-manylinux_2_\d+_x86_64\.whl")
+#: glibc 2.34 (RHEL 9, Debian 12, Ubuntu 22.04): the floor of the Debian-built libraries and of
+#: the static Swift runtime linked against them (docs/field.md, "The wheel").
+GLIBC_FLOOR = (2, 34)
+WHEEL_NAME = re.compile(rf"fbstorage-{re.escape(fbstorage.__version__)}-py3-none-manylinux_2_34_x86_64\.whl")
 VENDORED = "fbstorage.libs/"
+MAX_WHEEL_BYTES = 8 << 20
 
 CLIENT = textwrap.dedent(
     """
@@ -100,7 +106,26 @@ def test_wheel_contents(wheel: Path) -> None:
     assert "[fsspec.specs]" in entry_points
     assert "firebase = fbstorage.fsspec:FirebaseStorageFileSystem" in entry_points
     vendored = {name[len(VENDORED):].split("-")[0] for name in names if name.startswith(VENDORED)} - {""}
-    assert {"libcurl", "libssl", "libcrypto", "libnghttp2"} <= vendored, vendored
+    # The http(s)-only libcurl: no librtmp/GnuTLS, LDAP, Kerberos, SSH, IDN, PSL, HTTP/2 libraries.
+    assert vendored == {"libcurl", "libssl", "libcrypto"}, vendored
+
+
+def test_wheel_size(wheel: Path) -> None:
+    assert wheel.stat().st_size <= MAX_WHEEL_BYTES, f"{wheel.stat().st_size / (1 << 20):.2f} MiB"
+
+
+def test_auditwheel_show_and_glibc_symbol_versions(wheel: Path) -> None:
+    shown = subprocess.run([str(Path(sys.executable).parent / "auditwheel"), "show", str(wheel)],
+                           capture_output=True, text=True, check=True).stdout
+    assert '"manylinux_2_34_x86_64"' in " ".join(shown.split()), shown
+    with zipfile.ZipFile(wheel) as archive:
+        libraries = [name for name in archive.namelist() if ".so" in name]
+        newest = {}
+        for name in libraries:
+            versions = set(re.findall(rb"GLIBC_(\d+)\.(\d+)", archive.read(name)))
+            newest[name] = max((int(major), int(minor)) for major, minor in versions)
+    assert newest and all(version <= GLIBC_FLOOR for version in newest.values()), newest
+    assert newest["fbstorage/libfbstorage.so"] == GLIBC_FLOOR  # what sets the floor, with the libraries
 
 
 def test_bundled_library_is_stripped_named_and_linked_to_the_vendored_libcurl(wheel: Path) -> None:
@@ -188,3 +213,14 @@ def test_installed_emulator_runs(installed: Path, tmp_path: Path) -> None:
         cwd=tmp_path, env=environment, text=True,
     )
     assert origin.startswith(str(site_packages(installed)))
+
+
+@NEEDS_NAMESPACES
+@pytest.mark.parametrize("layout", ["fedora", "alpine"])
+def test_installed_wheel_trusts_the_bundle_of_another_layout(installed: Path, secure, tmp_path: Path,
+                                                             layout: str) -> None:
+    """The wheel's libcurl was built on Debian and knows Debian's bundle path only: in a mount
+    namespace where only a Fedora-layout (then an Alpine-layout) bundle exists, holding the
+    https emulator's CA, the installed wheel still finds it and talks https."""
+    lines = run_in_namespace(secure, tmp_path, LAYOUTS[layout], python=str(installed))
+    assert lines[0] == f"BUNDLE {LAYOUTS[layout]}"

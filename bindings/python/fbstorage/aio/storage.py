@@ -144,6 +144,16 @@ class Storage:
         """Sends every request to the emulator at http://host:port."""
         self._storage.use_emulator(host, port)
 
+    def use_endpoint(self, url: str) -> None:
+        """Sends every request to the server at ``url``, ``https://host[:port]`` or
+        ``http://host[:port]`` (see the sync Storage)."""
+        self._storage.use_endpoint(url)
+
+    def set_proxy(self, url: str | None, *, username: str | None = None,
+                  password: str | None = None, no_proxy: str | None = None) -> None:
+        """Sends requests through the proxy at ``url`` (see the sync Storage)."""
+        self._storage.set_proxy(url, username=username, password=password, no_proxy=no_proxy)
+
     def set_auth_token(self, token: str | None) -> None:
         """Sends a fixed Firebase Auth ID token; None clears it."""
         self._storage.set_auth_token(token)
@@ -201,6 +211,8 @@ class Storage:
     upload_chunk_size = _forwarded("upload_chunk_size")
     verify_md5 = _forwarded("verify_md5")
     ca_file = _forwarded("ca_file")
+    max_upload_speed = _forwarded("max_upload_speed")
+    max_download_speed = _forwarded("max_download_speed")
 
 
 def _answer(request: TokenRequest, done: Any) -> None:

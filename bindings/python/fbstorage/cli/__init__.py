@@ -13,8 +13,8 @@ import os
 import sys
 from typing import Any
 
-from . import account, commands, copy
-from .context import TOKEN_ENV_VAR, CommandContext
+from . import account, commands, copy, session_cache
+from .context import TOKEN_ENV_VAR, CommandContext, Connection
 from ..auth import Auth
 from ..errors import StorageError
 from .locations import RemotePath, UsageError
@@ -76,6 +76,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--emulator", metavar="HOST:PORT", default=argparse.SUPPRESS,
         help=f"use the Firebase emulator there, for Storage and Auth (default: "
              f"${EMULATOR_ENV_VAR})")
+    connection.add_argument(
+        "--endpoint", metavar="URL", default=argparse.SUPPRESS,
+        help="send Storage requests to this server, https://host[:port] or http://host[:port] "
+             "(a private endpoint, a TLS-terminating proxy, an emulator serving https)")
+    connection.add_argument(
+        "--ca-file", metavar="PEM", default=argparse.SUPPRESS,
+        help="trust these CA certificates for https instead of the system's")
+    connection.add_argument(
+        "--proxy", metavar="URL", default=argparse.SUPPRESS,
+        help="send requests through this proxy, e.g. http://proxy:3128 (default: $https_proxy, "
+             "$http_proxy; credentials from $FBSTORAGE_PROXY_USER and $FBSTORAGE_PROXY_PASSWORD)")
+    connection.add_argument(
+        "--max-speed", type=_size, metavar="SIZE", default=argparse.SUPPRESS,
+        help="cap each transfer's speed in bytes per second, e.g. 1M")
     connection.add_argument(
         "--token", default=argparse.SUPPRESS,
         help=f"a Firebase Auth ID token (default: ${TOKEN_ENV_VAR}; the variable keeps it "
@@ -175,7 +189,9 @@ async def _run_with(options: argparse.Namespace, auth: Auth | None) -> int:
                               getattr(options, "chunk_size", None),
                               getattr(options, "retry_time", None),
                               getattr(options, "jobs", 8), auth,
-                              getattr(options, "service_account", None)) as ctx:
+                              getattr(options, "service_account", None),
+                              Connection(getattr(options, "endpoint", None), getattr(options, "ca_file", None),
+                                         getattr(options, "proxy", None), getattr(options, "max_speed", None))) as ctx:
         if options.command in ("cp", "mv"):
             flags = copy.MetadataFlags(options.content_type, dict(options.metadata))
             await copy.copy(ctx, options.sources, options.destination, options.recursive,
@@ -211,7 +227,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"fbstorage: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("fbstorage: interrupted", file=sys.stderr, flush=True)
+        kept = session_cache.kept_sessions()
+        resume = (f"; {kept} upload session{'s' * (kept > 1)} kept: run the same command again to resume"
+                  if kept else "")
+        print(f"fbstorage: interrupted{resume}", file=sys.stderr, flush=True)
         sys.stdout.flush()
         # No interpreter shutdown: it would close the storages, cancelling the upload sessions
         # that the next run continues (see copy._observed).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import sys
 from typing import Any, Awaitable, Callable, Iterable, TypeVar
@@ -19,6 +20,30 @@ STORAGE_EMULATOR_ENV_VAR = "FIREBASE_STORAGE_EMULATOR_HOST"  # the library reads
 
 #: The environment variable read for a Firebase Auth ID token when --token is not given.
 TOKEN_ENV_VAR = "FBSTORAGE_TOKEN"
+#: The proxy's credentials (kept out of the process list).
+PROXY_USER_ENV_VAR = "FBSTORAGE_PROXY_USER"
+PROXY_PASSWORD_ENV_VAR = "FBSTORAGE_PROXY_PASSWORD"
+
+
+@dataclasses.dataclass(frozen=True)
+class Connection:
+    """--endpoint, --ca-file, --proxy, --max-speed: None leaves the library's default."""
+
+    endpoint: str | None = None
+    ca_file: str | None = None
+    proxy: str | None = None
+    max_speed: int | None = None
+
+    def apply(self, storage: aio.Storage) -> None:
+        if self.endpoint:
+            storage.use_endpoint(self.endpoint)
+        if self.ca_file:
+            storage.ca_file = self.ca_file
+        if self.proxy is not None:
+            storage.set_proxy(self.proxy, username=os.environ.get(PROXY_USER_ENV_VAR),
+                              password=os.environ.get(PROXY_PASSWORD_ENV_VAR))
+        if self.max_speed:
+            storage.max_upload_speed = storage.max_download_speed = self.max_speed
 
 T = TypeVar("T")
 
@@ -33,7 +58,8 @@ class CommandContext:
 
     def __init__(self, emulator: str | None, token: str | None, chunk_size: int | None,
                  retry_time: float | None, jobs: int, auth: Auth | None = None,
-                 service_account: str | None = None) -> None:
+                 service_account: str | None = None, connection: Connection = Connection()) -> None:
+        self._connection = connection
         self._emulator = host_and_port(emulator) if emulator else None
         # Admin access: listings carry metadata, copies within a bucket stay on the server.
         self.service_account = ServiceAccount(service_account) if service_account else None
@@ -74,6 +100,7 @@ class CommandContext:
             storage = self._storages[remote.bucket] = aio.Storage(remote.bucket)
             if self._emulator:
                 storage.use_emulator(*self._emulator)
+            self._connection.apply(storage)
             if self.service_account is not None:
                 storage.use_service_account(self.service_account)
             elif self._token:

@@ -24,6 +24,15 @@ RESUMABLE_FAILURES = (
 )
 
 
+#: The records this process saved and has not forgotten: the uploads an interruption leaves
+#: to resume.
+_kept: set[Path] = set()
+
+
+def kept_sessions() -> int:
+    return len(_kept)
+
+
 def cache_folder() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "fbstorage" / "uploads"
@@ -49,7 +58,9 @@ class SessionRecord:
     def save(self, session: str) -> None:
         """Writes the session (private: a session URL lets anyone holding it write the object)."""
         write_private_file(self.path, json.dumps({**self._content, "session": session}))
+        _kept.add(self.path)
 
     def forget(self) -> None:
+        _kept.discard(self.path)
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()

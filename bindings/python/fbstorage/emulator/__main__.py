@@ -31,6 +31,7 @@ from .rules import loading
 from .rules.registry import BucketRules
 from .identity.accounts import AccountStore
 from .identity.settings import auth_settings
+from . import tls
 from .server import create_app, create_auth_app
 from .service_accounts import ServiceAccounts
 from .state import EmulatorState
@@ -68,6 +69,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                            "/oauth2.googleapis.com/token, admin on both storage APIs, and its signed URLs work")
     auth.add_argument("--auth-token-lifetime", type=_positive, default=3600, metavar="SECONDS",
                       help="lifetime of the ID tokens it issues (default 3600)")
+    tls.add_arguments(parser)
     parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="warning",
                         help="the least severe log lines shown on stderr (default warning)")
     parser.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto",
@@ -120,6 +122,7 @@ async def serve(args: argparse.Namespace) -> int:
     # The project's default bucket exists, as in a real Firebase project.
     store.configure_buckets([f"{auth.project}.appspot.com", *args.bucket,
                              *(bucket for source in sources for bucket in source.buckets or ())])
+    serving_tls = tls.context(args)
     try:
         await workflows.load(store, auth.project)
         state = EmulatorState(flavor=FLAVORS[args.flavor], store=store, startup_rules=rules, rules=rules,
@@ -134,7 +137,8 @@ async def serve(args: argparse.Namespace) -> int:
         await runner.setup()
         await auth_runner.setup()
         try:
-            site = web.TCPSite(runner, args.host, args.port, reuse_address=True)
+            site = web.TCPSite(runner, args.host, args.port, reuse_address=True,
+                               ssl_context=serving_tls[0] if serving_tls else None)
             await site.start()
             if auth.port is not None:
                 await web.TCPSite(auth_runner, auth.host or args.host, auth.port, reuse_address=True).start()
@@ -151,7 +155,9 @@ async def serve(args: argparse.Namespace) -> int:
                 status = await run_command(args.command, emulator_environment(addresses, auth.project))
             else:
                 stop = _stop_event(args, loop)  # before READY: a signal right after it must stop us cleanly
-                _announce(f"READY {_address(runner)}")
+                _announce(f"READY {_address(runner, 'https' if serving_tls else 'http')}")
+                if serving_tls:
+                    _announce(f"TLS certificate (trust it as the CA): {serving_tls[1]}")
                 if auth.port is not None:
                     _announce(f"READY-AUTH {_address(auth_runner)}")
                 if ui_runner:
@@ -184,9 +190,9 @@ def _stop_event(args: argparse.Namespace, loop: asyncio.AbstractEventLoop) -> as
     return stop
 
 
-def _address(runner: web.AppRunner) -> str:
+def _address(runner: web.AppRunner, scheme: str = "http") -> str:
     host, port = runner.addresses[0][:2]
-    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+    return f"{scheme}://[{host}]:{port}" if ":" in host else f"{scheme}://{host}:{port}"
 
 
 def _rules_sources(args: argparse.Namespace) -> list[loading.RulesSource]:

@@ -14,6 +14,7 @@ from .gcs import add_gcs_routes
 from .gcs.batch import add_batch_route
 from .harness import routes as harness_routes
 from .identity.routes import add_identity_routes, ready as auth_ready
+from . import malformed
 from .gcs.xml_api import serve_xml_api
 from .oauth import add_oauth_routes
 from .object_api import handle_v0
@@ -113,9 +114,10 @@ async def _cross_origin_headers(request: web.Request, response: web.StreamRespon
 
 
 def _application(state: EmulatorState) -> web.Application:
+    malformed.install()
     app = web.Application(
         client_max_size=MAX_BODY_BYTES,
-        handler_args={"read_bufsize": READ_BUFFER_BYTES},
+        handler_args={"read_bufsize": READ_BUFFER_BYTES, **malformed.HANDLER_LIMITS},
         middlewares=[allow_cross_origin, record_requests, inject_faults, render_errors, serve_xml_api])
     app[STATE] = state
     app.on_response_prepare.append(_cross_origin_headers)

@@ -160,3 +160,26 @@ def test_bad_chunked_encoding(emu):
 def test_control_api_bad_json(emu):
     assert_json_error(emu.http.post(emu.url("/_emulator/faults"), data=b"{nope"), 400)
     assert_json_error(emu.http.put(emu.url("/_emulator/rules"), data=b"\xff"), 400)
+
+
+def _json_reply(reply: bytes) -> tuple[int, dict]:
+    head, _, body = reply.partition(b"\r\n\r\n")
+    assert b"Content-Type: application/json" in head, head
+    return status_of(reply), json.loads(body)
+
+
+@pytest.mark.parametrize("header, status", [
+    (b"X-Long: " + b"a" * 9000, 431),                              # one field over the limit
+    (b"\r\n".join(b"X-H%d: v" % i for i in range(200)), 431),      # too many fields
+])
+def test_oversized_request_headers_get_431_in_json(emu, header, status):
+    reply = raw_request(emu, b"GET /v0/b/b/o HTTP/1.1\r\nHost: x\r\n" + header + b"\r\nConnection: close\r\n\r\n")
+    code, error = _json_reply(reply)
+    assert code == status == error["error"]["code"]
+    assert "header" in error["error"]["message"]
+
+
+def test_oversized_request_line_gets_414_in_json(emu):
+    reply = raw_request(emu, b"GET /v0/b/b/o/" + b"n" * 9000 + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    code, error = _json_reply(reply)
+    assert code == 414 == error["error"]["code"]

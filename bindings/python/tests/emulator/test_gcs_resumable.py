@@ -195,11 +195,11 @@ def test_multipart_with_bad_metadata_is_a_400(emu):
 
 
 def test_huge_request_headers_are_refused_before_routing(emu):
-    """aiohttp refuses header lines over 8190 bytes itself, before any handler (and its GCS error
-    shape) runs: still a 400, with nothing stored."""
+    """aiohttp refuses header fields over 8 KiB itself, before any handler (and its GCS error
+    shape) runs: a 431 with the emulator's JSON error, with nothing stored."""
     response = requests.post(upload_url(emu), params={"uploadType": "media", "name": "h"}, data=b"x",
                              headers={"X-Huge": "h" * 20_000})
-    assert response.status_code == 400
+    assert response.status_code == 431 and response.json()["error"]["code"] == 431
     assert stored(emu, "h").status_code == 404
 
 
