@@ -30,6 +30,7 @@ const (
 	CodeInternal                Code = -13052
 	CodePath                    Code = -13053
 	CodeTimeout                 Code = -13060
+	CodeTLS                     Code = -13061
 	CodeAuthInvalidAPIKey       Code = -13100
 	CodeAuthInvalidEmail        Code = -13101
 	CodeAuthWrongPassword       Code = -13102
@@ -44,6 +45,9 @@ const (
 	CodeAuthInvalidRefreshToken Code = -13111
 	CodeAuthNoUser              Code = -13112
 	CodeAuthRequiresRecentLogin Code = -13113
+	CodeCredentialInvalid       Code = -13200
+	CodeCredentialClockSkew     Code = -13201
+	CodeCredentialRejected      Code = -13202
 )
 
 // Sentinels for errors.Is.
@@ -64,6 +68,7 @@ var (
 	ErrInternal                error = CodeInternal
 	ErrPath                    error = CodePath
 	ErrTimeout                 error = CodeTimeout
+	ErrTLS                     error = CodeTLS
 	ErrAuthInvalidAPIKey       error = CodeAuthInvalidAPIKey
 	ErrAuthInvalidEmail        error = CodeAuthInvalidEmail
 	ErrAuthWrongPassword       error = CodeAuthWrongPassword
@@ -78,6 +83,9 @@ var (
 	ErrAuthInvalidRefreshToken error = CodeAuthInvalidRefreshToken
 	ErrAuthNoUser              error = CodeAuthNoUser
 	ErrAuthRequiresRecentLogin error = CodeAuthRequiresRecentLogin
+	ErrCredentialInvalid       error = CodeCredentialInvalid
+	ErrCredentialClockSkew     error = CodeCredentialClockSkew
+	ErrCredentialRejected      error = CodeCredentialRejected
 )
 
 // Error is the library's name of the code, e.g. "FBS_ERR_OBJECT_NOT_FOUND".

@@ -58,6 +58,8 @@ codes! {
     Path = -13053,
     /// `Task::wait_timeout`: the timeout passed first; the task goes on.
     Timeout = -13060,
+    /// TLS: the server's certificate was refused (wrong CA, expired, another host's).
+    Tls = -13061,
     AuthInvalidApiKey = -13100,
     AuthInvalidEmail = -13101,
     AuthWrongPassword = -13102,
@@ -72,6 +74,9 @@ codes! {
     AuthInvalidRefreshToken = -13111,
     AuthNoUser = -13112,
     AuthRequiresRecentLogin = -13113,
+    CredentialInvalid = -13200,
+    CredentialClockSkew = -13201,
+    CredentialRejected = -13202,
 }
 
 impl ErrorCode {

@@ -12,7 +12,7 @@ macro_rules! opaque {
     )*};
 }
 opaque!(fbs_storage, fbs_reference, fbs_metadata, fbs_task, fbs_snapshot, fbs_list_result);
-opaque!(fbs_auth, fbs_user, fbs_token_request);
+opaque!(fbs_auth, fbs_user, fbs_token_request, fbs_service_account);
 
 pub type fbs_observer_handle = i64;
 pub type fbs_listener_handle = i64;
@@ -33,6 +33,8 @@ pub type fbs_user_callback = Option<unsafe extern "C" fn(status: c_int, user: *c
 pub type fbs_auth_listener = Option<unsafe extern "C" fn(user: *const fbs_user, user_data: *mut c_void)>;
 pub type fbs_token_provider_async =
     Option<unsafe extern "C" fn(force_refresh: c_int, request: *mut fbs_token_request, user_data: *mut c_void)>;
+
+pub type fbs_destroy_notify = Option<unsafe extern "C" fn(user_data: *mut c_void)>;
 
 pub const FBS_TIME_ABSENT: i64 = i64::MIN;
 
@@ -238,4 +240,45 @@ unsafe extern "C" {
                                                      user_data: *mut c_void) -> c_int;
     pub fn fbs_token_request_complete(request: *mut fbs_token_request, token: *const c_char) -> c_int;
     pub fn fbs_token_request_fail(request: *mut fbs_token_request, message: *const c_char) -> c_int;
+}
+
+// Added with admin.h, close modes, proxies, speed caps and destroy callbacks (storage.h, task.h, metadata.h, list.h, operations.h)
+unsafe extern "C" {
+    pub fn fbs_library_system_ca_bundle(out: *mut *mut c_char) -> c_int;
+    pub fn fbs_storage_close(storage: *mut fbs_storage, mode: c_int, timeout_seconds: f64) -> c_int;
+    pub fn fbs_storage_use_endpoint(storage: *mut fbs_storage, url: *const c_char) -> c_int;
+    pub fn fbs_storage_set_auth_token_provider_full(storage: *mut fbs_storage, fn_: fbs_token_provider, user_data: *mut c_void, destroy: fbs_destroy_notify) -> c_int;
+    pub fn fbs_storage_set_proxy(storage: *mut fbs_storage, url: *const c_char, username: *const c_char, password: *const c_char, no_proxy: *const c_char) -> c_int;
+    pub fn fbs_storage_set_max_upload_speed(storage: *mut fbs_storage, bytes_per_second: i64) -> c_int;
+    pub fn fbs_storage_get_max_upload_speed(storage: *const fbs_storage, out_bytes_per_second: *mut i64) -> c_int;
+    pub fn fbs_storage_set_max_download_speed(storage: *mut fbs_storage, bytes_per_second: i64) -> c_int;
+    pub fn fbs_storage_get_max_download_speed(storage: *const fbs_storage, out_bytes_per_second: *mut i64) -> c_int;
+    pub fn fbs_metadata_copy(m: *const fbs_metadata, out: *mut *mut fbs_metadata) -> c_int;
+    pub fn fbs_task_set_max_speed(t: *mut fbs_task, bytes_per_second: i64) -> c_int;
+    pub fn fbs_task_get_max_speed(t: *mut fbs_task, out_bytes_per_second: *mut i64) -> c_int;
+    pub fn fbs_task_observe_full(t: *mut fbs_task, status: fbs_task_status, cb: fbs_task_callback, user_data: *mut c_void, destroy: fbs_destroy_notify, out: *mut fbs_observer_handle) -> c_int;
+    pub fn fbs_service_account_from_file(path: *const c_char, out: *mut *mut fbs_service_account) -> c_int;
+    pub fn fbs_service_account_from_json(json: *const c_char, out: *mut *mut fbs_service_account) -> c_int;
+    pub fn fbs_service_account_from_environment(out: *mut *mut fbs_service_account) -> c_int;
+    pub fn fbs_service_account_free(account: *mut fbs_service_account);
+    pub fn fbs_service_account_email(account: *const fbs_service_account) -> *const c_char;
+    pub fn fbs_service_account_project_id(account: *const fbs_service_account) -> *const c_char;
+    pub fn fbs_service_account_set_scopes(account: *mut fbs_service_account, scopes: *const c_char) -> c_int;
+    pub fn fbs_service_account_access_token(account: *mut fbs_service_account, force_refresh: c_int, out_token: *mut *mut c_char) -> c_int;
+    pub fn fbs_storage_use_service_account(storage: *mut fbs_storage, account: *mut fbs_service_account) -> c_int;
+    pub fn fbs_storage_set_access_token(storage: *mut fbs_storage, token: *const c_char) -> c_int;
+    pub fn fbs_storage_set_access_token_provider(storage: *mut fbs_storage, fn_: fbs_token_provider, user_data: *mut c_void) -> c_int;
+    pub fn fbs_service_account_sign_url(account: *const fbs_service_account, method: *const c_char, bucket: *const c_char, object: *const c_char, expires_seconds: i64, time_ms: i64, endpoint: *const c_char, url_style: c_int, headers: *const *const c_char, query_params: *const *const c_char, out_url: *mut *mut c_char) -> c_int;
+    pub fn fbs_metadata_download_token_count(m: *const fbs_metadata) -> usize;
+    pub fn fbs_metadata_download_token_at(m: *const fbs_metadata, index: usize) -> *const c_char;
+    pub fn fbs_reference_create_download_token(r: *const fbs_reference, out_token: *mut *mut c_char) -> c_int;
+    pub fn fbs_reference_create_download_token_async(r: *const fbs_reference, cb: fbs_string_callback, user_data: *mut c_void) -> c_int;
+    pub fn fbs_reference_revoke_download_token(r: *const fbs_reference, token: *const c_char, out_metadata: *mut *mut fbs_metadata) -> c_int;
+    pub fn fbs_reference_revoke_download_token_async(r: *const fbs_reference, token: *const c_char, cb: fbs_metadata_callback, user_data: *mut c_void) -> c_int;
+    pub fn fbs_reference_download_url_for_token(r: *const fbs_reference, token: *const c_char, out_url: *mut *mut c_char) -> c_int;
+    pub fn fbs_reference_list_with_metadata(r: *const fbs_reference, max_results: i64, page_token: *const c_char, out: *mut *mut fbs_list_result) -> c_int;
+    pub fn fbs_list_result_item_metadata(lr: *const fbs_list_result, index: usize) -> *const fbs_metadata;
+    pub fn fbs_reference_copy_to(source: *const fbs_reference, destination: *const fbs_reference, out_metadata: *mut *mut fbs_metadata) -> c_int;
+    pub fn fbs_reference_list_with_metadata_async(r: *const fbs_reference, max_results: i64, page_token: *const c_char, cb: fbs_list_callback, user_data: *mut c_void) -> c_int;
+    pub fn fbs_reference_copy_to_async(source: *const fbs_reference, destination: *const fbs_reference, cb: fbs_metadata_callback, user_data: *mut c_void) -> c_int;
 }
