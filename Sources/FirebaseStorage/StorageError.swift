@@ -117,8 +117,9 @@ public enum StorageError: Error, CustomNSError {
         if let status = error.httpStatus { server["ResponseErrorCode"] = status }
         if let body = error.serverResponse { server["ResponseBody"] = body }
         switch error.code {
-        // The Apple SDK has no timeout code; only the C API's wait reports one.
-        case .unknown, .timeout: self = .unknown(message: error.message, serverError: server)
+        // The Apple SDK has no timeout or range codes: only the C API's wait and fbstorage's
+        // ranged and streaming reads report them.
+        case .unknown, .timeout, .rangeNotSatisfiable, .objectChanged: self = .unknown(message: error.message, serverError: server)
         case .objectNotFound: self = .objectNotFound(object: object, serverError: server)
         case .bucketNotFound: self = .bucketNotFound(bucket: bucket)
         case .projectNotFound: self = .projectNotFound(project: error.message)

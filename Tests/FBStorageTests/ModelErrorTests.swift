@@ -23,6 +23,8 @@ import Testing
             (.internalError, -13052, "FBS_ERR_INTERNAL"),
             (.pathError, -13053, "FBS_ERR_PATH"),
             (.timeout, -13060, "FBS_ERR_TIMEOUT"),
+            (.rangeNotSatisfiable, -13061, "FBS_ERR_RANGE_NOT_SATISFIABLE"),
+            (.objectChanged, -13062, "FBS_ERR_OBJECT_CHANGED"),
         ]
         #expect(StorageErrorCode.allCases.count == expected.count)
         for (code, raw, name) in expected {

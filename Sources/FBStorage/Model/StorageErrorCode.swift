@@ -33,6 +33,10 @@ public enum StorageErrorCode: Int32, Sendable, CaseIterable {
     case pathError = -13053
     /// A wait's timeout passed first (the C API's fbs_task_wait; no Firebase counterpart).
     case timeout = -13060
+    /// A byte range reaches past the end of the object (fbstorage's own).
+    case rangeNotSatisfiable = -13061
+    /// The object was replaced (another generation) while a download read it (fbstorage's own).
+    case objectChanged = -13062
 
     // Firebase Auth (the Apple SDK's AuthErrorCode).
     /// The API key is not valid for the project.
@@ -83,6 +87,8 @@ public enum StorageErrorCode: Int32, Sendable, CaseIterable {
         case .internalError: "FBS_ERR_INTERNAL"
         case .pathError: "FBS_ERR_PATH"
         case .timeout: "FBS_ERR_TIMEOUT"
+        case .rangeNotSatisfiable: "FBS_ERR_RANGE_NOT_SATISFIABLE"
+        case .objectChanged: "FBS_ERR_OBJECT_CHANGED"
         case .authInvalidAPIKey: "FBS_ERR_AUTH_INVALID_API_KEY"
         case .authInvalidEmail: "FBS_ERR_AUTH_INVALID_EMAIL"
         case .authWrongPassword: "FBS_ERR_AUTH_WRONG_PASSWORD"

@@ -121,9 +121,15 @@ public class StorageTask: StorageWork, @unchecked Sendable {
         if let ended { handler(ended) }
     }
 
-    public func pause() { storage.engine.perform { [self] in pauseOnTransferThread() } }
-    public func resume() { storage.engine.perform { [self] in resumeOnTransferThread() } }
-    public func cancel() { storage.engine.perform { [self] in cancelOnTransferThread() } }
+    /// Called on the transfer thread (from a download's sink or an upload's read function),
+    /// they act at once: no further byte of the task reaches the sink after `pause` returns.
+    public func pause() { onTransferThread { [self] in pauseOnTransferThread() } }
+    public func resume() { onTransferThread { [self] in resumeOnTransferThread() } }
+    public func cancel() { onTransferThread { [self] in cancelOnTransferThread() } }
+
+    private func onTransferThread(_ work: @escaping @Sendable () -> Void) {
+        if storage.engine.isTransferThread { work() } else { storage.engine.perform(work) }
+    }
 
     /// Waits until the task ended and its SUCCESS or FAILURE observers returned; nil timeout
     /// waits forever. Returns the final snapshot, or nil on timeout.

@@ -4,6 +4,9 @@ import Glibc
 
 /// An upload: one multipart request for small objects, otherwise the resumable protocol
 /// (start → chunks → finalize, `ResumableUpload`), streaming each chunk from the source.
+/// A stream of unknown length (`StreamUploadSource`) is read a chunk ahead: its session is
+/// opened without a size and its last chunk finalizes once the stream reports its end; a stream
+/// that fails cancels the session, so no object is stored.
 ///
 /// A state machine that issues `RetryingRequest`s, one at a time. Recovery never restarts from
 /// byte 0 while the server keeps the session: a chunk's retries are status queries, and a pause
@@ -15,7 +18,6 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     private let metadata: StorageMetadata
     private let settings: StorageSettings
     private let checksums: UploadChecksums
-    private let total: Int64
     private let resumeFrom: UploadSession?
     /// Resuming: the bytes the session string vouches for, until the server's first answer
     /// says how many it has (it may hold no byte beyond them; see `sessionAnswered`).
@@ -52,7 +54,6 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         try metadata?.checkHeaderFields()
         settings = reference.storage.settings
         self.source = source
-        total = source.length
         var metadata = metadata ?? StorageMetadata()
         if metadata.contentType.string == nil {
             metadata.contentType = .value(source.filePath.map(ContentTypes.forPath) ?? "application/octet-stream")
@@ -65,6 +66,9 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         deadline = reference.storage.engine.now() + settings.maxUploadRetryTime
         super.init(reference: reference, totalBytes: source.length)
     }
+
+    /// The object's size; -1 while a stream's end was not read.
+    private var total: Int64 { source.length }
 
     /// Before a byte is sent: the file must still be what the session was uploading, its size and
     /// the prefix the session vouches for (re-read at disk speed; `checksums` keep that work).
@@ -128,9 +132,13 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         fail(StorageError(code: .cancelled, message: "User cancelled the upload to \(reference.path.gsURL)"))
     }
 
-    /// Small objects in one multipart request, others through a resumable session.
+    /// Small objects in one multipart request, others through a resumable session. A stream is
+    /// read past the threshold first: one that ends before it is small.
     private func begin() {
-        if total <= StorageSettings.multipartThreshold { sendMultipart() } else { sendStart() }
+        if let stream = source as? StreamUploadSource {
+            do throws(StorageError) { try stream.fill(to: StorageSettings.multipartThreshold + 1) } catch { return fail(error) }
+        }
+        if total >= 0 && total <= StorageSettings.multipartThreshold { sendMultipart() } else { sendStart() }
     }
 
     // MARK: Multipart
@@ -163,7 +171,8 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         let contentType = metadata.contentType.string ?? "application/octet-stream"
         let total = total
         send(build: { _, auth in
-            ResumableUpload.startRequest(url: url, metadataJSON: metadataJSON, contentType: contentType, total: total, auth: auth)
+            ResumableUpload.startRequest(url: url, metadataJSON: metadataJSON, contentType: contentType,
+                                         total: total >= 0 ? total : nil, auth: auth)
         }) { [self] response in
             guard let session = ResumableUpload.session(from: response) else {
                 return fail(StorageError(code: .unknown, message: "The server did not start a resumable upload",
@@ -180,7 +189,11 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     /// Sends the next chunk from `confirmed` (the last one also finalizes); its retries ask the
     /// server where it stands instead of re-sending.
     private func sendNextChunk() {
-        let length = min(chunkSize, total - confirmed)
+        if let stream = source as? StreamUploadSource {
+            stream.release(before: confirmed)
+            do throws(StorageError) { try stream.fill(to: confirmed + chunkSize) } catch { return fail(error) }
+        }
+        let length = min(chunkSize, (total >= 0 ? total : .max) - confirmed)
         sendToSession(Chunk(offset: confirmed, length: length, isLast: confirmed + length == total))
     }
 
@@ -248,7 +261,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
                 moveDeadline()
                 if paused { return }   // the chunk finished after a pause; resume continues from here
             } else {
-                guard let received, (0...total).contains(received) else {
+                guard let received, source.retained.contains(received) else {
                     return fail(StorageError(code: .unknown, message: "The server's upload status has no valid X-Goog-Upload-Size-Received",
                                              httpStatus: response.status))
                 }
@@ -272,6 +285,9 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
 
     /// The session is gone (e.g. the server restarted): start the upload over, within the deadline.
     private func restartAfterLostSession() {
+        guard source.retained.lowerBound == 0 else {
+            return fail(StorageError(code: .unknown, message: "The server lost the upload session of \(reference.path.gsURL) after the stream's first \(source.retained.lowerBound) bytes were sent and released; a stream cannot be read again"))
+        }
         adoptSession(nil)
         confirmed = 0
         checksums.reset()
@@ -364,6 +380,8 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         ended = true
         if error.code != .cancelled && !logged { RetryLog.gaveUp(.object(reference.path), error) }
         abandonInFlight()
+        // A stream cannot be resumed elsewhere: end its session so that nothing is stored.
+        if source is StreamUploadSource, let sessionURL, error.code != .cancelled { sendCancelCommand(to: sessionURL) }
         emit(.failure, bytes: snapshot.bytesTransferred, total: total, error: error)
     }
 
@@ -385,7 +403,8 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
 
     private func adoptSession(_ url: String?) {
         sessionURL = url
-        let session = url.map {
+        // A stream's bytes are gone once sent: its session cannot be resumed elsewhere.
+        let session = source is StreamUploadSource ? nil : url.map {
             UploadSession(sessionURL: $0, bucket: reference.bucket, object: reference.fullPath, totalBytes: total)
         }
         publishedSession.withLock { $0 = session }
@@ -402,9 +421,11 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         let isLast: Bool
     }
 
-    /// The configured chunk size in whole units of the server's granularity (at least one).
+    /// The configured chunk size (a stream's: at most `StreamUploadSource.chunkLimit`, since
+    /// it is kept in memory) in whole units of the server's granularity (at least one).
     private var chunkSize: Int64 {
-        max(settings.uploadChunkSize / granularity, 1) * granularity
+        let configured = source is StreamUploadSource ? min(settings.uploadChunkSize, StreamUploadSource.chunkLimit) : settings.uploadChunkSize
+        return max(configured / granularity, 1) * granularity
     }
 
     private func readError() -> StorageError {

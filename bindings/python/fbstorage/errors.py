@@ -30,6 +30,8 @@ class StorageErrorCode(enum.IntEnum):
     INTERNAL = -13052
     PATH_ERROR = -13053
     TIMEOUT = -13060
+    RANGE_NOT_SATISFIABLE = -13061
+    OBJECT_CHANGED = -13062
     # Firebase Auth (fbstorage/auth.h)
     AUTH_INVALID_API_KEY = -13100
     AUTH_INVALID_EMAIL = -13101
