@@ -94,6 +94,7 @@ public func fbs_reference_put_stream(_ r: OpaquePointer?, _ read: fbs_source_cal
         var offset: Int64 = 0
         return try reference.putStream(metadata: optionalMetadata(metadata)) { buffer in
             let n = read(buffer.baseAddress, buffer.count, userData.pointer)
+            if n == Int64(StorageUploadTask.streamNotReady) { return .success(StorageUploadTask.streamNotReady) }   // FBS_SOURCE_NOT_READY
             guard n >= 0 else {
                 return .failure(callbackError(n, "The read callback failed at offset \(offset) of the upload (it returned \(n))"))
             }

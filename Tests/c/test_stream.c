@@ -508,3 +508,80 @@ TEST(token_url_downloads_without_auth) {
     free(bytes);
     fbs_storage_free(s);
 }
+
+/* ---- a producer slower than the upload: FBS_SOURCE_NOT_READY ---------------------------- */
+
+typedef struct producer {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    const unsigned char *bytes;
+    size_t length, produced, consumed;
+    int waiting;          /* the callback answered NOT_READY and nobody resumed yet */
+    int not_ready_answers;
+    fbs_task *task;
+} producer;
+
+static int64_t read_produced(void *buffer, size_t capacity, void *user_data) {
+    producer *p = user_data;
+    pthread_mutex_lock(&p->lock);
+    int64_t n;
+    if (p->consumed == p->length && p->produced == p->length) {
+        n = 0;
+    } else if (p->consumed == p->produced) {
+        p->waiting = 1;
+        p->not_ready_answers++;
+        n = FBS_SOURCE_NOT_READY;
+    } else {
+        size_t k = p->produced - p->consumed;
+        if (k > capacity) k = capacity;
+        memcpy(buffer, p->bytes + p->consumed, k);
+        p->consumed += k;
+        n = (int64_t)k;
+    }
+    pthread_cond_broadcast(&p->changed);
+    pthread_mutex_unlock(&p->lock);
+    return n;
+}
+
+TEST(put_stream_waits_for_a_slow_producer_without_blocking_other_transfers) {
+    fbs_storage *s = new_storage();
+    REQUIRE_OK(fbs_storage_set_upload_chunk_size(s, 256 * KIB));
+    REQUIRE_OK(upload_bytes(s, "stream/other.bin", "x", 1));
+    const size_t size = 1024 * KIB + 5;
+    unsigned char *bytes = random_bytes(size, 70);
+    producer p = {.bytes = bytes, .length = size};
+    pthread_mutex_init(&p.lock, NULL);
+    pthread_cond_init(&p.changed, NULL);
+    fbs_reference *r = new_ref(s, "stream/slow.bin"), *other = new_ref(s, "stream/other.bin");
+    fbs_task *t = NULL;
+    REQUIRE_OK(fbs_reference_put_stream(r, read_produced, &p, NULL, &t));
+    size_t step = 100 * KIB;
+    for (;;) {
+        /* Wait until the upload has asked for bytes it does not have yet. */
+        pthread_mutex_lock(&p.lock);
+        while (!p.waiting) pthread_cond_wait(&p.changed, &p.lock);
+        p.waiting = 0;
+        int done = p.produced == p.length;
+        pthread_mutex_unlock(&p.lock);
+        /* Meanwhile the storage's other transfers go on. */
+        fbs_metadata *m = NULL;
+        CHECK_CODE(fbs_reference_get_metadata(other, &m), FBS_OK);
+        fbs_metadata_free(m);
+        pthread_mutex_lock(&p.lock);
+        p.produced = done ? p.length : (p.produced + step > p.length ? p.length : p.produced + step);
+        pthread_mutex_unlock(&p.lock);
+        REQUIRE_OK(fbs_task_resume(t));
+        if (done || p.produced == p.length) break;
+    }
+    CHECK_CODE(fbs_task_wait(t, 60000), FBS_OK);
+    CHECK(p.not_ready_answers >= 10);
+    size_t n = 0;
+    unsigned char *stored = emu_fetch_object(EMU, "stream/slow.bin", &n);
+    CHECK(bytes_equal(stored, n, bytes, size));
+    free(stored);
+    fbs_task_free(t);
+    fbs_reference_free(other);
+    fbs_reference_free(r);
+    free(bytes);
+    fbs_storage_free(s);
+}

@@ -85,10 +85,15 @@ int fbs_reference_write_to_fd(const fbs_reference *r, int fd, fbs_task **out);
  * ---------------------------------------------------------------------------------------- */
 
 /* Fills buffer[0..capacity) with the next bytes of the stream: returns the count read (1 ..
- * capacity), 0 at the end of the stream, or a negative value to fail the upload (its code
- * when that is an FBS_ERR_* code, else FBS_ERR_UNKNOWN). Runs on the storage's transfer thread
- * (other transfers of the storage wait meanwhile): it may block for as long as a read takes,
- * and must call no blocking fbs_ function. */
+ * capacity), 0 at the end of the stream, FBS_SOURCE_NOT_READY when no byte is ready yet, or
+ * another negative value to fail the upload (its code when that is an FBS_ERR_* code, else
+ * FBS_ERR_UNKNOWN). After FBS_SOURCE_NOT_READY the upload waits, other transfers going on,
+ * until fbs_task_resume() is called on its task (call it once bytes are ready; a call that
+ * comes first is not lost only if it comes after the callback returned), then calls read
+ * again. Runs on the storage's transfer thread, which moves no other transfer meanwhile: it
+ * may block for as long as a read from a pipe takes, but a producer that may be slow should
+ * answer FBS_SOURCE_NOT_READY instead. It must call no blocking fbs_ function. */
+#define FBS_SOURCE_NOT_READY (-1)
 typedef int64_t (*fbs_source_callback)(void *buffer, size_t capacity, void *user_data);
 
 /* Uploads what read returns until it reports the end, in constant memory. A stream that ends

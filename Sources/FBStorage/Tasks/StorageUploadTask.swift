@@ -39,6 +39,8 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     private var ended = false
     /// Consecutive out-of-step answers to chunks, each followed by a `query` to resynchronise.
     private var outOfStepAnswers = 0
+    /// The step to take again once a stream whose bytes were not ready is resumed.
+    private var waitingForStream: (() -> Void)?
     private let publishedSession = Locked<UploadSession?>(nil)
 
     /// Creates the task; `start()` sends it. `resumeFrom` continues a persisted session.
@@ -117,7 +119,12 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     }
 
     override func resumeOnTransferThread() {
+        if !ended, !paused, let step = waitingForStream {   // the stream has bytes again
+            waitingForStream = nil
+            return step()
+        }
         guard !ended, paused else { return }
+        waitingForStream = nil
         paused = false
         moveDeadline()
         emit(.resume, bytes: snapshot.bytesTransferred, total: total)
@@ -136,7 +143,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     /// read past the threshold first: one that ends before it is small.
     private func begin() {
         if let stream = source as? StreamUploadSource {
-            do throws(StorageError) { try stream.fill(to: StorageSettings.multipartThreshold + 1) } catch { return fail(error) }
+            guard fill(stream, to: StorageSettings.multipartThreshold + 1, then: { [self] in begin() }) else { return }
         }
         if total >= 0 && total <= StorageSettings.multipartThreshold { sendMultipart() } else { sendStart() }
     }
@@ -191,10 +198,22 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     private func sendNextChunk() {
         if let stream = source as? StreamUploadSource {
             stream.release(before: confirmed)
-            do throws(StorageError) { try stream.fill(to: confirmed + chunkSize) } catch { return fail(error) }
+            guard fill(stream, to: confirmed + chunkSize, then: { [self] in sendNextChunk() }) else { return }
         }
         let length = min(chunkSize, (total >= 0 ? total : .max) - confirmed)
         sendToSession(Chunk(offset: confirmed, length: length, isLast: confirmed + length == total))
+    }
+
+    /// Reads the stream up to `offset`: false when it failed the task, or has no byte ready
+    /// (then `step` runs again on the next `resume()`).
+    private func fill(_ stream: StreamUploadSource, to offset: Int64, then step: @escaping () -> Void) -> Bool {
+        do throws(StorageError) {
+            if try stream.fill(to: offset) { return true }
+            waitingForStream = step
+        } catch {
+            fail(error)
+        }
+        return false
     }
 
     /// Asks the server how many bytes it has, then continues (or finishes) from there.

@@ -2,8 +2,9 @@
 import Glibc
 #endif
 
-/// Fills the buffer with the next bytes of a stream to upload: the count read, 0 at the end, or
-/// the error that fails the upload.
+/// Fills the buffer with the next bytes of a stream to upload: the count read, 0 at the end,
+/// `StorageUploadTask.streamNotReady` when no byte is ready yet (the upload waits for
+/// `StorageTask.resume()`), or the error that fails the upload.
 public typealias StreamRead = (UnsafeMutableRawBufferPointer) -> Result<Int, StorageError>
 
 /// An upload source of unknown length: a caller's read function, or a file descriptor (a pipe,
@@ -12,6 +13,8 @@ public typealias StreamRead = (UnsafeMutableRawBufferPointer) -> Result<Int, Sto
 /// end. Touched only on the transfer thread.
 final class StreamUploadSource: UploadSource, @unchecked Sendable {
     typealias Read = StreamRead
+
+    static let notReady = StorageUploadTask.streamNotReady
 
     /// A stream's chunks: small enough to keep in memory, large enough to cost few requests.
     static let chunkLimit: Int64 = 8 << 20
@@ -56,10 +59,11 @@ final class StreamUploadSource: UploadSource, @unchecked Sendable {
 
     func checkUnchanged() throws(StorageError) {}
 
-    /// Reads until the bytes up to `offset` are retained or the stream ended.
-    func fill(to offset: Int64) throws(StorageError) {
+    /// Reads until the bytes up to `offset` are retained or the stream ended: true; false when
+    /// the read function has no byte ready yet (call again later).
+    func fill(to offset: Int64) throws(StorageError) -> Bool {
         let needed = Int(offset - start)
-        guard length < 0, count < needed else { return }
+        guard length < 0, count < needed else { return true }
         if needed > capacity {
             guard let grown = realloc(buffer, needed) else {
                 throw StorageError(code: .internalError, message: "Out of memory for a chunk of \(needed) bytes")
@@ -68,15 +72,17 @@ final class StreamUploadSource: UploadSource, @unchecked Sendable {
         }
         while count < needed {
             let n = try readNext(UnsafeMutableRawBufferPointer(start: buffer! + count, count: needed - count)).get()
+            if n == Self.notReady { return false }
             guard n > 0 else {
                 length = start + Int64(count)
-                return
+                return true
             }
             guard n <= needed - count else {
                 throw StorageError(code: .invalidArgument, message: "The read function returned \(n) bytes, more than the \(needed - count) asked for")
             }
             count += n
         }
+        return true
     }
 
     /// Forgets the bytes before `offset` (the server confirmed them).
@@ -95,4 +101,10 @@ final class StreamUploadSource: UploadSource, @unchecked Sendable {
         base.copyMemory(from: buffer + Int(offset - start), byteCount: n)
         return n
     }
+}
+
+extension StorageUploadTask {
+    /// What a `putStream` read function returns when no byte is ready yet: the upload waits,
+    /// other transfers going on, until `resume()` (call it once bytes are ready).
+    public static let streamNotReady = -1
 }
