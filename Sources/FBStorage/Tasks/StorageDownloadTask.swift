@@ -16,8 +16,9 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
     private var window: Range<Int64>?
     private var objectSize: Int64 = -1
     private var generation: String?
-    /// Bytes of the window handed to the sink.
+    /// Bytes of the window handed to the sink, in all and before the current attempt.
     private var delivered: Int64 = 0
+    private var deliveredBeforeAttempt: Int64 = 0
     /// The object offset of the next body byte of the current answer.
     private var bodyOffset: Int64 = 0
     /// Every byte of the window was delivered while the answer went on (a server that sent more
@@ -79,7 +80,8 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
                 onBodyData: { [self] bytes in received(bytes) },
                 classify: { [self] result, outcome in classify(result, outcome) }),
             build: { [self] _, auth in
-                HTTPRequest(method: "GET", url: target.url, headers: auth + (rangeHeader().map { [(name: "Range", value: $0)] } ?? []))
+                deliveredBeforeAttempt = delivered
+                return HTTPRequest(method: "GET", url: target.url, headers: auth + (rangeHeader().map { [(name: "Range", value: $0)] } ?? []))
             },
             completion: { [self] result in
                 self.request = nil
@@ -199,14 +201,22 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
     /// Ends the attempt without an error of its own: the window is filled.
     private static let stopped = StorageError(code: .cancelled, message: "The range is complete")
 
+    /// A 416 is the range's verdict; an answer that ended early is retried for the rest. An
+    /// attempt that delivered bytes retries at once: the backoff is for a server that answers
+    /// nothing, not for a link that drops now and then.
     private func classify(_ result: Result<HTTPResponse, TransportError>, _ outcome: AttemptOutcome) -> AttemptOutcome {
         if case .success(let response) = result, response.status == 416 {
             return unsatisfiable(response)
         }
-        guard case .success = outcome, let window, delivered < Int64(window.count) else { return outcome }
-        // The connection ended early: continue from here.
-        return .retry(cause: StorageError(code: .unknown, message: "The download ended after \(delivered) of \(window.count) bytes"),
-                      retryAfter: nil)
+        var outcome = outcome
+        if case .success = outcome, let window, delivered < Int64(window.count) {
+            outcome = .retry(cause: StorageError(code: .unknown, message: "The download ended after \(delivered) of \(window.count) bytes"),
+                             retryAfter: nil)
+        }
+        if case .retry(let cause, nil, let refused) = outcome, delivered > deliveredBeforeAttempt {
+            return .retry(cause: cause, retryAfter: 0, refused: refused)
+        }
+        return outcome
     }
 
     /// A 416 names the size (`Content-Range: bytes */<size>`): an empty range at the end is

@@ -188,8 +188,8 @@ def cutting_proxy(emulator):
     """A proxy in front of the emulator that cuts every response at a random point."""
     proxy = FaultProxy(("127.0.0.1", emulator.port), mean_cut_bytes=1 << 40, response_cut_share=1.0,
                        max_cut_response=2 * MIB, seed=24)
-    port = proxy.start()
-    yield port
+    proxy.port = proxy.start()
+    yield proxy
     proxy.stop()
 
 
@@ -199,7 +199,7 @@ def test_streamed_download_through_random_cuts_has_each_byte_once(emulator, cutt
     with emulator.storage() as direct:
         put(direct.reference("streams/cut.bin"), data)
     with fbstorage.Storage("test-bucket") as storage:
-        storage.use_emulator("127.0.0.1", cutting_proxy)
+        storage.use_emulator("127.0.0.1", cutting_proxy.port)
         ref = storage.reference("streams/cut.bin")
         assert b"".join(ref.iter_bytes(MIB)) == data
         start = random.Random(5).randrange(len(data) // 2)
@@ -207,6 +207,7 @@ def test_streamed_download_through_random_cuts_has_each_byte_once(emulator, cutt
         with ref.open("rb") as file:
             file.seek(3 * MIB)
             assert file.read() == data[3 * MIB:]
+    assert cutting_proxy.stats.cuts_response >= 3
 
 
 def test_token_url_reads_without_auth(storage, emulator):
