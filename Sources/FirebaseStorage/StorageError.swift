@@ -124,7 +124,13 @@ public enum StorageError: Error, CustomNSError {
         case .bucketNotFound: self = .bucketNotFound(bucket: bucket)
         case .projectNotFound: self = .projectNotFound(project: error.message)
         case .quotaExceeded: self = .quotaExceeded(bucket: bucket, serverError: server)
-        case .unauthenticated: self = .unauthenticated(serverError: server)
+        // The app's Auth could not give a token (a disabled or deleted user, a revoked session…):
+        // unauthenticated, as the Apple SDK wraps Auth's error; the cause is the failure reason.
+        case .unauthenticated, .authInvalidAPIKey, .authInvalidEmail, .authWrongPassword, .authUserNotFound,
+             .authEmailAlreadyInUse, .authWeakPassword, .authUserDisabled, .authInvalidCustomToken,
+             .authTooManyRequests, .authOperationNotAllowed, .authUserTokenExpired, .authInvalidRefreshToken,
+             .authNoUser, .authRequiresRecentLogin:
+            self = .unauthenticated(serverError: server)
         case .unauthorized: self = .unauthorized(bucket: bucket, object: object, serverError: server)
         case .retryLimitExceeded: self = .retryLimitExceeded
         case .nonMatchingChecksum: self = .nonMatchingChecksum

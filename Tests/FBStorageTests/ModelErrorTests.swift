@@ -25,6 +25,20 @@ import Testing
             (.timeout, -13060, "FBS_ERR_TIMEOUT"),
             (.rangeNotSatisfiable, -13061, "FBS_ERR_RANGE_NOT_SATISFIABLE"),
             (.objectChanged, -13062, "FBS_ERR_OBJECT_CHANGED"),
+            (.authInvalidAPIKey, -13100, "FBS_ERR_AUTH_INVALID_API_KEY"),
+            (.authInvalidEmail, -13101, "FBS_ERR_AUTH_INVALID_EMAIL"),
+            (.authWrongPassword, -13102, "FBS_ERR_AUTH_WRONG_PASSWORD"),
+            (.authUserNotFound, -13103, "FBS_ERR_AUTH_USER_NOT_FOUND"),
+            (.authEmailAlreadyInUse, -13104, "FBS_ERR_AUTH_EMAIL_ALREADY_IN_USE"),
+            (.authWeakPassword, -13105, "FBS_ERR_AUTH_WEAK_PASSWORD"),
+            (.authUserDisabled, -13106, "FBS_ERR_AUTH_USER_DISABLED"),
+            (.authInvalidCustomToken, -13107, "FBS_ERR_AUTH_INVALID_CUSTOM_TOKEN"),
+            (.authTooManyRequests, -13108, "FBS_ERR_AUTH_TOO_MANY_REQUESTS"),
+            (.authOperationNotAllowed, -13109, "FBS_ERR_AUTH_OPERATION_NOT_ALLOWED"),
+            (.authUserTokenExpired, -13110, "FBS_ERR_AUTH_USER_TOKEN_EXPIRED"),
+            (.authInvalidRefreshToken, -13111, "FBS_ERR_AUTH_INVALID_REFRESH_TOKEN"),
+            (.authNoUser, -13112, "FBS_ERR_AUTH_NO_USER"),
+            (.authRequiresRecentLogin, -13113, "FBS_ERR_AUTH_REQUIRES_RECENT_LOGIN"),
         ]
         #expect(StorageErrorCode.allCases.count == expected.count)
         for (code, raw, name) in expected {
@@ -35,12 +49,12 @@ import Testing
         #expect(StorageErrorCode(rawValue: 0) == nil)
     }
 
-    /// The names appear in include/fbstorage.h with the same values (when the header is found
+    /// The names appear in include/fbstorage/common.h with the same values (when the header is found
     /// relative to this file, as it is in the repository).
     @Test func namesAreInTheHeader() throws {
         let testFile = #filePath
         guard let range = testFile.firstRange(of: "/Tests/FBStorageTests/") else { return }
-        let header = String(testFile[..<range.lowerBound]) + "/include/fbstorage.h"
+        let header = String(testFile[..<range.lowerBound]) + "/include/fbstorage/common.h"
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: header)) else {
             Issue.record("cannot read \(header)")
             return

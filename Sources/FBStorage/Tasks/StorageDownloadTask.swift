@@ -103,7 +103,8 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
             return delivered > 0 ? "bytes=\(delivered)-" : nil
         }
         let next = window.lowerBound + delivered
-        return next > 0 || window.upperBound < objectSize ? "bytes=\(next)-\(max(window.upperBound - 1, next))" : nil
+        if window.upperBound < objectSize { return "bytes=\(next)-\(max(window.upperBound - 1, next))" }
+        return next > 0 ? "bytes=\(next)-" : nil
     }
 
     private func responseHead(status: Int, headers: HTTPHeaders) -> StorageError? {

@@ -102,7 +102,9 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             }
             return removed
         }
-        guard !removed.isEmpty, !CallbackQueue.isAnyCallbackThread else { return }
+        guard !removed.isEmpty else { return }
+        state.broadcast()   // a wait may be waiting for a removed observer's "at once" call
+        guard !CallbackQueue.isAnyCallbackThread else { return }
         _ = state.wait(until: nil) { runningObserver.map { !removed.contains($0) } ?? true }
     }
 
@@ -140,7 +142,14 @@ public class StorageTask: StorageWork, @unchecked Sendable {
                                message: "Waiting for an unfinished task on its callback thread would never return")
         }
         let deadline = timeout.map { MonotonicClock.seconds() + max($0, 0) }
-        guard state.wait(until: deadline, { terminalDelivered }) else { return nil }
+        // Also the "at once" calls owed to observers added late (a task may end before its first
+        // observer is added): once wait returns, no observer of the task runs any more, so a
+        // binding may release what its callbacks need. Not on a callback thread, where an owed
+        // call may be queued behind the caller.
+        let onCallbackThread = CallbackQueue.isAnyCallbackThread
+        guard state.wait(until: deadline, {
+            terminalDelivered && (onCallbackThread || (owedAtOnce.isEmpty && runningObserver == nil))
+        }) else { return nil }
         return snapshot
     }
 
@@ -223,7 +232,10 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             if callback != nil { runningObserver = handle }
             return callback
         }
-        guard let callback else { return }
+        guard let callback else {
+            state.broadcast()   // an owed call was dropped: a wait may be waiting for it
+            return
+        }
         callback(snapshot)
         state.withLock { runningObserver = nil }
         state.broadcast()
