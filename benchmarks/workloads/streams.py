@@ -39,7 +39,7 @@ def download(ctx: Context) -> dict:
     destination = ctx.scratch / "stream.out"
     stats = summarize(alternate({
         "fbstorage": _checked(ctx, size, lambda: ctx.c_client("stream", OBJECT, "sink")),
-        "curl": _checked(ctx, size, lambda: curl_download(ctx, str(destination))),
+        "curl": _checked(ctx, size, lambda: curl_download(ctx, str(destination), OBJECT)),
     }, ctx.mode.large_repeats, lambda: destination.unlink(missing_ok=True)), upload_metrics(size))
     destination.unlink(missing_ok=True)
     figures = medians(stats)
