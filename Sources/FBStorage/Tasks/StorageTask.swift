@@ -145,10 +145,11 @@ public class StorageTask: StorageWork, @unchecked Sendable {
         // Also the "at once" calls owed to observers added late (a task may end before its first
         // observer is added): once wait returns, no observer of the task runs any more, so a
         // binding may release what its callbacks need. Not on a callback thread, where an owed
-        // call may be queued behind the caller.
-        let onCallbackThread = CallbackQueue.isAnyCallbackThread
+        // call may be queued behind the caller, nor once the storage is closed: its callbacks
+        // ran, and calls owed since never run.
+        let ignoreOwed = CallbackQueue.isAnyCallbackThread || storage.isClosed
         guard state.wait(until: deadline, {
-            terminalDelivered && (onCallbackThread || (owedAtOnce.isEmpty && runningObserver == nil))
+            terminalDelivered && (ignoreOwed || (owedAtOnce.isEmpty && runningObserver == nil))
         }) else { return nil }
         return snapshot
     }
