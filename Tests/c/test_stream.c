@@ -585,3 +585,22 @@ TEST(put_stream_waits_for_a_slow_producer_without_blocking_other_transfers) {
     free(bytes);
     fbs_storage_free(s);
 }
+
+TEST(write_to_fd_whose_reader_went_away_fails_without_sigpipe) {
+    fbs_storage *s = new_storage();
+    unsigned char *bytes = random_bytes(2 * 1024 * KIB, 71);
+    REQUIRE_OK(upload_bytes(s, "stream/epipe.bin", bytes, 2 * 1024 * KIB));
+    fbs_reference *r = new_ref(s, "stream/epipe.bin");
+    int fds[2];
+    REQUIRE(pipe(fds) == 0);
+    close(fds[0]);   /* nobody reads: a write would raise SIGPIPE, which ends the process by default */
+    fbs_task *t = NULL;
+    REQUIRE_OK(fbs_reference_write_to_fd(r, fds[1], &t));
+    CHECK_CODE(fbs_task_wait(t, 30000), FBS_ERR_UNKNOWN);
+    CHECK(strstr(fbs_last_error_message(), "Broken pipe") != NULL);
+    fbs_task_free(t);
+    close(fds[1]);
+    fbs_reference_free(r);
+    free(bytes);
+    fbs_storage_free(s);
+}

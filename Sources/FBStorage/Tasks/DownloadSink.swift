@@ -86,7 +86,8 @@ final class BufferSink: DownloadSink, @unchecked Sendable {
 }
 
 /// Writes the bytes to an open file descriptor the caller keeps (a pipe, a socket, a file at
-/// its current offset); a non-blocking one is waited for with poll(2).
+/// its current offset); a non-blocking one is waited for with poll(2). A reader that went away
+/// is an EPIPE error, not a SIGPIPE that would end the caller's process.
 final class DescriptorSink: DownloadSink, @unchecked Sendable {
     private let fd: Int32
 
@@ -98,6 +99,10 @@ final class DescriptorSink: DownloadSink, @unchecked Sendable {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) -> StorageError? {
+        withSIGPIPEBlocked { writeAll(bytes) }
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) -> StorageError? {
         var done = 0
         while done < bytes.count {
             let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
@@ -114,6 +119,25 @@ final class DescriptorSink: DownloadSink, @unchecked Sendable {
         }
         return nil
     }
+}
+
+/// Runs `body` with SIGPIPE blocked on this thread; one that `body` raised is taken before the
+/// mask is restored, so it is never delivered.
+private func withSIGPIPEBlocked<T>(_ body: () -> T) -> T {
+    var pipeOnly = sigset_t()
+    sigemptyset(&pipeOnly)
+    sigaddset(&pipeOnly, SIGPIPE)
+    var previous = sigset_t()
+    pthread_sigmask(SIG_BLOCK, &pipeOnly, &previous)
+    defer {
+        var pending = sigset_t()
+        if sigismember(&previous, SIGPIPE) == 0, sigpending(&pending) == 0, sigismember(&pending, SIGPIPE) == 1 {
+            var now = timespec()
+            _ = sigtimedwait(&pipeOnly, nil, &now)
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+    }
+    return body()
 }
 
 /// Writes to a temporary file beside the destination, renamed over it by `finish`, so a failure

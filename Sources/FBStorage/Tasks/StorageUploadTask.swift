@@ -136,6 +136,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         guard !ended else { return }
         abandonInFlight()
         if let sessionURL { sendCancelCommand(to: sessionURL) }
+        sessionURL = nil   // told once
         fail(StorageError(code: .cancelled, message: "User cancelled the upload to \(reference.path.gsURL)"))
     }
 
@@ -400,7 +401,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         if error.code != .cancelled && !logged { RetryLog.gaveUp(.object(reference.path), error) }
         abandonInFlight()
         // A stream cannot be resumed elsewhere: end its session so that nothing is stored.
-        if source is StreamUploadSource, let sessionURL, error.code != .cancelled { sendCancelCommand(to: sessionURL) }
+        if source is StreamUploadSource, let sessionURL { sendCancelCommand(to: sessionURL) }
         emit(.failure, bytes: snapshot.bytesTransferred, total: total, error: error)
     }
 
