@@ -330,9 +330,9 @@ class StorageReference(OwnedHandle):
         to the object in constant memory (``put_stream``); ``close()`` finishes the upload and
         raises its error; an exception leaving a ``with`` block aborts it, storing nothing.
         """
-        if mode in ("rb", "r"):
+        if mode == "rb":
             return io.BufferedReader(ObjectReader(self, readahead=buffer_size), buffer_size=buffer_size)
-        if mode in ("wb", "w"):
+        if mode == "wb":
             return BufferedObjectWriter(ObjectWriter(self, metadata), buffer_size=max(buffer_size, 256 * 1024))
         raise ValueError(f"mode must be 'rb' or 'wb', not {mode!r}")
 
