@@ -20,6 +20,7 @@ once drained; it continues with Range).
 
 from __future__ import annotations
 
+import collections
 import ctypes
 import io
 import queue
@@ -257,77 +258,71 @@ def iter_bytes(reference: StorageReference, chunk_size: int, start: int | None =
     task = DownloadTask(handle, reference)
     task._sink = callback  # kept alive with the task
     stream.task = task
-    task.observe(TaskStatus.SUCCESS, stream.ended)
-    task.observe(TaskStatus.FAILURE, stream.ended)
+    task.observe(TaskStatus.SUCCESS, stream.end)
+    task.observe(TaskStatus.FAILURE, stream.end)
     return stream.drain()
 
 
 class _DownloadStream:
-    """A download's blocks on their way from the sink (transfer thread) to the iterator."""
+    """A download's blocks on their way from the sink (transfer thread) to the iterator. Nothing
+    here ever waits but the iterator: the sink and the end observer only append and notify, so
+    an iterator dropped without being closed (its generator finalized anywhere, even in a forked
+    child) cannot hang a library thread, nor be hung by one."""
 
     def __init__(self, chunk_size: int) -> None:
         self.chunk_size = chunk_size
         self.task: DownloadTask | None = None
-        self.blocks: queue.Queue[Any] = queue.Queue(_QUEUE_BLOCKS)
-        self.lock = threading.Lock()
-        self.gathered = bytearray()  # bytes not queued yet (under the lock)
-        self.paused = False  # the sink paused the download: the queue was full
+        self.changed = threading.Condition()
+        # Under `changed`:
+        self.chunks: collections.deque[bytes] = collections.deque()
+        self.gathered = bytearray()  # bytes short of a whole chunk
+        self.paused = False  # the sink paused the download: the consumer is behind
+        self.ended = False
         self.stopping = False  # the consumer went away
 
     def sink(self, bytes_pointer: int | None, count: int, _user_data: Any) -> int:
-        with self.lock:
+        with self.changed:
             if self.stopping:
                 return _CANCELLED
             self.gathered += ctypes.string_at(bytes_pointer, count)
-            if not self._queue_full_chunks() and self.task is not None and not self.paused:
+            while len(self.gathered) >= self.chunk_size:
+                self.chunks.append(bytes(self.gathered[:self.chunk_size]))
+                del self.gathered[:self.chunk_size]
+            if len(self.chunks) >= _QUEUE_BLOCKS and self.task is not None and not self.paused:
                 self.paused = True
                 self.task.pause()  # acts at once on this thread: no further byte arrives
+            self.changed.notify_all()
         return 0
 
-    def _queue_full_chunks(self) -> bool:
-        """Moves whole chunks to the queue while it has room (under the lock); False if full."""
-        while len(self.gathered) >= self.chunk_size:
-            try:
-                self.blocks.put_nowait(bytes(self.gathered[:self.chunk_size]))
-            except queue.Full:
-                return False
-            del self.gathered[:self.chunk_size]
-        return True
-
-    def ended(self, snapshot: Any) -> None:
-        """SUCCESS or FAILURE observer (callback thread): the rest, then the end."""
-        if snapshot.status == TaskStatus.SUCCESS:
-            with self.lock:
-                rest, self.gathered = bytes(self.gathered), bytearray()
-            for first in range(0, len(rest), self.chunk_size):
-                self.blocks.put(rest[first:first + self.chunk_size])
-        self.blocks.put(_END)
+    def end(self, snapshot: Any) -> None:
+        """SUCCESS or FAILURE observer (callback thread): the last bytes, then the end."""
+        with self.changed:
+            if snapshot.status == TaskStatus.SUCCESS and self.gathered:
+                self.chunks.append(bytes(self.gathered))
+                self.gathered = bytearray()
+            self.ended = True
+            self.changed.notify_all()
 
     def drain(self) -> Iterator[bytes]:
         assert self.task is not None
         finished = False
         try:
             while True:
-                block = self.blocks.get()
-                if block is _END:
+                with self.changed:
+                    self.changed.wait_for(lambda: self.chunks or self.ended)
+                    block = self.chunks.popleft() if self.chunks else None
+                    resume = self.paused and len(self.chunks) <= 1 and not self.ended
+                    if resume:
+                        self.paused = False
+                if resume:
+                    self.task.resume()  # continues with Range from the next byte
+                if block is None:
                     finished = True
                     self.task.wait()  # raises the failure
                     return
-                self._resume_when_drained()
                 yield block
         finally:
-            if not finished:  # the consumer stopped early: end the download
-                with self.lock:
+            if not finished:  # the consumer stopped early: end the download, waiting for nothing
+                with self.changed:
                     self.stopping = True
                 self.task.cancel()
-                while self.blocks.get() is not _END:
-                    pass
-
-    def _resume_when_drained(self) -> None:
-        with self.lock:
-            if not self.paused or self.blocks.qsize() > 1:
-                return
-            self._queue_full_chunks()
-            self.paused = False
-        assert self.task is not None
-        self.task.resume()
