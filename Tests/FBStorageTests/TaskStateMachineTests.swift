@@ -328,6 +328,22 @@ struct TaskStateMachineTests {
         #expect(received.withLock { $0 } == Array("23456".utf8))
     }
 
+    @Test("a download paused right after its last byte succeeds on resume without a request")
+    func pausedAfterTheLastByte() throws {
+        let (storage, engine) = try makeStorage()
+        defer { storage.close() }
+        let task = try storage.reference("d.bin").stream { _ in nil }
+        engine.runPosted()
+        let transfer = try engine.oldest
+        #expect(transfer.callbacks.onResponseHead?(200, HTTPHeaders([(name: "Content-Length", value: "4")])) == true)
+        #expect(Array("0123".utf8).withUnsafeBytes { transfer.callbacks.onBodyData?($0) } == true)
+        task.pause()   // on the transfer thread: at once, before the answer completes
+        task.resume()
+        engine.runPosted()
+        #expect(task.snapshot.status == StorageTaskStatus.success)
+        #expect(engine.inFlight.isEmpty && engine.started == 1)   // no request after the first
+    }
+
     @Test("another generation mid-way fails with objectChanged; no byte of it is delivered")
     func replacedObject() throws {
         let (storage, engine) = try makeStorage()

@@ -71,6 +71,8 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
 
     /// One retried GET streaming into the sink; each attempt asks for the bytes not delivered yet.
     private func sendRequest() {
+        // Paused (or cut) right after the last byte: there is nothing left to ask for.
+        if let window, delivered == Int64(window.count) { return succeed() }
         let target = reference.mediaTarget
         let request = RetryingRequest(
             storage: storage, path: reference.path, settings: settings, retryTime: settings.maxDownloadRetryTime,
