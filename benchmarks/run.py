@@ -17,7 +17,7 @@ from harness.emulator import Emulator
 from workloads import (aio_uploads, call_overhead, chunk_sweep, gcs_upload, large_upload, list_all,
                        progress_overhead, rules, small_objects)
 from workloads import swift_api
-from workloads import downloads, emulator_cost, scale, signin
+from workloads import downloads, emulator_cost, scale, signin, streams
 
 WORKLOADS = {
     "large_upload": large_upload.run,
@@ -34,6 +34,8 @@ WORKLOADS = {
     "scale": scale.run,
     "emulator": emulator_cost.run,
     "signin": signin.run,
+    "stream_download": streams.download,
+    "stream_upload": streams.upload,
 }
 RESULTS = Path(__file__).resolve().parent / "results"
 

@@ -67,6 +67,7 @@
 #include "fbstorage/task.h"
 #include "fbstorage/snapshot.h"
 #include "fbstorage/operations.h"
+#include "fbstorage/stream.h"
 #include "fbstorage/list.h"
 #include "fbstorage/auth.h"
 #include "fbstorage/admin.h"

@@ -8,7 +8,7 @@ BENCH_VENV   := $(BUILD)/bench-venv
 BENCH_BUILD  := $(BUILD)/bench
 BENCH_PC     := PKG_CONFIG_PATH=$(abspath $(LIBDIR))/pkgconfig
 BENCH_CLIENTS := $(addprefix $(BENCH_BUILD)/,measure put_file put_many list_all call_overhead download \
-                 put_parallel curl_put_many)
+                 put_parallel curl_put_many stream)
 
 .PHONY: bench bench-build
 bench: lib venv bench-build

@@ -141,14 +141,17 @@ public final class Storage: RequestHost, @unchecked Sendable {
         return StorageReference(storage: self, path: try root.child(path ?? ""))
     }
 
-    /// A reference from a `gs://` or `http(s)://…/v0/b/<bucket>/o/<path>` URL of this bucket.
+    /// A reference from a `gs://` or `http(s)://…/v0/b/<bucket>/o/<path>` URL of this bucket. A
+    /// download URL's `token=` is kept: the reference's downloads send it instead of auth (the
+    /// URL's host is not: requests go to this storage's endpoint, production or emulator).
     public func reference(forURL url: String) throws(StorageError) -> StorageReference {
         let path = try StoragePath.parse(url: url)
         guard path.bucket == bucket else {
             throw StorageError(code: .bucketMismatch,
                                message: "The URL's bucket '\(path.bucket)' is not this storage's bucket '\(bucket)'")
         }
-        return StorageReference(storage: self, path: path)
+        let token = try StoragePath.downloadToken(inURL: url)
+        return StorageReference(storage: self, path: path, downloadToken: token)
     }
 
     // MARK: Lifetime

@@ -5,10 +5,22 @@
 public struct StorageReference: Sendable, Hashable, CustomStringConvertible {
     public let storage: Storage
     public let path: StoragePath
+    /// The `token=` of the download URL this reference was made from: its downloads send the
+    /// token instead of the storage's auth. References derived from it have none.
+    public let downloadToken: String?
 
-    init(storage: Storage, path: StoragePath) {
+    init(storage: Storage, path: StoragePath, downloadToken: String? = nil) {
         self.storage = storage
         self.path = path
+        self.downloadToken = downloadToken
+    }
+
+    /// Where the object's bytes are read: with the download token when there is one (the URL
+    /// is the credential), else with the storage's auth.
+    var mediaTarget: (url: String, authenticated: Bool) {
+        let endpoint = storage.settings.endpoint
+        if let downloadToken { return (endpoint.downloadURL(path, token: downloadToken), false) }
+        return (endpoint.mediaURL(path), true)
     }
 
     public var bucket: String { path.bucket }

@@ -5,7 +5,7 @@ import FBStorage
 public typealias fbs_task_callback = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void
 
 /// Starts a task from a reference handle and hands out an owned task handle.
-private func startTask(_ reference: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?,
+func startTask(_ reference: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?,
                        _ start: (StorageReference) throws(StorageError) -> StorageTask) -> Int32 {
     Errors.status { () throws(StorageError) in
         let out = try Arguments.out(out)
@@ -14,7 +14,7 @@ private func startTask(_ reference: OpaquePointer?, _ out: UnsafeMutablePointer<
 }
 
 /// The metadata argument of an upload: NULL, or a metadata handle.
-private func optionalMetadata(_ metadata: OpaquePointer?) throws(StorageError) -> StorageMetadata? {
+func optionalMetadata(_ metadata: OpaquePointer?) throws(StorageError) -> StorageMetadata? {
     guard let metadata else { return nil }
     return try StorageMetadata.behind(metadata)
 }

@@ -24,6 +24,8 @@ import Testing
             (.pathError, -13053, "FBS_ERR_PATH"),
             (.timeout, -13060, "FBS_ERR_TIMEOUT"),
             (.tls, -13061, "FBS_ERR_TLS"),
+            (.rangeNotSatisfiable, -13062, "FBS_ERR_RANGE_NOT_SATISFIABLE"),
+            (.objectChanged, -13063, "FBS_ERR_OBJECT_CHANGED"),
             (.authInvalidAPIKey, -13100, "FBS_ERR_AUTH_INVALID_API_KEY"),
             (.authInvalidEmail, -13101, "FBS_ERR_AUTH_INVALID_EMAIL"),
             (.authWrongPassword, -13102, "FBS_ERR_AUTH_WRONG_PASSWORD"),

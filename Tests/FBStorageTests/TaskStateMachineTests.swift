@@ -277,7 +277,7 @@ struct TaskStateMachineTests {
         #expect(contents(of: path) == bytes)
     }
 
-    @Test("a range that does not continue the file fails the download at once, leaving no file")
+    @Test("a range that skips bytes the download needs fails it at once, leaving no file")
     func wrongRangeFails() throws {
         let (storage, engine) = try makeStorage()
         defer { storage.close() }
@@ -286,11 +286,156 @@ struct TaskStateMachineTests {
         engine.runPosted()
         try engine.respond(200, [("Content-Length", "10")], body: Array("0123".utf8))
         engine.advance(by: try #require(engine.nextTimerDelay))
-        try engine.respond(206, [("Content-Range", "bytes 0-9/10")], body: Array("0123456789".utf8))
+        try engine.respond(206, [("Content-Range", "bytes 6-9/10")], body: Array("6789".utf8))
         #expect(task.snapshot.status == .failure)
-        #expect(task.snapshot.error?.message.contains("unexpected range") == true)
+        #expect(task.snapshot.error?.message.contains("skipped bytes") == true)
         #expect(engine.inFlight.isEmpty && engine.nextTimerDelay == nil)
         #expect(contents(of: path) == nil)
+    }
+
+    @Test("bytes a server sends again are skipped: the sink sees each byte once")
+    func resentBytesAreSkipped() throws {
+        let (storage, engine) = try makeStorage()
+        defer { storage.close() }
+        let received = Locked<[UInt8]>([])
+        let task = try storage.reference("d.bin").stream { bytes in received.withLock { $0 += bytes }; return nil }
+        engine.runPosted()
+        try engine.respond(200, [("Content-Length", "10"), ("x-goog-generation", "7")], body: Array("0123".utf8))
+        engine.advance(by: try #require(engine.nextTimerDelay))
+        #expect(try engine.oldest.header("Range") == "bytes=4-")
+        // A server that ignores Range sends everything again.
+        try engine.respond(200, [("Content-Length", "10"), ("x-goog-generation", "7")], body: Array("0123456789".utf8))
+        #expect(task.snapshot.status == .success)
+        #expect(received.withLock { $0 } == Array("0123456789".utf8))
+    }
+
+    @Test("a slice stops the answer at its end and asks only for its rest after a cut")
+    func sliceOfAFullAnswer() throws {
+        let (storage, engine) = try makeStorage()
+        defer { storage.close() }
+        let received = Locked<[UInt8]>([])
+        let task = try storage.reference("d.bin").stream(range: .slice(offset: 2, length: 5)) { bytes in
+            received.withLock { $0 += bytes }
+            return nil
+        }
+        engine.runPosted()
+        #expect(try engine.oldest.header("Range") == "bytes=2-6")
+        try engine.respond(206, [("Content-Range", "bytes 2-6/10")], body: Array("23".utf8))   // cut after 2
+        engine.advance(by: try #require(engine.nextTimerDelay))
+        #expect(try engine.oldest.header("Range") == "bytes=4-6")
+        try engine.respond(200, [("Content-Length", "10")], body: Array("0123456789".utf8))   // Range ignored
+        #expect(task.snapshot.status == .success && task.snapshot.bytesTransferred == 5)
+        #expect(received.withLock { $0 } == Array("23456".utf8))
+    }
+
+    @Test("a download paused right after its last byte succeeds on resume without a request")
+    func pausedAfterTheLastByte() throws {
+        let (storage, engine) = try makeStorage()
+        defer { storage.close() }
+        let task = try storage.reference("d.bin").stream { _ in nil }
+        engine.runPosted()
+        let transfer = try engine.oldest
+        #expect(transfer.callbacks.onResponseHead?(200, HTTPHeaders([(name: "Content-Length", value: "4")])) == true)
+        #expect(Array("0123".utf8).withUnsafeBytes { transfer.callbacks.onBodyData?($0) } == true)
+        task.pause()   // on the transfer thread: at once, before the answer completes
+        task.resume()
+        engine.runPosted()
+        #expect(task.snapshot.status == StorageTaskStatus.success)
+        #expect(engine.inFlight.isEmpty && engine.started == 1)   // no request after the first
+    }
+
+    @Test("another generation mid-way fails with objectChanged; no byte of it is delivered")
+    func replacedObject() throws {
+        let (storage, engine) = try makeStorage()
+        defer { storage.close() }
+        let received = Locked<[UInt8]>([])
+        let task = try storage.reference("d.bin").stream { bytes in received.withLock { $0 += bytes }; return nil }
+        engine.runPosted()
+        try engine.respond(200, [("Content-Length", "10"), ("x-goog-generation", "1")], body: Array("0123".utf8))
+        engine.advance(by: try #require(engine.nextTimerDelay))
+        try engine.respond(206, [("Content-Range", "bytes 4-9/10"), ("x-goog-generation", "2")], body: Array("ABCDEF".utf8))
+        #expect(task.snapshot.error?.code == .objectChanged)
+        #expect(received.withLock { $0 } == Array("0123".utf8))
+        #expect(engine.inFlight.isEmpty && engine.nextTimerDelay == nil)
+    }
+
+    @Test("a 416 names the size: the empty range at the end succeeds, one past it fails")
+    func unsatisfiableRanges() throws {
+        let (storage, engine) = try makeStorage()
+        defer { storage.close() }
+        let atEnd = try storage.reference("d.bin").stream(range: .from(offset: 10)) { _ in nil }
+        engine.runPosted()
+        try engine.respond(416, [("Content-Range", "bytes */10")])
+        #expect(atEnd.snapshot.status == .success && atEnd.snapshot.bytesTransferred == 0)
+        let past = try storage.reference("d.bin").stream(range: .slice(offset: 9, length: 2)) { _ in nil }
+        engine.runPosted()
+        try engine.respond(206, [("Content-Range", "bytes 9-9/10")], body: Array("9".utf8))
+        #expect(past.snapshot.error?.code == .rangeNotSatisfiable)
+        #expect(past.snapshot.error?.message.contains("which has 10 bytes") == true)
+    }
+
+    @Test("a sink's error ends the download with it")
+    func sinkRefuses() throws {
+        let (storage, engine) = try makeStorage()
+        defer { storage.close() }
+        let task = try storage.reference("d.bin").stream { _ in StorageError(code: .cancelled, message: "full") }
+        engine.runPosted()
+        try engine.respond(200, [("Content-Length", "10")], body: Array("0123456789".utf8))
+        #expect(task.snapshot.error?.code == .cancelled && task.snapshot.error?.message == "full")
+        #expect(engine.inFlight.isEmpty && engine.nextTimerDelay == nil)
+    }
+
+    // MARK: Streams of unknown length
+
+    /// Reads the oldest transfer's request body as curl would (a stream keeps only what the
+    /// server has not confirmed, and hashes what is read).
+    private func readBody(_ engine: FakeEngine) throws -> [UInt8] {
+        let body = try #require(try engine.oldest.request.body)
+        var bytes = [UInt8](repeating: 0, count: Int(body.length))
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { body.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[done...]), at: Int64(done)) }
+            guard n > 0 else { break }
+            done += n
+        }
+        return Array(bytes[..<done])
+    }
+
+    @Test("a stream opens a session without a size, waits when not ready, and finalizes at its end")
+    func streamUpload() throws {
+        let (storage, engine) = try makeStorage { $0.uploadChunkSize = Self.chunk }
+        defer { storage.close() }
+        let bytes = (0..<(Self.chunk + 100)).map { UInt8(truncatingIfNeeded: $0) }
+        let offset = Locked(0)
+        let ready = Locked(false)
+        let task = try storage.reference("s.bin").putStream { buffer in
+            guard ready.withLock({ $0 }) else { return .success(StorageUploadTask.streamNotReady) }
+            let n = offset.withLock { position -> Int in
+                let n = min(buffer.count, bytes.count - position, 50_000)
+                if n > 0 { bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[position..<(position + n)])) } }
+                position += n
+                return n
+            }
+            return .success(n)
+        }
+        engine.runPosted()
+        #expect(engine.inFlight.isEmpty)   // nothing to send yet
+        ready.withLock { $0 = true }
+        task.resume()
+        engine.runPosted()
+        #expect(try engine.oldest.header("X-Goog-Upload-Command") == "start")
+        #expect(try engine.oldest.header("X-Goog-Upload-Header-Content-Length") == nil)
+        try sessionStarted(engine)
+        #expect(try engine.oldest.header("X-Goog-Upload-Command") == "upload")
+        #expect(try readBody(engine) == Array(bytes[..<Int(Self.chunk)]))
+        try engine.respond(200, active(received: Self.chunk))
+        #expect(try engine.oldest.header("X-Goog-Upload-Command") == "upload, finalize")
+        #expect(try engine.oldest.header("X-Goog-Upload-Offset") == String(Self.chunk))
+        #expect(try readBody(engine) == Array(bytes[Int(Self.chunk)...]))
+        try engine.respond(200, [("X-Goog-Upload-Status", "final")], body: metadataJSON("s.bin", bytes))
+        #expect(task.snapshot.status == StorageTaskStatus.success)
+        #expect(task.snapshot.bytesTransferred == Int64(bytes.count))
+        #expect(task.uploadSession == nil)
     }
 
     @Test("a download's error status keeps the server's message, streamed or not")

@@ -30,6 +30,16 @@ struct OperationTests {
         #expect(try await ref.data(maxSize: 1000) == bytes)
     }
 
+    @Test("data(range:), an fbstorage extra, reads a slice; past the end it fails", arguments: Flavor.allCases)
+    func dataRange(flavor: Flavor) async throws {
+        let ref = makeStorage(flavor).reference().child("ranged.bin")
+        let bytes = randomData(5000)
+        _ = try await ref.putDataAsync(bytes)
+        #expect(try await ref.data(range: 100..<1100) == bytes[100..<1100])
+        #expect(try await ref.data(range: 4999..<5000) == bytes[4999..<5000])
+        await #expect(throws: StorageError.self) { try await ref.data(range: 4999..<5001) }
+    }
+
     @Test("getData fails with downloadSizeExceeded over maxSize", arguments: Flavor.allCases)
     func getDataTooLarge(flavor: Flavor) async throws {
         let ref = makeStorage(flavor).reference().child("big.bin")

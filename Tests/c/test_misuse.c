@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "misuse.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,6 +222,17 @@ REF_CALL(rf_download_url, fbs_reference_download_url(r, &out_str))
 REF_CALL(rf_download_url_async, fbs_reference_download_url_async(r, str_cb, cb))
 REF_CALL(rf_get_data, fbs_reference_get_data(r, 10, &out_bytes, &out_len))
 REF_CALL(rf_get_data_async, fbs_reference_get_data_async(r, 10, data_cb, cb))
+static unsigned char range_buffer[4];
+static int devnull = -1;
+static int refuse_sink(const void *b, size_t n, void *u) { (void)b; (void)n; (void)u; return FBS_ERR_CANCELLED; }
+static int64_t empty_source(void *b, size_t n, void *u) { (void)b; (void)n; (void)u; return 0; }
+REF_CALL(rf_get_range, fbs_reference_get_range(r, 0, 10, 10, &out_bytes, &out_len))
+REF_CALL(rf_get_range_async, fbs_reference_get_range_async(r, 0, 10, 10, data_cb, cb))
+REF_CALL(rf_read_range, fbs_reference_read_range(r, 0, 4, range_buffer, sizeof range_buffer, &out_task))
+REF_CALL(rf_stream, fbs_reference_stream(r, 0, -1, refuse_sink, NULL, &out_task))
+REF_CALL(rf_write_to_fd, fbs_reference_write_to_fd(r, devnull, &out_task))
+REF_CALL(rf_put_stream, fbs_reference_put_stream(r, empty_source, NULL, NULL, &out_task))
+REF_CALL(rf_put_fd, fbs_reference_put_fd(r, devnull, NULL, &out_task))
 REF_CALL(rf_list, fbs_reference_list(r, 10, NULL, &out_list))
 REF_CALL(rf_list_async, fbs_reference_list_async(r, 10, NULL, list_cb, cb))
 REF_CALL(rf_list_all, fbs_reference_list_all(r, &out_list))
@@ -244,6 +256,13 @@ static const struct { const char *name; ref_call fn; int valid_offline; } ref_ca
     {"fbs_reference_download_url_async", rf_download_url_async, 0},
     {"fbs_reference_get_data", rf_get_data, 0},
     {"fbs_reference_get_data_async", rf_get_data_async, 0},
+    {"fbs_reference_get_range", rf_get_range, 0},
+    {"fbs_reference_get_range_async", rf_get_range_async, 0},
+    {"fbs_reference_read_range", rf_read_range, 1},
+    {"fbs_reference_stream", rf_stream, 1},
+    {"fbs_reference_write_to_fd", rf_write_to_fd, 1},
+    {"fbs_reference_put_stream", rf_put_stream, 1},
+    {"fbs_reference_put_fd", rf_put_fd, 1},
     {"fbs_reference_list", rf_list, 0},
     {"fbs_reference_list_async", rf_list_async, 0},
     {"fbs_reference_list_all", rf_list_all, 0},
@@ -254,6 +273,8 @@ TEST_OFFLINE(misuse_bad_reference_handles) {
     bad_handles h;
     make_handles(&h);
     local_file = temp_file_with("hello", 5, ".txt");
+    devnull = open("/dev/null", O_RDWR);
+    REQUIRE(devnull >= 0);
     out_meta = h.meta;   /* the changes for update_metadata */
     int callbacks = 0;
     BAD_LIST(fbs_reference, h.released_ref, h.storage, h.meta);

@@ -19,11 +19,11 @@ from .uploads import curl_upload, escaped, test_file, upload_metrics
 OBJECT = "download/large"
 
 
-def curl_download(ctx: Context, destination: str) -> ClientRun:
+def curl_download(ctx: Context, destination: str, name: str = OBJECT) -> ClientRun:
     """curl -o from the URL fbstorage's downloads use (`?alt=media`, no token: the bench
     emulator's rules allow every read); -w prints curl's own transfer time."""
     return ctx.run(["curl", "-sS", "--fail", "-o", destination, "-w", '{"seconds": %{time_total}}\\n',
-                    f"{ctx.emulator.url}/v0/b/{BUCKET}/o/{escaped(OBJECT)}?alt=media"])
+                    f"{ctx.emulator.url}/v0/b/{BUCKET}/o/{escaped(name)}?alt=media"])
 
 
 def run(ctx: Context) -> dict:

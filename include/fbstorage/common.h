@@ -18,7 +18,7 @@ extern "C" {
 #define FBS_ABI_VERSION 2
 
 /* ------------------------------------------------------------------------------------------
- * Codes — the Firebase StorageErrorCode raw values, and FBS_ERR_TIMEOUT and FBS_ERR_TLS, fbstorage's own.
+ * Codes — the Firebase StorageErrorCode raw values, and fbstorage's own (FBS_ERR_TIMEOUT and after).
  * ---------------------------------------------------------------------------------------- */
 typedef enum fbs_error_code {
     FBS_OK                         = 0,
@@ -39,6 +39,8 @@ typedef enum fbs_error_code {
     FBS_ERR_PATH                   = -13053, /* bad URL or path: >1024 bytes, CR/LF, root upload */
     FBS_ERR_TIMEOUT                = -13060, /* fbs_task_wait: the timeout passed first; the task goes on */
     FBS_ERR_TLS                    = -13061, /* the server's TLS certificate failed verification (never retried) */
+    FBS_ERR_RANGE_NOT_SATISFIABLE  = -13062, /* a byte range reaches past the end of the object */
+    FBS_ERR_OBJECT_CHANGED         = -13063, /* the object was replaced (new generation) during a download */
     /* Firebase Auth (fbstorage/auth.h), after the Apple SDK's AuthErrorCode. */
     FBS_ERR_AUTH_INVALID_API_KEY       = -13100, /* the API key is not valid for this project */
     FBS_ERR_AUTH_INVALID_EMAIL         = -13101, /* malformed email address */

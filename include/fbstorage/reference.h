@@ -20,7 +20,12 @@ extern "C" {
 int fbs_storage_reference(fbs_storage *storage, const char *path, fbs_reference **out);
 
 /* A reference from "gs://bucket/path" or "http(s)://host[:port]/v0/b/bucket/o/<escaped path>".
- * Errors: FBS_ERR_PATH (unparsable), FBS_ERR_BUCKET_MISMATCH (another bucket). */
+ * A download URL's "token=" is kept: the reference's downloads (get_data, ranges, streams,
+ * write_to_file, write_to_fd) send it instead of the storage's auth, so a token URL alone
+ * downloads without signing in. The URL's host is not kept: requests go to the storage's
+ * endpoint (production, or the emulator). References derived from it (child, parent, root)
+ * have no token. Errors: FBS_ERR_PATH (unparsable, or a token with a bad escape or a control
+ * character), FBS_ERR_BUCKET_MISMATCH (another bucket). */
 int fbs_storage_reference_for_url(fbs_storage *storage, const char *url, fbs_reference **out);
 
 /* The reference to `path` below r. "" returns a copy of r. */

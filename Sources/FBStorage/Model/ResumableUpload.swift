@@ -3,13 +3,15 @@
 /// (`upload`, the last one `upload, finalize`), a `query` for how many bytes the server has,
 /// and `cancel`. See docs/reference/wire-protocol.md.
 enum ResumableUpload {
-    /// The request that opens a session for an object of `total` bytes.
-    static func startRequest(url: String, metadataJSON: [UInt8], contentType: String, total: Int64,
+    /// The request that opens a session for an object of `total` bytes (nil: not known yet,
+    /// a stream; the finalizing chunk fixes the size).
+    static func startRequest(url: String, metadataJSON: [UInt8], contentType: String, total: Int64?,
                              auth: [(name: String, value: String)]) -> HTTPRequest {
-        HTTPRequest(method: "POST", url: url, headers: [
+        let size = total.map { [(name: "X-Goog-Upload-Header-Content-Length", value: String($0))] } ?? []
+        return HTTPRequest(method: "POST", url: url, headers: [
             (name: "X-Goog-Upload-Protocol", value: "resumable"),
             (name: "X-Goog-Upload-Command", value: "start"),
-            (name: "X-Goog-Upload-Header-Content-Length", value: String(total)),
+        ] + size + [
             (name: "X-Goog-Upload-Header-Content-Type", value: contentType),
             (name: "Content-Type", value: "application/json; charset=utf-8"),
         ] + auth, body: BytesBody(metadataJSON))

@@ -36,6 +36,10 @@ public enum StorageErrorCode: Int32, Sendable, CaseIterable {
     /// TLS failed: the server's certificate did not verify (CA, expiry, host name), or the
     /// handshake failed. Never retried (no Firebase counterpart).
     case tls = -13061
+    /// A byte range reaches past the end of the object (fbstorage's own).
+    case rangeNotSatisfiable = -13062
+    /// The object was replaced (another generation) while a download read it (fbstorage's own).
+    case objectChanged = -13063
 
     // Firebase Auth (the Apple SDK's AuthErrorCode).
     /// The API key is not valid for the project.
@@ -95,6 +99,8 @@ public enum StorageErrorCode: Int32, Sendable, CaseIterable {
         case .pathError: "FBS_ERR_PATH"
         case .timeout: "FBS_ERR_TIMEOUT"
         case .tls: "FBS_ERR_TLS"
+        case .rangeNotSatisfiable: "FBS_ERR_RANGE_NOT_SATISFIABLE"
+        case .objectChanged: "FBS_ERR_OBJECT_CHANGED"
         case .authInvalidAPIKey: "FBS_ERR_AUTH_INVALID_API_KEY"
         case .authInvalidEmail: "FBS_ERR_AUTH_INVALID_EMAIL"
         case .authWrongPassword: "FBS_ERR_AUTH_WRONG_PASSWORD"

@@ -131,6 +131,23 @@ public struct StoragePath: Hashable, Sendable, CustomStringConvertible {
         throw .path("The URL '\(url)' is neither a gs:// URL nor an http(s):// Firebase Storage URL.")
     }
 
+    /// The `token` query parameter of an `http(s)` download URL (percent-decoded once), nil
+    /// when there is none; a `gs://` URL has none.
+    /// - Throws: `pathError` for a token with a bad percent-encoding or a control character.
+    static func downloadToken(inURL url: String) throws(StorageError) -> String? {
+        guard dropScheme("gs", from: url) == nil else { return nil }
+        guard let query = split(split(Substring(url), at: "#").before, at: "?").after else { return nil }
+        for parameter in query.split(separator: "&") {
+            guard let escaped = dropPrefix("token=", from: parameter) else { continue }
+            guard let token = PercentEscaping.decode(String(escaped)),
+                  !token.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                throw .path("The URL '\(url)' has an invalid token.")
+            }
+            return token.isEmpty ? nil : token
+        }
+        return nil
+    }
+
     /// The `http(s)` form, after `scheme://`.
     private static func parseHTTP(afterScheme rest: Substring, url: String) throws(StorageError) -> StoragePath {
         // Cut the fragment, then the query string.

@@ -187,6 +187,8 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
     }
 
     private func bodyData(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        // Abandoned from a hook (a sink that paused its task): the rest of the body is not taken.
+        guard !finished else { return false }
         guard (200..<300).contains(status), let take = hooks.onBodyData else {
             errorBody.append(contentsOf: bytes.prefix(max(0, 65536 - errorBody.count)))
             return true

@@ -102,11 +102,12 @@ extension StorageReference {
                                     message: "\(path.gsURL) is larger than the maximum size of \(maxSize) bytes")
         let outOfMemory = StorageError(code: .internalError, message: "Out of memory for the bytes of \(path.gsURL)")
         let settings = storage.settings
-        let url = settings.endpoint.mediaURL(path)
+        let target = mediaTarget
         let buffer = ByteBuffer()
         try requireObject()
         try RetryingRequest(
             storage: storage, path: path, settings: settings, retryTime: settings.maxDownloadRetryTime,
+            options: .init(authenticated: target.authenticated),
             hooks: .init(
                 onResponseHead: { _, headers in
                     buffer.removeAll()   // a retry receives the whole body again
@@ -118,8 +119,29 @@ extension StorageReference {
                     if Int64(buffer.count + bytes.count) > maxSize { return tooLarge }
                     return buffer.append(bytes) ? nil : outOfMemory
                 }),
-            build: { _, auth in HTTPRequest(method: "GET", url: url, headers: auth) },
+            build: { _, auth in HTTPRequest(method: "GET", url: target.url, headers: auth) },
             completion: { result in done(result.map { _ in buffer }) }).start()
+    }
+
+    /// The bytes of `range` (fbstorage's own). A range that reaches past the end of the object
+    /// fails with `.rangeNotSatisfiable`, never with fewer bytes; one larger than `maxSize` with
+    /// `.downloadSizeExceeded` before its bytes are read.
+    public func getData(range: ByteRange, maxSize: Int64) throws(StorageError) -> ByteBuffer {
+        try storage.runBlocking { done throws(StorageError) in try startGetData(range: range, maxSize: maxSize, done) }
+    }
+
+    public func getData(range: ByteRange, maxSize: Int64, completion: @escaping StorageCompletion<ByteBuffer>) throws(StorageError) {
+        try storage.runAsync({ done throws(StorageError) in try startGetData(range: range, maxSize: maxSize, done) },
+                             completion: completion)
+    }
+
+    /// A download task into a buffer: its retries resume with `Range` rather than start over.
+    func startGetData(range: ByteRange, maxSize: Int64, _ done: @escaping StorageCompletion<ByteBuffer>) throws(StorageError) {
+        guard maxSize >= 0 else { throw StorageError(code: .invalidArgument, message: "max_size must be >= 0") }
+        let sink = BufferSink(maxSize: maxSize, path: path)
+        let task = try StorageDownloadTask(reference: self, range: range, sink: sink)
+        task.onEnd { snapshot in done(snapshot.error.map { .failure($0) } ?? .success(sink.buffer)) }
+        try task.start()
     }
 
     // MARK: List

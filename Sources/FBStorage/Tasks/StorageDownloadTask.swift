@@ -1,97 +1,46 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// A download to a local file, observable like an upload.
+/// A download of an object, or of a byte range of it (`ByteRange`), into a `DownloadSink` (a
+/// file, a caller's callback or buffer, a file descriptor); observable like an upload.
 ///
-/// Bytes go to a temporary file beside the destination, renamed over it on success, so a failure
-/// or cancel never leaves a partial or clobbered destination. After a failure, pause or resume
-/// the download continues with `Range` from the bytes already written: the retries of its one
-/// `RetryingRequest` each ask for the rest. The object's CRC32C (from `x-goog-hash`) is checked
-/// when the server sends one. State is touched only on the transfer thread.
+/// Each byte reaches the sink once and in order. After a dropped connection, a pause or a
+/// resume the download continues with `Range` from the first byte not delivered yet: the
+/// retries of its one `RetryingRequest` each ask for the rest; bytes a server sends again (a
+/// 200 to a `Range` request) are skipped. Every answer must come from the object's first
+/// generation (`x-goog-generation`), else the download fails with `objectChanged` rather than
+/// mix two versions. When the whole object was read, its CRC32C (from `x-goog-hash`) is
+/// checked. State is touched only on the transfer thread.
 public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
-    private let destination: String
-    private let temporaryPath: String
     private let settings: StorageSettings
-    private var fd: Int32
-    private var written: Int64 = 0
-    private var total: Int64 = -1
+    private let range: ByteRange?
+    private let sink: DownloadSink
+    /// The object's bytes `[start, end)` the download delivers, once an answer told the size.
+    private var window: Range<Int64>?
+    private var objectSize: Int64 = -1
+    private var generation: String?
+    /// Bytes of the window handed to the sink, in all and before the current attempt.
+    private var delivered: Int64 = 0
+    private var deliveredBeforeAttempt: Int64 = 0
+    /// The object offset of the next body byte of the current answer.
+    private var bodyOffset: Int64 = 0
+    /// Every byte of the window was delivered while the answer went on (a server that sent more
+    /// than asked for): the request was stopped on purpose.
+    private var windowFilled = false
     private var crc32c = CRC32C()
     private var expectedCRC: String?
     private var request: RetryingRequest?
     private var paused = false
     private var ended = false
 
-    init(reference: StorageReference, destination: String) throws(StorageError) {
+    init(reference: StorageReference, range: ByteRange? = nil, sink: DownloadSink) throws(StorageError) {
         try reference.requireObject()
-        guard !destination.isEmpty else {
-            throw StorageError(code: .invalidArgument, message: "The destination path is empty")
-        }
-        let mode = try Self.permissions(for: destination)
-        let directory = destination.lastIndex(of: "/").map { String(destination[...$0]) } ?? "./"
-        let base = destination.split(separator: "/").last.map(String.init) ?? "download"
-        var template = Array("\(directory).\(base).fbsdownload-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            throw StorageError(code: .unknown,
-                               message: "Cannot create a temporary file beside \(destination) (\(String(cString: strerror(errno))))")
-        }
-        temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        guard fchmod(fd, mode) == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            unlink(temporaryPath)
-            throw StorageError(code: .unknown, message: "Cannot set the permissions of a temporary file beside \(destination) (\(reason))")
-        }
-        self.fd = fd
-        self.destination = destination
+        try range?.validate()
+        self.range = range
+        self.sink = sink
         settings = reference.storage.settings
         super.init(reference: reference, totalBytes: -1)
     }
 
-    /// The permission bits the downloaded file gets: a new file's are `0666 & ~umask`, as open(2)
-    /// gives; a replaced file keeps its own. A file that is read-only (no write bit, or one the
-    /// caller may not write) is refused rather than replaced: a download never makes a read-only
-    /// file writable, nor replaces what the caller could not overwrite in place.
-    private static func permissions(for destination: String) throws(StorageError) -> mode_t {
-        var info = stat()
-        guard stat(destination, &info) == 0 else {
-            guard errno == ENOENT else {
-                throw StorageError(code: .unknown, message: "Cannot write \(destination) (\(String(cString: strerror(errno))))")
-            }
-            return 0o666 & ~currentUmask()
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw StorageError(code: .unknown, message: "Cannot write \(destination): it exists and is not a regular file")
-        }
-        guard info.st_mode & 0o222 != 0, access(destination, W_OK) == 0 else {
-            throw StorageError(code: .unknown, message: "Cannot replace \(destination): the file is read-only; it is left as it is")
-        }
-        return info.st_mode & 0o777
-    }
-
-    /// The process's umask, read without changing it (`umask(2)` can only set it, and setting it
-    /// to read it would race other threads creating files): the `Umask:` line of
-    /// /proc/self/status (Linux 4.7+), else the usual 022.
-    private static func currentUmask() -> mode_t {
-        guard let file = fopen("/proc/self/status", "r") else { return 0o022 }
-        defer { fclose(file) }
-        var line = [CChar](repeating: 0, count: 256)
-        while fgets(&line, Int32(line.count), file) != nil {
-            let text = String(cString: line)
-            if text.hasPrefix("Umask:"), let mask = mode_t(String(text.dropFirst(6)).trimmingASCIIWhitespace(), radix: 8) {
-                return mask
-            }
-        }
-        return 0o022
-    }
-
-    deinit {
-        if fd >= 0 {
-            close(fd)
-            unlink(temporaryPath)
-        }
-    }
+    /// The window's size, -1 while unknown.
+    private var total: Int64 { window.map { $0.upperBound - $0.lowerBound } ?? -1 }
 
     // MARK: Lifecycle (transfer thread)
 
@@ -104,13 +53,13 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
         guard !ended, !paused else { return }
         paused = true
         abandonInFlight()
-        emit(.pause, bytes: written, total: total)
+        emit(.pause, bytes: delivered, total: total)
     }
 
     override func resumeOnTransferThread() {
         guard !ended, paused else { return }
         paused = false
-        emit(.resume, bytes: written, total: total)
+        emit(.resume, bytes: delivered, total: total)
         sendRequest()
     }
 
@@ -120,28 +69,27 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
 
     // MARK: The request
 
-    /// One retried GET streaming into the file; each attempt asks for the bytes not written yet.
+    /// One retried GET streaming into the sink; each attempt asks for the bytes not delivered yet.
     private func sendRequest() {
-        let url = settings.endpoint.mediaURL(reference.path)
+        // Paused (or cut) right after the last byte: there is nothing left to ask for.
+        if let window, delivered == Int64(window.count) { return succeed() }
+        let target = reference.mediaTarget
         let request = RetryingRequest(
             storage: storage, path: reference.path, settings: settings, retryTime: settings.maxDownloadRetryTime,
-            options: .init(streaming: true, registered: false, speedCap: speedCap),
+            options: .init(authenticated: target.authenticated, streaming: true, registered: false, speedCap: speedCap),
             hooks: .init(
                 onResponseHead: { [self] status, headers in responseHead(status: status, headers: headers) },
                 onBodyData: { [self] bytes in received(bytes) },
-                classify: { [self] _, outcome in
-                    guard case .success = outcome, total >= 0, written < total else { return outcome }
-                    // The connection ended early: continue from here.
-                    return .retry(cause: StorageError(code: .unknown, message: "The download ended after \(written) of \(total) bytes"),
-                                  retryAfter: nil)
-                }),
+                classify: { [self] result, outcome in classify(result, outcome) }),
             build: { [self] _, auth in
-                HTTPRequest(method: "GET", url: url, headers: written > 0 ? auth + [(name: "Range", value: "bytes=\(written)-")] : auth)
+                deliveredBeforeAttempt = delivered
+                return HTTPRequest(method: "GET", url: target.url, headers: auth + (rangeHeader().map { [(name: "Range", value: $0)] } ?? []))
             },
             completion: { [self] result in
                 self.request = nil
                 switch result {
                 case .success: succeed()
+                case .failure where windowFilled: succeed()
                 case .failure(let error): fail(error, logged: true)
                 }
             })
@@ -149,64 +97,164 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
         do { try request.start() } catch { fail(closedOr(error)) }
     }
 
+    /// The `Range` of the next attempt: the range as asked until the size is known, then the
+    /// window's bytes not delivered yet.
+    private func rangeHeader() -> String? {
+        guard let window else {
+            if let range { return range.firstRequestHeader }
+            return delivered > 0 ? "bytes=\(delivered)-" : nil
+        }
+        let next = window.lowerBound + delivered
+        if window.upperBound < objectSize { return "bytes=\(next)-\(max(window.upperBound - 1, next))" }
+        return next > 0 ? "bytes=\(next)-" : nil
+    }
+
     private func responseHead(status: Int, headers: HTTPHeaders) -> StorageError? {
+        let size: Int64
         switch status {
         case 200:
-            // A full body: start the file over (the server ignored or could not honour Range).
-            if written > 0 {
-                guard ftruncate(fd, 0) == 0 else { return writeError(errno) }
-                written = 0
-                crc32c = CRC32C()
-            }
-            total = headers.value("Content-Length").flatMap { Int64($0) } ?? -1
+            bodyOffset = 0
+            size = headers.value("Content-Length").flatMap { Int64($0) } ?? -1
         case 206:
-            // "bytes <first>-<last>/<size>": it must continue exactly where the file ends.
-            guard let range = headers.value("Content-Range"), let rangeTotal = Self.parseContentRange(range, from: written) else {
+            guard let value = headers.value("Content-Range"), let (first, rangeSize) = Self.parseContentRange(value) else {
                 return StorageError(code: .unknown, message: "Download failed: the server answered with an unexpected range")
             }
-            total = rangeTotal
+            bodyOffset = first
+            size = rangeSize
         default:
             return nil
+        }
+        if let error = checkGeneration(headers.value("x-goog-generation")) { return error }
+        if size >= 0 {
+            if objectSize >= 0 && size != objectSize { return objectChanged() }
+            objectSize = size
+        }
+        if window == nil, let error = openWindow() { return error }
+        if let window, window.isEmpty || delivered == Int64(window.count) {
+            windowFilled = true
+            return Self.stopped
+        }
+        if bodyOffset > (window?.lowerBound ?? 0) + delivered {
+            return StorageError(code: .unknown, message: "Download failed: the server skipped bytes the download still needs")
         }
         expectedCRC = headers.value("x-goog-hash").flatMap(Self.crc32cFromHashHeader)
         return nil
     }
 
-    private func received(_ bytes: UnsafeRawBufferPointer) -> StorageError? {
-        var done = 0
-        while done < bytes.count {
-            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(written) + off_t(done))
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return writeError(errno) }
-            done += n
+    /// Fixes the window once the object's size is known (the whole object needs no size).
+    private func openWindow() -> StorageError? {
+        guard let range else {
+            if objectSize >= 0 {
+                window = 0..<objectSize
+                return sink.expect(objectSize)
+            }
+            return nil
         }
-        crc32c.update(bytes)
-        written += Int64(bytes.count)
-        emit(.progress, bytes: written, total: total)
+        guard objectSize >= 0 else {
+            return StorageError(code: .unknown, message: "Download failed: the server did not tell the size of \(reference.path.gsURL)")
+        }
+        do throws(StorageError) {
+            let window = try range.window(size: objectSize, of: reference.path)
+            self.window = window
+            return sink.expect(Int64(window.count))
+        } catch {
+            return error
+        }
+    }
+
+    private func checkGeneration(_ value: String?) -> StorageError? {
+        guard let value else { return nil }
+        guard let generation else {
+            generation = value
+            return nil
+        }
+        return value == generation ? nil : objectChanged()
+    }
+
+    private func objectChanged() -> StorageError {
+        StorageError(code: .objectChanged,
+                     message: "\(reference.path.gsURL) was replaced while it was downloaded (after \(delivered) bytes); no byte of the new version was delivered")
+    }
+
+    /// Hands the bytes of the window to the sink, skipping those delivered before.
+    private func received(_ bytes: UnsafeRawBufferPointer) -> StorageError? {
+        var rest = bytes[...]
+        let next = (window?.lowerBound ?? 0) + delivered
+        if bodyOffset < next {
+            let skip = Int(min(next - bodyOffset, Int64(rest.count)))
+            rest = rest.dropFirst(skip)
+            bodyOffset += Int64(skip)
+        }
+        if let window { rest = rest.prefix(Int(max(0, window.upperBound - bodyOffset))) }
+        if !rest.isEmpty {
+            let block = UnsafeRawBufferPointer(rebasing: rest)
+            if let error = sink.write(block) { return error }
+            crc32c.update(block)
+            delivered += Int64(block.count)
+            bodyOffset += Int64(block.count)
+            emit(.progress, bytes: delivered, total: total)
+        }
+        if let window, delivered == Int64(window.count), rest.count < bytes.count {
+            windowFilled = true   // the answer goes on past the window: stop it here
+            return Self.stopped
+        }
         return nil
     }
 
-    private func writeError(_ code: Int32) -> StorageError {
-        StorageError(code: .unknown, message: "Download failed: cannot write \(temporaryPath): \(String(cString: strerror(code)))")
+    /// Ends the attempt without an error of its own: the window is filled.
+    private static let stopped = StorageError(code: .cancelled, message: "The range is complete")
+
+    /// A 416 is the range's verdict; an answer that ended early is retried for the rest. An
+    /// attempt that delivered bytes retries at once: the backoff is for a server that answers
+    /// nothing, not for a link that drops now and then.
+    private func classify(_ result: Result<HTTPResponse, TransportError>, _ outcome: AttemptOutcome) -> AttemptOutcome {
+        if case .success(let response) = result, response.status == 416 {
+            return unsatisfiable(response)
+        }
+        var outcome = outcome
+        if case .success = outcome, let window, delivered < Int64(window.count) {
+            outcome = .retry(cause: StorageError(code: .unknown, message: "The download ended after \(delivered) of \(window.count) bytes"),
+                             retryAfter: nil)
+        }
+        if case .retry(let cause, nil, let refused) = outcome, delivered > deliveredBeforeAttempt {
+            return .retry(cause: cause, retryAfter: 0, refused: refused)
+        }
+        return outcome
+    }
+
+    /// A 416 names the size (`Content-Range: bytes */<size>`): an empty range at the end is
+    /// satisfied; any other range reaches past the end.
+    private func unsatisfiable(_ response: HTTPResponse) -> AttemptOutcome {
+        let size = response.headers.value("Content-Range").flatMap { value -> Int64? in
+            guard value.hasPrefix("bytes */") else { return nil }
+            return Int64(value.dropFirst(8))
+        }
+        guard let size, window == nil, let range else {
+            return .fail(StorageError(code: .rangeNotSatisfiable,
+                                      message: "The server found the range \(range?.description ?? "asked for") past the end of \(reference.path.gsURL)",
+                                      httpStatus: 416))
+        }
+        objectSize = size
+        do throws(StorageError) {
+            let window = try range.window(size: size, of: reference.path)
+            guard window.isEmpty else { throw StorageError(code: .unknown, message: "The server refused a range within \(reference.path.gsURL)") }
+            self.window = window
+            return .success(response)
+        } catch {
+            return .fail(error)
+        }
     }
 
     private func succeed() {
-        if let expectedCRC, !crc32c.matches(server: expectedCRC) {
+        let wholeObject = range == nil || (objectSize >= 0 && window == 0..<objectSize)
+        if wholeObject, let expectedCRC, !crc32c.matches(server: expectedCRC) {
             return fail(StorageError(code: .nonMatchingChecksum,
                                      message: "The downloaded bytes' CRC32C \(crc32c.base64) differs from the server's \(expectedCRC)"))
         }
-        guard fsync(fd) == 0, close(fd) == 0 else {
-            return fail(StorageError(code: .unknown, message: "Cannot write \(temporaryPath): \(String(cString: strerror(errno)))"))
-        }
-        fd = -1
-        guard rename(temporaryPath, destination) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporaryPath)
-            return fail(StorageError(code: .unknown, message: "Cannot move the download to \(destination): \(reason)"))
-        }
+        if let error = sink.finish() { return fail(error) }
         ended = true
-        emit(.progress, bytes: written, total: written, force: true)
-        emit(.success, bytes: written, total: written)
+        emit(.progress, bytes: delivered, total: delivered, force: true)
+        emit(.success, bytes: delivered, total: delivered)
     }
 
     /// Ends the task. `logged`: the failing request already logged the error.
@@ -215,12 +263,8 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
         ended = true
         if error.code != .cancelled && !logged { RetryLog.gaveUp(.object(reference.path), error) }
         abandonInFlight()
-        if fd >= 0 {
-            close(fd)
-            unlink(temporaryPath)
-            fd = -1
-        }
-        emit(.failure, bytes: written, total: total, error: error)
+        sink.discard()
+        emit(.failure, bytes: delivered, total: total, error: error)
     }
 
     private func abandonInFlight() {
@@ -230,13 +274,12 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
 
     // MARK: Header parsing
 
-    /// The total size from `bytes <first>-<last>/<size>`, if `first` is `expectedStart`.
-    static func parseContentRange(_ value: String, from expectedStart: Int64) -> Int64? {
+    /// The first offset and the total size (-1 for `*`) of `bytes <first>-<last>/<size>`.
+    static func parseContentRange(_ value: String) -> (first: Int64, size: Int64)? {
         guard value.hasPrefix("bytes ") else { return nil }
         let parts = value.dropFirst(6).split(separator: "/")
-        guard parts.count == 2, let first = parts[0].split(separator: "-").first.flatMap({ Int64($0) }),
-              first == expectedStart else { return nil }
-        return Int64(parts[1]) ?? -1
+        guard parts.count == 2, let first = parts[0].split(separator: "-").first.flatMap({ Int64($0) }) else { return nil }
+        return (first, Int64(parts[1]) ?? -1)
     }
 
     /// The `crc32c=<base64>` part of `x-goog-hash: crc32c=…,md5=…`.

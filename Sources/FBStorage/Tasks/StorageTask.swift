@@ -113,7 +113,9 @@ public class StorageTask: StorageWork, @unchecked Sendable {
         }
         let removed = Set(dropped.map(\.handle))
         dropped = []   // released here, with no lock held (one running now is released when it returns)
-        guard !removed.isEmpty, !CallbackQueue.isAnyCallbackThread else { return }
+        guard !removed.isEmpty else { return }
+        state.broadcast()   // a wait may be waiting for a removed observer's "at once" call
+        guard !CallbackQueue.isAnyCallbackThread else { return }
         _ = state.wait(until: nil) { runningObserver.map { !removed.contains($0) } ?? true }
     }
 
@@ -132,9 +134,15 @@ public class StorageTask: StorageWork, @unchecked Sendable {
         if let ended { handler(ended) }
     }
 
-    public func pause() { storage.engine.perform { [self] in pauseOnTransferThread() } }
-    public func resume() { storage.engine.perform { [self] in resumeOnTransferThread() } }
-    public func cancel() { storage.engine.perform { [self] in cancelOnTransferThread() } }
+    /// Called on the transfer thread (from a download's sink or an upload's read function),
+    /// they act at once: no further byte of the task reaches the sink after `pause` returns.
+    public func pause() { onTransferThread { [self] in pauseOnTransferThread() } }
+    public func resume() { onTransferThread { [self] in resumeOnTransferThread() } }
+    public func cancel() { onTransferThread { [self] in cancelOnTransferThread() } }
+
+    private func onTransferThread(_ work: @escaping @Sendable () -> Void) {
+        if storage.engine.isTransferThread { work() } else { storage.engine.perform(work) }
+    }
 
     /// Waits until the task ended and its SUCCESS or FAILURE observers returned; nil timeout
     /// waits forever. Returns the final snapshot, or nil on timeout.
@@ -145,7 +153,15 @@ public class StorageTask: StorageWork, @unchecked Sendable {
                                message: "Waiting for an unfinished task on its callback thread would never return")
         }
         let deadline = timeout.map { MonotonicClock.seconds() + max($0, 0) }
-        guard state.wait(until: deadline, { terminalDelivered }) else { return nil }
+        // Also the "at once" calls owed to observers added late (a task may end before its first
+        // observer is added): once wait returns, no observer of the task runs any more, so a
+        // binding may release what its callbacks need. Not on a callback thread, where an owed
+        // call may be queued behind the caller, nor once the storage is closed: its callbacks
+        // ran, and calls owed since never run.
+        let ignoreOwed = CallbackQueue.isAnyCallbackThread || storage.isClosed
+        guard state.wait(until: deadline, {
+            terminalDelivered && (ignoreOwed || (owedAtOnce.isEmpty && runningObserver == nil))
+        }) else { return nil }
         return snapshot
     }
 
@@ -231,7 +247,10 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             if callback != nil { runningObserver = handle }
             return callback
         }
-        guard callback != nil else { return }
+        guard callback != nil else {
+            state.broadcast()   // an owed call was dropped: a wait may be waiting for it
+            return
+        }
         callback?(snapshot)
         // Released before a removal waiting for this call returns: if it removed this observer,
         // the observer is gone (its user data released) by then.

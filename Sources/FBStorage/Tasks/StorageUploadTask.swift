@@ -4,6 +4,9 @@ import Glibc
 
 /// An upload: one multipart request for small objects, otherwise the resumable protocol
 /// (start → chunks → finalize, `ResumableUpload`), streaming each chunk from the source.
+/// A stream of unknown length (`StreamUploadSource`) is read a chunk ahead: its session is
+/// opened without a size and its last chunk finalizes once the stream reports its end; a stream
+/// that fails cancels the session, so no object is stored.
 ///
 /// A state machine that issues `RetryingRequest`s, one at a time. Recovery never restarts from
 /// byte 0 while the server keeps the session: a chunk's retries are status queries, and a pause
@@ -15,7 +18,6 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     private let metadata: StorageMetadata
     private let settings: StorageSettings
     private let checksums: UploadChecksums
-    private let total: Int64
     private let resumeFrom: UploadSession?
     /// Resuming: the bytes the session string vouches for, until the server's first answer
     /// says how many it has (it may hold no byte beyond them; see `sessionAnswered`).
@@ -37,6 +39,8 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     private var ended = false
     /// Consecutive out-of-step answers to chunks, each followed by a `query` to resynchronise.
     private var outOfStepAnswers = 0
+    /// The step to take again once a stream whose bytes were not ready is resumed.
+    private var waitingForStream: (() -> Void)?
     private let publishedSession = Locked<UploadSession?>(nil)
 
     /// Creates the task; `start()` sends it. `resumeFrom` continues a persisted session.
@@ -52,7 +56,6 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         try metadata?.checkHeaderFields()
         settings = reference.storage.settings
         self.source = source
-        total = source.length
         var metadata = metadata ?? StorageMetadata()
         if metadata.contentType.string == nil {
             metadata.contentType = .value(source.filePath.map(ContentTypes.forPath) ?? "application/octet-stream")
@@ -65,6 +68,9 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         deadline = reference.storage.engine.now() + settings.maxUploadRetryTime
         super.init(reference: reference, totalBytes: source.length)
     }
+
+    /// The object's size; -1 while a stream's end was not read.
+    private var total: Int64 { source.length }
 
     /// Before a byte is sent: the file must still be what the session was uploading, its size and
     /// the prefix the session vouches for (re-read at disk speed; `checksums` keep that work).
@@ -113,7 +119,12 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     }
 
     override func resumeOnTransferThread() {
+        if !ended, !paused, let step = waitingForStream {   // the stream has bytes again
+            waitingForStream = nil
+            return step()
+        }
         guard !ended, paused else { return }
+        waitingForStream = nil
         paused = false
         moveDeadline()
         emit(.resume, bytes: snapshot.bytesTransferred, total: total)
@@ -125,6 +136,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         guard !ended else { return }
         abandonInFlight()
         if let sessionURL { sendCancelCommand(to: sessionURL) }
+        sessionURL = nil   // told once
         fail(StorageError(code: .cancelled, message: "User cancelled the upload to \(reference.path.gsURL)"))
     }
 
@@ -136,9 +148,13 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
                           message: "The storage was closed; the upload to \(reference.path.gsURL) stopped and its session was kept for resuming"))
     }
 
-    /// Small objects in one multipart request, others through a resumable session.
+    /// Small objects in one multipart request, others through a resumable session. A stream is
+    /// read past the threshold first: one that ends before it is small.
     private func begin() {
-        if total <= StorageSettings.multipartThreshold { sendMultipart() } else { sendStart() }
+        if let stream = source as? StreamUploadSource {
+            guard fill(stream, to: StorageSettings.multipartThreshold + 1, then: { [self] in begin() }) else { return }
+        }
+        if total >= 0 && total <= StorageSettings.multipartThreshold { sendMultipart() } else { sendStart() }
     }
 
     // MARK: Multipart
@@ -171,7 +187,8 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         let contentType = metadata.contentType.string ?? "application/octet-stream"
         let total = total
         send(build: { _, auth in
-            ResumableUpload.startRequest(url: url, metadataJSON: metadataJSON, contentType: contentType, total: total, auth: auth)
+            ResumableUpload.startRequest(url: url, metadataJSON: metadataJSON, contentType: contentType,
+                                         total: total >= 0 ? total : nil, auth: auth)
         }) { [self] response in
             guard let session = ResumableUpload.session(from: response) else {
                 return fail(StorageError(code: .unknown, message: "The server did not start a resumable upload",
@@ -188,8 +205,24 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     /// Sends the next chunk from `confirmed` (the last one also finalizes); its retries ask the
     /// server where it stands instead of re-sending.
     private func sendNextChunk() {
-        let length = min(chunkSize, total - confirmed)
+        if let stream = source as? StreamUploadSource {
+            stream.release(before: confirmed)
+            guard fill(stream, to: confirmed + chunkSize, then: { [self] in sendNextChunk() }) else { return }
+        }
+        let length = min(chunkSize, (total >= 0 ? total : .max) - confirmed)
         sendToSession(Chunk(offset: confirmed, length: length, isLast: confirmed + length == total))
+    }
+
+    /// Reads the stream up to `offset`: false when it failed the task, or has no byte ready
+    /// (then `step` runs again on the next `resume()`).
+    private func fill(_ stream: StreamUploadSource, to offset: Int64, then step: @escaping () -> Void) -> Bool {
+        do throws(StorageError) {
+            if try stream.fill(to: offset) { return true }
+            waitingForStream = step
+        } catch {
+            fail(error)
+        }
+        return false
     }
 
     /// Asks the server how many bytes it has, then continues (or finishes) from there.
@@ -256,7 +289,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
                 moveDeadline()
                 if paused { return }   // the chunk finished after a pause; resume continues from here
             } else {
-                guard let received, (0...total).contains(received) else {
+                guard let received, source.retained.contains(received) else {
                     return fail(StorageError(code: .unknown, message: "The server's upload status has no valid X-Goog-Upload-Size-Received",
                                              httpStatus: response.status))
                 }
@@ -280,6 +313,9 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
 
     /// The session is gone (e.g. the server restarted): start the upload over, within the deadline.
     private func restartAfterLostSession() {
+        guard source.retained.lowerBound == 0 else {
+            return fail(StorageError(code: .unknown, message: "The server lost the upload session of \(reference.path.gsURL) after the stream's first \(source.retained.lowerBound) bytes were sent and released; a stream cannot be read again"))
+        }
         adoptSession(nil)
         confirmed = 0
         checksums.reset()
@@ -372,6 +408,8 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         ended = true
         if error.code != .cancelled && !logged { RetryLog.gaveUp(.object(reference.path), error) }
         abandonInFlight()
+        // A stream cannot be resumed elsewhere: end its session so that nothing is stored.
+        if source is StreamUploadSource, let sessionURL { sendCancelCommand(to: sessionURL) }
         emit(.failure, bytes: snapshot.bytesTransferred, total: total, error: error)
     }
 
@@ -393,7 +431,8 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
 
     private func adoptSession(_ url: String?) {
         sessionURL = url
-        let session = url.map {
+        // A stream's bytes are gone once sent: its session cannot be resumed elsewhere.
+        let session = source is StreamUploadSource ? nil : url.map {
             UploadSession(sessionURL: $0, bucket: reference.bucket, object: reference.fullPath, totalBytes: total)
         }
         publishedSession.withLock { $0 = session }
@@ -410,9 +449,11 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         let isLast: Bool
     }
 
-    /// The configured chunk size in whole units of the server's granularity (at least one).
+    /// The configured chunk size (a stream's: at most `StreamUploadSource.chunkLimit`, since
+    /// it is kept in memory) in whole units of the server's granularity (at least one).
     private var chunkSize: Int64 {
-        max(settings.uploadChunkSize / granularity, 1) * granularity
+        let configured = source is StreamUploadSource ? min(settings.uploadChunkSize, StreamUploadSource.chunkLimit) : settings.uploadChunkSize
+        return max(configured / granularity, 1) * granularity
     }
 
     private func readError() -> StorageError {

@@ -2,9 +2,32 @@
 import Glibc
 #endif
 
-/// The bytes of an upload: a private copy of the caller's data, or an open regular file read
-/// with `pread` (so a file of any size streams in constant memory).
-final class UploadSource: @unchecked Sendable {
+/// The bytes of an upload, read by offset.
+protocol UploadSource: AnyObject, Sendable {
+    /// The size in bytes; -1 while a stream's end was not read yet.
+    var length: Int64 { get }
+    /// The local file, for content-type inference and messages.
+    var filePath: String? { get }
+    /// The offsets the source can still send from: a stream forgets what the server confirmed.
+    var retained: ClosedRange<Int64> { get }
+    /// Throws when the bytes changed since the upload started.
+    func checkUnchanged() throws(StorageError)
+    /// Copies up to `buffer.count` bytes from `offset`; -1 on a read error, 0 past the end.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int
+}
+
+extension UploadSource {
+    /// Reads `[offset, offset + count)` fully into memory (used for small multipart bodies).
+    func readAll(offset: Int64 = 0, count: Int) -> [UInt8]? {
+        var result = [UInt8](repeating: 0, count: count)
+        let n = result.withUnsafeMutableBytes { read(into: $0, at: offset) }
+        return n == count ? result : nil
+    }
+}
+
+/// A private copy of the caller's data, or an open regular file read with `pread` (so a file of
+/// any size streams in constant memory).
+final class FixedUploadSource: UploadSource, @unchecked Sendable {
     let length: Int64
     /// The local file, for content-type inference and messages.
     let filePath: String?
@@ -40,6 +63,8 @@ final class UploadSource: @unchecked Sendable {
         if fd >= 0 { close(fd) }
     }
 
+    var retained: ClosedRange<Int64> { 0...length }
+
     /// Throws `invalidArgument` when the file's size is no longer the size it had when opened:
     /// an upload of a file that grows or shrinks meanwhile can never store what the caller meant.
     func checkUnchanged() throws(StorageError) {
@@ -69,13 +94,6 @@ final class UploadSource: @unchecked Sendable {
             done += n
         }
         return done
-    }
-
-    /// Reads `[offset, offset + count)` fully into memory (used for small multipart bodies).
-    func readAll(offset: Int64 = 0, count: Int) -> [UInt8]? {
-        var result = [UInt8](repeating: 0, count: count)
-        let n = result.withUnsafeMutableBytes { read(into: $0, at: offset) }
-        return n == count ? result : nil
     }
 }
 

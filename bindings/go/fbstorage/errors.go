@@ -31,6 +31,8 @@ const (
 	CodePath                    Code = -13053
 	CodeTimeout                 Code = -13060
 	CodeTLS                     Code = -13061
+	CodeRangeNotSatisfiable     Code = -13062
+	CodeObjectChanged           Code = -13063
 	CodeAuthInvalidAPIKey       Code = -13100
 	CodeAuthInvalidEmail        Code = -13101
 	CodeAuthWrongPassword       Code = -13102
@@ -69,6 +71,8 @@ var (
 	ErrPath                    error = CodePath
 	ErrTimeout                 error = CodeTimeout
 	ErrTLS                     error = CodeTLS
+	ErrRangeNotSatisfiable     error = CodeRangeNotSatisfiable
+	ErrObjectChanged           error = CodeObjectChanged
 	ErrAuthInvalidAPIKey       error = CodeAuthInvalidAPIKey
 	ErrAuthInvalidEmail        error = CodeAuthInvalidEmail
 	ErrAuthWrongPassword       error = CodeAuthWrongPassword

@@ -37,6 +37,7 @@ from .log import log_to_logging, set_log_handler
 from .metadata import StorageMetadata
 from .reference import StorageReference
 from .storage import CloseMode, Storage
+from .streams import ObjectReader, ObjectWriter
 from .task import DownloadTask, StorageTask, TaskSnapshot, TaskStatus, UploadTask
 from .token_request import TokenRequest
 
@@ -54,6 +55,8 @@ __all__ = [
     "InvalidEmailError",
     "InvalidRefreshTokenError",
     "NoUserError",
+    "ObjectReader",
+    "ObjectWriter",
     "OperationNotAllowedError",
     "RequiresRecentLoginError",
     "Storage",

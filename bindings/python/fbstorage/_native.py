@@ -114,6 +114,10 @@ AUTH_LISTENER = CFUNCTYPE(None, UserHandle, c_void_p)
 TOKEN_PROVIDER_ASYNC = CFUNCTYPE(None, c_int, TokenRequestHandle, c_void_p)
 #: ``void (*)(void *user_data)``: fbs_destroy_notify, of the _full calls
 DESTROY_NOTIFY = CFUNCTYPE(None, c_void_p)
+#: ``int (*)(const void *bytes, size_t length, void *user_data)``: 0 takes the bytes.
+SINK_CALLBACK = CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p)
+#: ``int64_t (*)(void *buffer, size_t capacity, void *user_data)``: count read, 0 at the end.
+SOURCE_CALLBACK = CFUNCTYPE(c_int64, c_void_p, c_size_t, c_void_p)
 
 
 class _StatusMarker:
@@ -256,6 +260,14 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_reference_download_url_async": (STATUS, [_R, STRING_CALLBACK, c_void_p]),
     "fbs_reference_get_data": (STATUS, [_R, c_int64, POINTER(c_void_p), POINTER(c_size_t)]),
     "fbs_reference_get_data_async": (STATUS, [_R, c_int64, DATA_CALLBACK, c_void_p]),
+    # Streams and ranges
+    "fbs_reference_get_range": (STATUS, [_R, c_int64, c_int64, c_int64, POINTER(c_void_p), POINTER(c_size_t)]),
+    "fbs_reference_get_range_async": (STATUS, [_R, c_int64, c_int64, c_int64, DATA_CALLBACK, c_void_p]),
+    "fbs_reference_read_range": (STATUS, [_R, c_int64, c_int64, c_void_p, c_size_t, POINTER(_T)]),
+    "fbs_reference_stream": (STATUS, [_R, c_int64, c_int64, SINK_CALLBACK, c_void_p, POINTER(_T)]),
+    "fbs_reference_write_to_fd": (STATUS, [_R, c_int, POINTER(_T)]),
+    "fbs_reference_put_stream": (STATUS, [_R, SOURCE_CALLBACK, c_void_p, _M, POINTER(_T)]),
+    "fbs_reference_put_fd": (STATUS, [_R, c_int, _M, POINTER(_T)]),
     "fbs_reference_list": (STATUS, [_R, c_int64, c_char_p, POINTER(_LR)]),
     "fbs_reference_list_async": (STATUS, [_R, c_int64, c_char_p, LIST_CALLBACK, c_void_p]),
     "fbs_reference_list_all": (STATUS, [_R, POINTER(_LR)]),

@@ -31,6 +31,8 @@ class StorageErrorCode(enum.IntEnum):
     PATH_ERROR = -13053
     TIMEOUT = -13060
     TLS = -13061
+    RANGE_NOT_SATISFIABLE = -13062
+    OBJECT_CHANGED = -13063
     # Firebase Auth (fbstorage/auth.h)
     AUTH_INVALID_API_KEY = -13100
     AUTH_INVALID_EMAIL = -13101

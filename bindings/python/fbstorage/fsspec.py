@@ -24,11 +24,13 @@ CRC32C; downloads stream to disk). Storage options:
 ``max_concurrency``
     How many transfers, metadata requests or deletions run side by side (16).
 ``max_in_memory_download``
-    Objects up to this size (16 MiB) are read into memory whole; larger ones are downloaded
-    to a temporary file, from which byte ranges are then served.
+    Appending (``"ab"``) copies the existing object: up to this size (16 MiB) through memory,
+    larger ones through a temporary file.
 
-The library downloads whole objects only (no byte-range requests): a ranged read of a large
-object downloads it once into a temporary file per open file (or per ``cat_file`` call).
+Reads fetch only the bytes asked for: ``cat_file(path, start, end)``, ``cat_ranges`` (the
+ranges in parallel) and open files (fsspec's block cache over ranged reads) are byte-range
+requests, so pandas, pyarrow and Dask read a Parquet footer or one column without downloading
+the object.
 
 Prefixes are directories: they exist while an object lies below them, so ``mkdir`` creates
 nothing and empty directories do not exist.
@@ -65,6 +67,8 @@ PROTOCOL = "firebase"
 _DEFAULT_MAX_IN_MEMORY_DOWNLOAD = 16 * 1024 * 1024
 _DEFAULT_MAX_CONCURRENCY = 16
 _APPEND_COPY_PIECE = 8 * 1024 * 1024  # existing bytes copied into an append's upload at a time
+_FIRST_READAHEAD = 256 * 1024  # an open file's second sequential read fetches this far ahead,
+_MAX_READAHEAD = 16 * 1024 * 1024  # doubling with each further one up to this
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -408,10 +412,30 @@ class FirebaseStorageFileSystem(AbstractFileSystem):
                 os.unlink(temporary)
                 raise
 
+    def _cat_range(self, path: str, start: int | None, end: int | None, size: int | None = None) -> bytes:
+        """``bytes[start:end]`` of the object with Python's slice rules, in one ranged read. The
+        size is asked for only when the slice needs it (a negative end, a range past the end)."""
+        reference = self._reference(path)
+        with _as_os_errors(path):
+            if start is None and end is None:
+                return reference.get_data()
+            if size is None and (end is None or (end >= 0 and (start is None or start >= 0))):
+                try:
+                    if end is None:
+                        return reference.get_data(start=start)
+                    return reference.get_data(start=start, end=max(end, start or 0))
+                except StorageError as error:
+                    if error.code != StorageErrorCode.RANGE_NOT_SATISFIABLE:
+                        raise
+            if size is None:
+                size = self.info(path)["size"]
+            first, stop, _ = slice(start, end).indices(size)
+            return reference.get_data(start=first, end=max(first, stop))
+
     def cat_file(self, path: str, start: int | None = None, end: int | None = None, **kwargs: Any) -> bytes:
-        """The object's bytes, or ``[start:end]`` of them (negative values count from the end)."""
-        with self._download(path) as copy:
-            return copy.read(start, end)
+        """The object's bytes, or ``[start:end]`` of them (negative values count from the end),
+        fetching only those."""
+        return self._cat_range(self._strip_protocol(path), start, end)
 
     def cat_ranges(
         self,
@@ -422,30 +446,22 @@ class FirebaseStorageFileSystem(AbstractFileSystem):
         on_error: str = "return",
         **kwargs: Any,
     ) -> list[Any]:
-        """Byte ranges of objects; each object is downloaded once, the objects in parallel."""
+        """Byte ranges of objects, each one ranged read, up to ``max_concurrency`` at once."""
         count = len(paths)
         starts = starts if isinstance(starts, list) else [starts] * count
         ends = ends if isinstance(ends, list) else [ends] * count
         if not len(starts) == len(ends) == count:
             raise ValueError("paths, starts and ends must have the same length")
-        wanted: dict[str, list[int]] = {}
-        for index, path in enumerate(paths):
-            wanted.setdefault(self._strip_protocol(path), []).append(index)
-        results: list[Any] = [None] * count
 
-        def read_object(path: str) -> None:
+        def read(index: int) -> Any:
             try:
-                with self._download(path) as copy:
-                    for index in wanted[path]:
-                        results[index] = copy.read(starts[index], ends[index])
+                return self._cat_range(self._strip_protocol(paths[index]), starts[index], ends[index])
             except Exception as error:
                 if on_error != "return":
                     raise
-                for index in wanted[path]:
-                    results[index] = error
+                return error
 
-        self._parallel_map(read_object, wanted)
-        return results
+        return self._parallel_map(read, range(count))
 
     def get_file(
         self, rpath: str, lpath: Any, callback: Any = DEFAULT_CALLBACK, outfile: Any = None, **kwargs: Any
@@ -658,8 +674,8 @@ class _ObjectCopy:
 class FirebaseStorageFile(AbstractBufferedFile):
     """A file of :class:`FirebaseStorageFileSystem`.
 
-    Reading: the object is downloaded on the first read (see ``max_in_memory_download``);
-    fsspec's block cache (``cache_type``, ``block_size``) sits on top. Writing: blocks go to a
+    Reading: fsspec's block cache (``cache_type``, ``block_size``) over ranged reads of the
+    blocks asked for. Writing: blocks go to a
     temporary file, uploaded at ``close()`` through the library's resumable upload (or in one
     request when everything fit in one block); ``metadata``, ``content_type`` and any
     writable StorageMetadata field may be given to ``open()``. Appending (``"ab"``): an object
@@ -671,9 +687,12 @@ class FirebaseStorageFile(AbstractBufferedFile):
     fs: FirebaseStorageFileSystem
 
     def __init__(self, *arguments: Any, **kwargs: Any) -> None:
-        self._copy: _ObjectCopy | None = None
         self._spool: Any = None
         self._appended_to: StorageMetadata | None = None  # the existing object's, when appending
+        # Without a cache type of the caller's, reads are exact ranges and only sequential
+        # reads fetch ahead (_fetch_range): a Parquet reader's jumps fetch what it asks for.
+        kwargs.setdefault("cache_type", "none")
+        self._ahead_start, self._ahead, self._last_end, self._readahead = 0, b"", -1, 0
         super().__init__(*arguments, **kwargs)
         if self.mode == "ab":
             self._start_from_the_existing_object()
@@ -691,9 +710,23 @@ class FirebaseStorageFile(AbstractBufferedFile):
             self.loc = existing.size
 
     def _fetch_range(self, start: int, end: int) -> bytes:
-        if self._copy is None:
-            self._copy = self.fs._download(self.path, self.size)
-        return self._copy.read(start, end)
+        """Bytes [start, end): from what was fetched ahead, the rest in one ranged read, which
+        fetches ahead (doubling) while the reads go on sequentially."""
+        end = min(end, self.size)
+        ahead_end = self._ahead_start + len(self._ahead)
+        cached = b""
+        fetch_from = start
+        if self._ahead_start <= start < ahead_end:
+            cached = self._ahead[start - self._ahead_start:end - self._ahead_start]
+            fetch_from = ahead_end
+        if fetch_from < end:
+            sequential = start == self._last_end
+            self._readahead = min(max(self._readahead * 2, _FIRST_READAHEAD), _MAX_READAHEAD) if sequential else 0
+            stop = max(end, min(fetch_from + self._readahead, self.size))
+            self._ahead_start, self._ahead = fetch_from, self.fs._cat_range(self.path, fetch_from, stop, self.size)
+            cached += self._ahead[:end - fetch_from]
+        self._last_end = end
+        return cached
 
     def _upload_chunk(self, final: bool = False) -> bool:
         if final and self._spool is None and self.autocommit:  # all in one block: from memory
@@ -736,9 +769,6 @@ class FirebaseStorageFile(AbstractBufferedFile):
         try:
             super().close()
         finally:
-            if self._copy is not None:
-                self._copy.close()
-                self._copy = None
             if self.autocommit:
                 self.discard()
 

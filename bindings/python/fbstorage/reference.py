@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import ctypes
+import io
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ._conversion import (
+    C_INT,
     LocalPath,
     byte_buffer,
     check_integer,
@@ -28,6 +30,7 @@ from ._native import (
 from .errors import StorageError, StorageErrorCode
 from .list_result import StorageListResult
 from .metadata import StorageMetadata, native_metadata
+from .streams import DEFAULT_READAHEAD, BufferedObjectWriter, ObjectReader, ObjectWriter, iter_bytes, range_arguments
 from .task import DownloadTask, UploadTask
 
 if TYPE_CHECKING:
@@ -321,21 +324,66 @@ class StorageReference(OwnedHandle):
         address = call_for_out(lib.fbs_reference_download_url, self._handle, out_type=ctypes.c_void_p)
         return take_string(address.value) or ""
 
-    def get_data(self, max_size: int | None = None) -> bytes:
-        """Downloads the object into memory.
+    def get_data(self, max_size: int | None = None, *, start: int | None = None, end: int | None = None) -> bytes:
+        """Downloads the object, or bytes ``start`` (inclusive) to ``end`` (exclusive) of it,
+        into memory. A negative ``start`` without ``end`` reads that many bytes before the end.
 
-        Raises StorageError DOWNLOAD_SIZE_EXCEEDED, before downloading, when the object is
-        larger than ``max_size`` bytes (None: no limit).
+        Raises StorageError DOWNLOAD_SIZE_EXCEEDED, before downloading, when the object (or the
+        range) is larger than ``max_size`` bytes (None: no limit), and RANGE_NOT_SATISFIABLE when
+        the range reaches past the end of the object (never fewer bytes).
         """
         limit = _UNLIMITED_SIZE if max_size is None else check_integer(max_size, "max_size")
         lib = library()
         address = ctypes.c_void_p()
         length = ctypes.c_size_t()
-        lib.fbs_reference_get_data(self._handle, limit, ctypes.byref(address), ctypes.byref(length))
+        if start is None and end is None:
+            lib.fbs_reference_get_data(self._handle, limit, ctypes.byref(address), ctypes.byref(length))
+        else:
+            offset, count = range_arguments(start, end)
+            lib.fbs_reference_get_range(self._handle, offset, count, limit, ctypes.byref(address), ctypes.byref(length))
         try:
             return ctypes.string_at(address, length.value) if length.value else b""
         finally:
             lib.fbs_data_free(address)
+
+    # -- streams -----------------------------------------------------------------------------
+    def open(self, mode: str = "rb", *, metadata: StorageMetadata | None = None,
+             buffer_size: int = DEFAULT_READAHEAD) -> io.BufferedReader | BufferedObjectWriter:
+        """A binary file object over the object.
+
+        ``"rb"``: seekable and buffered; reads are ranged GETs, fetching ahead while reading on
+        (up to 16 MiB at once). The size is read when opening. ``"wb"``: what is written streams
+        to the object in constant memory (``put_stream``); ``close()`` finishes the upload and
+        raises its error; an exception leaving a ``with`` block aborts it, storing nothing.
+        """
+        if mode == "rb":
+            return io.BufferedReader(ObjectReader(self, readahead=buffer_size), buffer_size=buffer_size)
+        if mode == "wb":
+            return BufferedObjectWriter(ObjectWriter(self, metadata), buffer_size=max(buffer_size, 256 * 1024))
+        raise ValueError(f"mode must be 'rb' or 'wb', not {mode!r}")
+
+    def iter_bytes(self, chunk_size: int = 1 << 20, *, start: int | None = None,
+                   end: int | None = None) -> Iterator[bytes]:
+        """The object's bytes (or ``start``..``end`` of them, as in :meth:`get_data`) in blocks of
+        ``chunk_size`` (the last may be shorter), streamed: a dropped connection continues with
+        Range, each byte once; a replaced object raises StorageError OBJECT_CHANGED. Stopping
+        early cancels the download."""
+        return iter_bytes(self, chunk_size, start, end)
+
+    def put_fd(self, fd: int, metadata: StorageMetadata | None = None) -> UploadTask:
+        """Uploads what the open file descriptor ``fd`` (a pipe, stdin, a socket) holds up to its
+        end, in constant memory; ``fd`` stays open. Nothing is stored if reading fails."""
+        with native_metadata(metadata) as native:
+            handle = call_for_out(library().fbs_reference_put_fd, self._handle, check_integer(fd, "fd", C_INT),
+                                  native, out_type=TaskHandle)
+        return UploadTask(handle, self)
+
+    def write_to_fd(self, fd: int) -> DownloadTask:
+        """Downloads the object to the open file descriptor ``fd`` (a pipe, stdout, a socket), which
+        stays open; on failure the bytes written so far stay written."""
+        handle = call_for_out(library().fbs_reference_write_to_fd, self._handle, check_integer(fd, "fd", C_INT),
+                              out_type=TaskHandle)
+        return DownloadTask(handle, self)
 
     def list(self, max_results: int | None = None, page_token: str | None = None) -> StorageListResult:
         """One page of the objects and folders directly below this reference.

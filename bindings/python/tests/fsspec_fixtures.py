@@ -6,10 +6,11 @@ finds the fixtures there.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import fsspec
 import pytest
+from conftest import header
 
 from fbstorage.fsspec import FirebaseStorageFileSystem
 
@@ -40,3 +41,21 @@ def firebase_fs(emulator: EmulatorServer) -> Iterator[FirebaseStorageFileSystem]
     emulator.reset()
     FirebaseStorageFileSystem.clear_instance_cache()
     yield emulator_filesystem(emulator)
+
+
+def served_bytes(emulator, size: int) -> int:
+    """The object bytes the recorded downloads asked for (their Range, else the whole object)."""
+    total = 0
+    for entry in downloads(emulator):
+        first, _, last = (header(entry, "Range") or "bytes=0-").removeprefix("bytes=").partition("-")
+        if not first:
+            total += min(int(last), size)
+        else:
+            total += min(int(last) + 1 if last else size, size) - int(first)
+    return total
+
+
+def downloads(emulator) -> list[dict[str, Any]]:
+    """The recorded requests that downloaded an object's bytes."""
+    return [entry for entry in emulator.requests()
+            if entry["method"] == "GET" and "alt=media" in entry["query"]]

@@ -306,3 +306,20 @@ async def test_a_failing_observer_is_reported_to_the_loop(storage: fbstorage.aio
     task.observe(TaskStatus.SUCCESS, broken)
     assert (await task).size == 1  # the task's outcome still arrives
     assert [type(context["exception"]) for context in reported] == [RuntimeError]
+
+
+async def test_ranges_and_async_iteration(storage: fbstorage.aio.Storage) -> None:
+    data = os.urandom(3 * 1024 * 1024 + 1)
+    ref = storage.reference("streams/aio.bin")
+    await ref.put_data(data)
+    assert await ref.get_data(start=5, end=500) == data[5:500]
+    assert await ref.get_data(start=-7) == data[-7:]
+    with pytest.raises(StorageError) as raised:
+        await ref.get_data(start=len(data), end=len(data) + 1)
+    assert raised.value.code == StorageErrorCode.RANGE_NOT_SATISFIABLE
+    blocks = [block async for block in ref.iter_bytes(1024 * 1024)]
+    assert [len(block) for block in blocks] == [1024 * 1024] * 3 + [1]
+    assert b"".join(blocks) == data
+    async for block in ref.iter_bytes(64 * 1024, start=1000):  # leaving early cancels the download
+        assert block == data[1000:1000 + 64 * 1024]
+        break

@@ -51,11 +51,12 @@ def fbstorage_cli(emulator: EmulatorServer, cli_env: dict[str, str]):
     """Runs ``python -m fbstorage --emulator HOST:PORT ARGS…`` on the reset emulator."""
     emulator.reset()
 
-    def run(*arguments: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+    def run(*arguments: str, env: dict[str, str] | None = None,
+            stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
         return subprocess.run(
             [sys.executable, "-m", "fbstorage", "--emulator", f"{emulator.host}:{emulator.port}",
              *arguments],
-            env=env or cli_env, capture_output=True, timeout=COMMAND_TIMEOUT)
+            env=env or cli_env, capture_output=True, timeout=COMMAND_TIMEOUT, input=stdin)
 
     return run
 
@@ -124,6 +125,23 @@ def test_cat_and_url(fbstorage_cli, emulator, tmp_path) -> None:
     url = text(fbstorage_cli("url", f"{BUCKET}/n.txt").stdout).strip()
     with urllib.request.urlopen(url) as response:
         assert response.read() == b"note\n"
+
+
+def test_stdin_stdout_and_cat_ranges(fbstorage_cli, emulator) -> None:
+    data = os.urandom(700_000)
+    uploaded = fbstorage_cli("--chunk-size", "262144", "cp", "-", "gs://test-bucket/piped/in.bin", stdin=data)
+    assert uploaded.returncode == 0, uploaded.stderr
+    assert stored(emulator, "piped/in.bin") == data
+    downloaded = fbstorage_cli("cp", "gs://test-bucket/piped/in.bin", "-")
+    assert downloaded.returncode == 0 and downloaded.stdout == data
+    for given, expected in (("0-9", data[:10]), ("699990-", data[699_990:]), ("-5", data[-5:]),
+                            ("100-100", data[100:101])):
+        ranged = fbstorage_cli("cat", "--range", given, "gs://test-bucket/piped/in.bin")
+        assert ranged.returncode == 0 and ranged.stdout == expected, (given, ranged.stderr)
+    past = fbstorage_cli("cat", "-r", "700000-700001", "gs://test-bucket/piped/in.bin")
+    assert past.returncode == 1 and b"past the end" in past.stderr
+    assert fbstorage_cli("cat", "-r", "9-3", "gs://test-bucket/piped/in.bin").returncode == 2
+    assert fbstorage_cli("cp", "-", "local.bin", stdin=b"x").returncode == 2
 
 
 def test_copy_down_and_between_objects(fbstorage_cli, emulator, folder, tmp_path) -> None:

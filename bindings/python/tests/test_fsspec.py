@@ -12,8 +12,8 @@ from pathlib import Path
 
 import fsspec
 import pytest
-from conftest import payload
-from fsspec_fixtures import BUCKET, emulator_filesystem, firebase_fs  # noqa: F401 (firebase_fs is a fixture)
+from conftest import header, payload
+from fsspec_fixtures import BUCKET, downloads, emulator_filesystem, firebase_fs, served_bytes  # noqa: F401 (firebase_fs is a fixture)
 
 from fbstorage import StorageError, StorageErrorCode
 from fbstorage.fsspec import FirebaseStorageFileSystem
@@ -31,12 +31,6 @@ service firebase.storage {
     match /{folder}/{path=**} { allow write: if folder != 'bad'; }
   }
 }"""
-
-
-def downloads(emulator) -> list[dict]:
-    """The recorded requests that downloaded an object's bytes."""
-    return [entry for entry in emulator.requests()
-            if entry["method"] == "GET" and "alt=media" in entry["query"]]
 
 
 def spool_files() -> set[str]:
@@ -155,19 +149,25 @@ def test_cat_file_ranges(emulator, in_memory: bool) -> None:
         filesystem.cat_file(f"{BUCKET}/r/none", 0, 1)
 
 
-def test_reading_an_open_file_downloads_once(emulator) -> None:
+def test_reading_an_open_file_fetches_the_ranges_read(emulator) -> None:
     emulator.reset()
-    filesystem = emulator_filesystem(emulator, max_in_memory_download=4096)
-    data = payload(200_000)
+    filesystem = emulator_filesystem(emulator)
+    data = payload(2_000_000)
     path = f"{BUCKET}/r/blocks.bin"
     filesystem.pipe_file(path, data)
     emulator.clear_requests()
-    with filesystem.open(path, "rb", block_size=8192, cache_type="bytes") as opened:
+    with filesystem.open(path, "rb") as opened:
         assert opened.size == len(data)
-        for offset in (0, 150_000, 20, 199_990, 64_000):
+        for offset in (0, 1_500_000, 20, 1_999_990, 64_000):
             opened.seek(offset)
             assert opened.read(5000) == data[offset:offset + 5000]
-        assert len(downloads(emulator)) == 1
+    ranges = [header(entry, "Range") for entry in downloads(emulator)]
+    assert all(ranges) and len(ranges) == 5
+    assert served_bytes(emulator, len(data)) == 5000 * 4 + 10
+    emulator.clear_requests()
+    with filesystem.open(path, "rb") as opened:  # sequential reads fetch ahead
+        assert b"".join(iter(lambda: opened.read(10_000), b"")) == data
+    assert len(downloads(emulator)) < 12 and served_bytes(emulator, len(data)) == len(data)
     assert filesystem.head(path, 7) == data[:7] and filesystem.tail(path, 7) == data[-7:]
 
 

@@ -60,6 +60,10 @@ codes! {
     Timeout = -13060,
     /// TLS: the server's certificate was refused (wrong CA, expired, another host's).
     Tls = -13061,
+    /// A byte range reaches past the end of the object.
+    RangeNotSatisfiable = -13062,
+    /// The object was replaced (a new generation) during a download.
+    ObjectChanged = -13063,
     AuthInvalidApiKey = -13100,
     AuthInvalidEmail = -13101,
     AuthWrongPassword = -13102,

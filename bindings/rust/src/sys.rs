@@ -35,6 +35,8 @@ pub type fbs_token_provider_async =
     Option<unsafe extern "C" fn(force_refresh: c_int, request: *mut fbs_token_request, user_data: *mut c_void)>;
 
 pub type fbs_destroy_notify = Option<unsafe extern "C" fn(user_data: *mut c_void)>;
+pub type fbs_sink_callback = Option<unsafe extern "C" fn(bytes: *const c_void, length: usize, user_data: *mut c_void) -> c_int>;
+pub type fbs_source_callback = Option<unsafe extern "C" fn(buffer: *mut c_void, capacity: usize, user_data: *mut c_void) -> i64>;
 
 pub const FBS_TIME_ABSENT: i64 = i64::MIN;
 
@@ -281,4 +283,15 @@ unsafe extern "C" {
     pub fn fbs_reference_copy_to(source: *const fbs_reference, destination: *const fbs_reference, out_metadata: *mut *mut fbs_metadata) -> c_int;
     pub fn fbs_reference_list_with_metadata_async(r: *const fbs_reference, max_results: i64, page_token: *const c_char, cb: fbs_list_callback, user_data: *mut c_void) -> c_int;
     pub fn fbs_reference_copy_to_async(source: *const fbs_reference, destination: *const fbs_reference, cb: fbs_metadata_callback, user_data: *mut c_void) -> c_int;
+}
+
+// stream.h
+unsafe extern "C" {
+    pub fn fbs_reference_get_range(r: *const fbs_reference, offset: i64, length: i64, max_size: i64, out_bytes: *mut *mut c_void, out_length: *mut usize) -> c_int;
+    pub fn fbs_reference_get_range_async(r: *const fbs_reference, offset: i64, length: i64, max_size: i64, cb: fbs_data_callback, user_data: *mut c_void) -> c_int;
+    pub fn fbs_reference_read_range(r: *const fbs_reference, offset: i64, length: i64, buffer: *mut c_void, capacity: usize, out: *mut *mut fbs_task) -> c_int;
+    pub fn fbs_reference_stream(r: *const fbs_reference, offset: i64, length: i64, sink: fbs_sink_callback, user_data: *mut c_void, out: *mut *mut fbs_task) -> c_int;
+    pub fn fbs_reference_write_to_fd(r: *const fbs_reference, fd: c_int, out: *mut *mut fbs_task) -> c_int;
+    pub fn fbs_reference_put_stream(r: *const fbs_reference, read: fbs_source_callback, user_data: *mut c_void, metadata: *const fbs_metadata, out: *mut *mut fbs_task) -> c_int;
+    pub fn fbs_reference_put_fd(r: *const fbs_reference, fd: c_int, metadata: *const fbs_metadata, out: *mut *mut fbs_task) -> c_int;
 }

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, AsyncIterator
 
 from .. import reference as sync_reference
 from .._conversion import (
+    C_INT,
     LocalPath,
     check_integer,
     decode,
@@ -17,6 +19,7 @@ from .._conversion import (
 )
 from ..list_result import StorageListResult
 from ..metadata import StorageMetadata, native_metadata
+from ..streams import range_arguments
 from . import _completion
 from .task import DownloadTask, UploadTask
 
@@ -133,6 +136,31 @@ class StorageReference:
         encode_local_path(path)
         return DownloadTask(lambda: self._reference.write_to_file(path), self)
 
+    def put_fd(self, fd: int, metadata: StorageMetadata | None = None) -> UploadTask:
+        """Uploads what the open file descriptor ``fd`` holds up to its end (see the sync form)."""
+        check_integer(fd, "fd", C_INT)
+        return UploadTask(lambda: self._reference.put_fd(fd, metadata), self)
+
+    def write_to_fd(self, fd: int) -> DownloadTask:
+        """Downloads the object to the open file descriptor ``fd`` (see the sync form)."""
+        check_integer(fd, "fd", C_INT)
+        return DownloadTask(lambda: self._reference.write_to_fd(fd), self)
+
+    async def iter_bytes(self, chunk_size: int = 1 << 20, *, start: int | None = None,
+                         end: int | None = None) -> AsyncIterator[bytes]:
+        """``async for block in ref.iter_bytes(...)``: the sync form's blocks, each awaited on a
+        worker thread, so the event loop never waits for the network."""
+        blocks = self._reference.iter_bytes(chunk_size, start=start, end=end)
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                block = await loop.run_in_executor(None, next, blocks, None)
+                if block is None:
+                    return
+                yield block
+        finally:
+            await loop.run_in_executor(None, blocks.close)
+
     # -- operations --------------------------------------------------------------------------
     async def get_metadata(self) -> StorageMetadata:
         """The object's metadata."""
@@ -167,14 +195,20 @@ class StorageReference:
         )
         return url
 
-    async def get_data(self, max_size: int | None = None) -> bytes:
-        """Downloads the object into memory; StorageError DOWNLOAD_SIZE_EXCEEDED, before
-        downloading, when it is larger than ``max_size`` bytes (None: no limit)."""
+    async def get_data(self, max_size: int | None = None, *, start: int | None = None,
+                       end: int | None = None) -> bytes:
+        """Downloads the object, or bytes ``start``..``end`` of it (as the sync form), into
+        memory; StorageError DOWNLOAD_SIZE_EXCEEDED, before downloading, when it is larger than
+        ``max_size`` bytes (None: no limit), RANGE_NOT_SATISFIABLE past the end."""
         limit = _UNLIMITED_SIZE if max_size is None else check_integer(max_size, "max_size")
+        if start is None and end is None:
+            name, arguments = "fbs_reference_get_data_async", (limit,)
+        else:
+            name, arguments = "fbs_reference_get_range_async", (*range_arguments(start, end), limit)
         data: bytes = await _completion.start(
-            "fbs_reference_get_data_async",
+            name,
             self._reference._handle,
-            limit,
+            *arguments,
             convert=_completion.copy_bytes,
         )
         return data

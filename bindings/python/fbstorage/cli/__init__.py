@@ -134,10 +134,15 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("-l", "--long", action="store_true", help="with size, time and type")
     listing.add_argument("-r", "--recursive", action="store_true", help="every object below")
 
+    shown: dict[str, argparse.ArgumentParser] = {}
     for name, help in (("stat", "show an object's metadata"),
-                       ("cat", "write objects' bytes to stdout"),
+                       ("cat", "write objects' bytes to stdout, streamed"),
                        ("url", "print objects' download URLs")):
-        command(name, help).add_argument("targets", nargs="+", metavar="gs://BUCKET/PATH")
+        shown[name] = command(name, help)
+        shown[name].add_argument("targets", nargs="+", metavar="gs://BUCKET/PATH")
+    shown["cat"].add_argument("-r", "--range", dest="byte_range", metavar="START-END",
+                              help="only these bytes: START-END (END inclusive), START-, or -N (the last N); "
+                                   "past the end is an error")
 
     signing = command("signurl", "print V4 signed URLs (needs --service-account): anyone holding one may "
                                  "do METHOD to the object until it expires")
@@ -204,6 +209,8 @@ async def _run_with(options: argparse.Namespace, auth: Auth | None) -> int:
                 arguments["long"] = options.long
             if options.command == "signurl":
                 arguments.update(method=options.method, duration=options.duration)
+            if options.command == "cat":
+                arguments["byte_range"] = options.byte_range
             await getattr(commands, options.command)(ctx, targets, **arguments)
         if ctx.failures:
             print(f"fbstorage: {options.command}: {ctx.failures} failed, "

@@ -98,10 +98,28 @@ async def stat(ctx: CommandContext, targets: list[RemotePath]) -> None:
     await ctx.each(targets, show, jobs=1)
 
 
-async def cat(ctx: CommandContext, targets: list[RemotePath]) -> None:
+def parse_range(text: str) -> tuple[int | None, int | None]:
+    """``--range`` as gsutil's ``cat -r``: "START-END" (inclusive), "START-", or "-N" (the last
+    N bytes); as get_data's (start, end)."""
+    first, dash, last = text.partition("-")
+    if not dash or not (first or last) or not (first.isdigit() or not first) or not (last.isdigit() or not last):
+        raise UsageError(f"--range {text!r}: expected START-END, START- or -N (bytes, END inclusive)")
+    if not first:
+        return -int(last), None
+    if not last:
+        return int(first), None
+    if int(last) < int(first):
+        raise UsageError(f"--range {text!r}: END is before START")
+    return int(first), int(last) + 1
+
+
+async def cat(ctx: CommandContext, targets: list[RemotePath], byte_range: str | None = None) -> None:
+    """Streams each object (or its --range) to stdout; a range past the end is an error."""
+    start, end = parse_range(byte_range) if byte_range else (None, None)
+
     async def write(target: RemotePath) -> None:
-        data = await ctx.reference(target).get_data()
-        sys.stdout.buffer.write(data)
+        async for block in ctx.reference(target).iter_bytes(start=start, end=end):
+            sys.stdout.buffer.write(block)
         sys.stdout.buffer.flush()
 
     await ctx.each(targets, write, jobs=1)

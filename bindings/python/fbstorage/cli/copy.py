@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import dataclasses
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import Awaitable, Callable
@@ -66,6 +67,10 @@ class Transfer:
 
 async def copy(ctx: CommandContext, sources: list[str], destination: str, recursive: bool,
                flags: MetadataFlags, move: bool = False) -> None:
+    if "-" in sources or destination == "-":
+        if move or recursive:
+            raise UsageError("'-' (stdin or stdout) cannot be moved or copied recursively")
+        return await _copy_stream(ctx, sources, destination, flags)
     planner = _Planner(ctx, destination, recursive, flags, into_folder=len(sources) > 1)
     for source in sources:
         try:
@@ -269,6 +274,25 @@ async def _observed(task: aio.StorageTask, bar: TransferBar, offset: int = 0) ->
                 await task
         raise
     await task
+
+
+async def _copy_stream(ctx: CommandContext, sources: list[str], destination: str, flags: MetadataFlags) -> None:
+    """``cp - gs://…`` uploads stdin (of any length, in constant memory); ``cp gs://… -`` writes
+    the objects to stdout, one after the other."""
+    if sources == ["-"] and is_remote(destination) and not names_folder(destination):
+        remote = RemotePath.parse(destination)
+        await ctx.each([remote], lambda target: ctx.reference(target).put_fd(sys.stdin.fileno(),
+                                                                             flags.applied_to(None)), jobs=1)
+    elif destination == "-" and all(is_remote(source) for source in sources):
+        sys.stdout.flush()
+
+        async def write(target: RemotePath) -> None:
+            await ctx.reference(target).write_to_fd(sys.stdout.fileno())
+
+        await ctx.each([RemotePath.parse(source) for source in sources], write, jobs=1)
+    else:
+        raise UsageError("'-' is stdin as the only source of an upload to one gs:// object, or stdout "
+                         "as the destination of gs:// objects")
 
 
 def _joined(base: str, relative: str) -> str:
