@@ -5,11 +5,13 @@ from __future__ import annotations
 import base64
 import logging
 import re
+from email.utils import formatdate
 
 from aiohttp import web
 
 from .errors import ApiError
 from .flavor import Flavor
+from .metadata import TOKENS_KEY, ObjectMetadata
 from .store import StoredObject
 
 log = logging.getLogger(__name__)
@@ -39,7 +41,8 @@ def parse_range(header: str | None, size: int) -> tuple[int, int] | None:
     return start, size if last == "" else min(int(last) + 1, size)
 
 
-def object_headers(stored: StoredObject, flavor: Flavor) -> dict[str, str]:
+def object_headers(stored: StoredObject, flavor: Flavor, *, firebase: bool = True) -> dict[str, str]:
+    """The object's headers on a download through the Firebase API (`firebase`) or the GCS APIs."""
     metadata = stored.metadata
     crc = base64.b64encode(metadata.crc32c.to_bytes(4, "big")).decode("ascii")
     basename = metadata.name.rsplit("/", 1)[-1]
@@ -53,9 +56,31 @@ def object_headers(stored: StoredObject, flavor: Flavor) -> dict[str, str]:
         "x-goog-storage-class": "STANDARD",
         "x-goog-hash": f"crc32c={crc},md5={metadata.md5_hash}",
     }
+    if flavor.production_headers:
+        headers.update(_stored_object_headers(metadata, crc, firebase))
     optional = {"Cache-Control": metadata.cache_control, "Content-Encoding": metadata.content_encoding,
                 "Content-Language": metadata.content_language}
     headers.update({name: value for name, value in optional.items() if value})
+    return headers
+
+
+def _stored_object_headers(metadata: ObjectMetadata, crc: str, firebase: bool) -> dict[str, str]:
+    """Production's: the stored disposition as is ("attachment" when none), Last-Modified, the
+    stored length and encoding. The Firebase API adds the custom metadata as x-goog-meta-*, its
+    ETag is the quoted MD5 in hex and its x-goog-hash has a space after the comma."""
+    headers = {
+        "Content-Disposition": metadata.content_disposition or "attachment",
+        "Last-Modified": formatdate(metadata.updated_us / 1e6, usegmt=True),
+        "x-goog-stored-content-length": str(metadata.size),
+        "x-goog-stored-content-encoding": metadata.content_encoding or "identity",
+    }
+    if firebase:
+        custom = dict(metadata.custom)
+        if metadata.download_tokens:
+            custom[TOKENS_KEY] = ",".join(metadata.download_tokens)
+        headers.update({f"x-goog-meta-{key.lower()}": value for key, value in custom.items()})
+        headers["ETag"] = '"' + base64.b64decode(metadata.md5_hash).hex() + '"'
+        headers["x-goog-hash"] = f"crc32c={crc}, md5={metadata.md5_hash}"
     return headers
 
 
@@ -63,7 +88,8 @@ async def download_response(request: web.Request, stored: StoredObject, flavor: 
                             extra_headers: dict[str, str] | None = None) -> web.StreamResponse:
     """`extra_headers` add to (or replace) the object headers: the XML API has its own ETag."""
     size = stored.blob.size
-    headers = {**object_headers(stored, flavor), **(extra_headers or {})}
+    firebase = request.path.startswith("/v0/")
+    headers = {**object_headers(stored, flavor, firebase=firebase), **(extra_headers or {})}
     try:
         span = parse_range(request.headers.get("Range"), size)
     except UnsatisfiableRange:

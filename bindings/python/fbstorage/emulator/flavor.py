@@ -12,6 +12,13 @@ from urllib.parse import quote
 
 
 @dataclass(frozen=True)
+class UploadDefaults:
+    """What a new object gets when its upload does not say."""
+    disposition: str | None = "inline"  # contentDisposition
+    mints_token: bool = True  # a download token
+
+
+@dataclass(frozen=True)
 class Flavor:
     name: str
     # Resumable uploads.
@@ -38,6 +45,15 @@ class Flavor:
     # An unreadable, expired or revoked ID token (or one of a disabled or deleted user) is 401; else
     # an unreadable one just means request.auth == null and any other is accepted.
     verifies_id_tokens: bool
+    # Production's own headers (production_headers.py, downloads.py): caching per route, the Firebase
+    # API's CORS and nosniff, the stored object's headers on downloads; else only the object's.
+    production_headers: bool
+    text_media_not_found: bool  # a GCS media download of a missing object is a text page; else JSON
+    # What an upload that does not say gets (`upload_defaults`): through the Firebase API the
+    # contentDisposition `inline; filename*=…` and a download token, through the GCS APIs neither (the
+    # first Firebase metadata read mints the token); else "inline" and a token through both.
+    api_upload_defaults: bool
+    forbids_missing_update: bool  # a Firebase API metadata update of a missing object is 403; else 404
 
     def format_crc32c(self, value: int) -> str:
         if self.crc32c_as_base64:
@@ -48,6 +64,13 @@ class Flavor:
         if self.rfc5987_filename:
             return "filename*=utf-8''" + quote(basename, safe="")
         return "filename*=" + basename
+
+    def upload_defaults(self, name: str, *, firebase: bool) -> UploadDefaults:
+        if not self.api_upload_defaults:
+            return UploadDefaults()
+        if firebase:
+            return UploadDefaults(f"inline; {self.filename_parameter(name.rsplit('/', 1)[-1])}")
+        return UploadDefaults(disposition=None, mints_token=False)
 
 
 PRODUCTION = Flavor(
@@ -68,6 +91,10 @@ PRODUCTION = Flavor(
     rejects_v1_list=True,
     rules_see_all_fields=True,
     verifies_id_tokens=True,
+    production_headers=True,
+    text_media_not_found=True,
+    api_upload_defaults=True,
+    forbids_missing_update=True,
 )
 
 FIREBASE_TOOLS = Flavor(
@@ -88,6 +115,10 @@ FIREBASE_TOOLS = Flavor(
     rejects_v1_list=False,
     rules_see_all_fields=False,
     verifies_id_tokens=False,
+    production_headers=False,
+    text_media_not_found=False,
+    api_upload_defaults=False,
+    forbids_missing_update=False,
 )
 
 FLAVORS = {flavor.name: flavor for flavor in (PRODUCTION, FIREBASE_TOOLS)}

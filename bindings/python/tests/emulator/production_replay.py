@@ -54,6 +54,7 @@ class Masker:
     """The recordings' normalizations, applied to a local answer (and, reversed, to a request)."""
     run: str
     bucket: str
+    base: str  # the emulator's URL: its links name it where production's name Google's hosts
     generations: dict[str, int] = field(default_factory=dict)  # local value -> n of <GEN:n>
     tokens: dict[str, int] = field(default_factory=dict)
 
@@ -70,6 +71,8 @@ class Masker:
 
     def text(self, value: str) -> str:
         value = value.replace(self.run, "<RUN>").replace(self.bucket, "<BUCKET>")
+        value = value.replace(f"{self.base}/download/", "https://storage.googleapis.com/download/")
+        value = value.replace(f"{self.base}/storage/", "https://www.googleapis.com/storage/")
         for local, n in sorted(self.generations.items(), key=lambda item: -len(item[0])):
             value = value.replace(local, f"<GEN:{n}>")
         return value
@@ -154,7 +157,7 @@ def request_path(path: str, masker: Masker) -> str:
 
 def replay(base: str, recipe_file: str, plan: dict[int, Payload], bucket: str) -> list[RowResult]:
     recording = json.loads((RECORDINGS / recipe_file).read_text())
-    masker = Masker(run=secrets.token_hex(10), bucket=bucket)
+    masker = Masker(run=secrets.token_hex(10), bucket=bucket, base=base)
     results = []
     with requests.Session() as http:
         for row in recording["exchanges"]:
@@ -166,6 +169,17 @@ def replay(base: str, recipe_file: str, plan: dict[int, Payload], bucket: str) -
                                     allow_redirects=False)
             results.append(compare(recording["recipeId"], row, response, masker))
     return results
+
+
+def body_difference(local: dict, recorded: dict) -> str:
+    """The fields that differ of two JSON objects, else both bodies."""
+    if local["type"] == recorded["type"] == "json" and isinstance(local["value"], dict) \
+            and isinstance(recorded["value"], dict):
+        keys = sorted(set(local["value"]) | set(recorded["value"]))
+        fields = {key: (local["value"].get(key), recorded["value"].get(key)) for key in keys
+                  if local["value"].get(key) != recorded["value"].get(key)}
+        return "body fields (local, production): " + json.dumps(fields)[:800]
+    return f"body {json.dumps(local)[:400]}\n      production {json.dumps(recorded)[:400]}"
 
 
 def compare(recipe: str, row: dict, response: requests.Response, masker: Masker) -> RowResult:
@@ -182,7 +196,7 @@ def compare(recipe: str, row: dict, response: requests.Response, masker: Masker)
         differences.append(f"status {response.status_code}, production {row['status']}")
     body_ok = comparable_body(body) == comparable_body(row["body"])
     if not body_ok:
-        differences.append(f"body {json.dumps(body)[:600]}\n      production {json.dumps(row['body'])[:600]}")
+        differences.append(body_difference(body, row["body"]))
     header_differences = [f"header {name}: {masked_headers.get(name)!r}, production {value!r}"
                           for name, value in row["headers"].items() if masked_headers.get(name) != value]
     differences += header_differences
