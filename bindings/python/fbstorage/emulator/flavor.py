@@ -15,7 +15,7 @@ from urllib.parse import quote
 class UploadDefaults:
     """What a new object gets when its upload does not say."""
     disposition: str | None = "inline"  # contentDisposition
-    mints_token: bool = True  # a download token
+    mints_token: bool = False  # a download token: through the Firebase API only, as in production
 
 
 @dataclass(frozen=True)
@@ -49,10 +49,12 @@ class Flavor:
     # API's CORS and nosniff, the stored object's headers on downloads; else only the object's.
     production_headers: bool
     text_media_not_found: bool  # a GCS media download of a missing object is a text page; else JSON
-    # What an upload that does not say gets (`upload_defaults`): through the Firebase API the
-    # contentDisposition `inline; filename*=…` and a download token, through the GCS APIs neither (the
-    # first Firebase metadata read mints the token); else "inline" and a token through both.
-    api_upload_defaults: bool
+    # The contentDisposition an upload that names none gets: `inline; filename*=…` through the
+    # Firebase API and none through the GCS APIs; else "inline" through both.
+    stores_file_disposition: bool
+    # The download token the Firebase API mints when it reads an object that has none (one uploaded
+    # through GCS) is a metadata change: metageneration +1.
+    counts_token_mint: bool
     forbids_missing_update: bool  # a Firebase API metadata update of a missing object is 403; else 404
 
     def format_crc32c(self, value: int) -> str:
@@ -66,11 +68,11 @@ class Flavor:
         return "filename*=" + basename
 
     def upload_defaults(self, name: str, *, firebase: bool) -> UploadDefaults:
-        if not self.api_upload_defaults:
-            return UploadDefaults()
+        if not self.stores_file_disposition:
+            return UploadDefaults("inline", mints_token=firebase)
         if firebase:
-            return UploadDefaults(f"inline; {self.filename_parameter(name.rsplit('/', 1)[-1])}")
-        return UploadDefaults(disposition=None, mints_token=False)
+            return UploadDefaults(f"inline; {self.filename_parameter(name.rsplit('/', 1)[-1])}", mints_token=True)
+        return UploadDefaults(disposition=None)
 
 
 PRODUCTION = Flavor(
@@ -93,7 +95,8 @@ PRODUCTION = Flavor(
     verifies_id_tokens=True,
     production_headers=True,
     text_media_not_found=True,
-    api_upload_defaults=True,
+    stores_file_disposition=True,
+    counts_token_mint=True,
     forbids_missing_update=True,
 )
 
@@ -117,7 +120,8 @@ FIREBASE_TOOLS = Flavor(
     verifies_id_tokens=False,
     production_headers=False,
     text_media_not_found=False,
-    api_upload_defaults=False,
+    stores_file_disposition=False,
+    counts_token_mint=False,
     forbids_missing_update=False,
 )
 

@@ -47,7 +47,7 @@ async def handle_v0(request: web.Request) -> web.StreamResponse:
         stored = await _readable_object(state, target.bucket, name, query.get("token"), principal)
         if query.get("alt") == "media":
             return await download_response(request, stored, state.flavor)
-        if not stored.metadata.download_tokens and state.flavor.api_upload_defaults:
+        if not stored.metadata.download_tokens:
             await _mint_first_token(state, stored)
         return metadata_response(stored.metadata, state)
     elif method == "PATCH":
@@ -81,9 +81,10 @@ async def _readable_object(state: EmulatorState, bucket: str, name: str, token: 
 
 async def _mint_first_token(state: EmulatorState, stored: StoredObject) -> None:
     """An object uploaded through GCS has no download token until the Firebase API first reads its
-    metadata: production mints one then, a metadata change (metageneration +1)."""
+    metadata: production mints one then."""
     stored.metadata.download_tokens.append(new_token())
-    stored.metadata.touch()
+    if state.flavor.counts_token_mint:
+        stored.metadata.touch()
     await state.store.save_metadata(stored)
 
 

@@ -34,6 +34,7 @@ PLANS = {
         4: upload(BYTES),
         7: json_update({"cacheControl": "private, max-age=0", "metadata": {"marker": "first", "remove": "present"}}),
         10: json_update({"contentType": "application/octet-stream", "metadata": {"marker": "second"}}, "PUT")},
+    "firebase--delete.json": {4: upload(BYTES)},
     "errors--missing.json": {
         6: json_update({"metadata": {"marker": "missing-observation"}}),
         16: json_update({"metadata": {"marker": "missing-observation"}})},
