@@ -6,6 +6,7 @@ import base64
 import logging
 import re
 from email.utils import formatdate
+from xml.sax.saxutils import escape
 
 from aiohttp import web
 
@@ -22,6 +23,17 @@ class UnsatisfiableRange(Exception):
     """The Range header is valid but selects no byte of the object."""
 
 
+class SuffixOfEmpty(UnsatisfiableRange):
+    """`bytes=-N` (N > 0) of an empty object: production's Firebase API sends the whole (empty)
+    object, its JSON API a 206 `bytes 0-0/0`."""
+
+
+# Production's 416 answers: the Firebase API's is an XML error, the JSON API's a text page.
+INVALID_RANGE_XML = ("<?xml version='1.0' encoding='UTF-8'?><Error><Code>InvalidRange</Code>"
+                     "<Message>The requested range cannot be satisfied.</Message><Details>{}</Details></Error>")
+JSON_API_PREFIXES = ("/storage/v1/", "/download/storage/v1/")
+
+
 def parse_range(header: str | None, size: int) -> tuple[int, int] | None:
     """(start, end exclusive) of the first range; None for no or a malformed Range (whole body)."""
     match = _RANGE.match(header or "")
@@ -30,8 +42,10 @@ def parse_range(header: str | None, size: int) -> tuple[int, int] | None:
     first, last = match.group(1), match.group(2)
     if first == "":  # suffix range: the last N bytes
         length = int(last)
-        if not length or not size:
+        if not length:
             raise UnsatisfiableRange
+        if not size:
+            raise SuffixOfEmpty
         return size - min(length, size), size
     start = int(first)
     if last != "" and int(last) < start:
@@ -90,20 +104,41 @@ async def download_response(request: web.Request, stored: StoredObject, flavor: 
     size = stored.blob.size
     firebase = request.path.startswith("/v0/")
     headers = {**object_headers(stored, flavor, firebase=firebase), **(extra_headers or {})}
+    content_range = None
     try:
         span = parse_range(request.headers.get("Range"), size)
-    except UnsatisfiableRange:
-        if flavor.rejects_unsatisfiable_range:
-            raise ApiError(416, f"Requested range not satisfiable for an object of {size} bytes.",
-                           headers={"Content-Range": f"bytes */{size}"}) from None
-        span = None
+    except UnsatisfiableRange as unsatisfiable:
+        suffix_of_empty = isinstance(unsatisfiable, SuffixOfEmpty)
+        if not flavor.rejects_unsatisfiable_range or (suffix_of_empty and firebase):
+            span = None
+        elif suffix_of_empty:
+            span, content_range = (0, 0), "bytes 0-0/0"
+        else:
+            return _unsatisfiable(request, headers, size, firebase)
     if span is None:
         start, end, status = 0, size, 200
     else:
         start, end = span
         status = 206
-        headers["Content-Range"] = f"bytes {start}-{end - 1}/{size}"
+        headers["Content-Range"] = content_range or f"bytes {start}-{end - 1}/{size}"
+        if flavor.production_headers and request.path.startswith(JSON_API_PREFIXES):
+            # The JSON API vouches for a part with the crc32c alone, and only if the part is the whole.
+            crc32c = headers.pop("x-goog-hash").split(",")[0]
+            if (start, end) == (0, size):
+                headers["x-goog-hash"] = crc32c
     return await stream_bytes(request, stored, start, end, status, headers)
+
+
+def _unsatisfiable(request: web.Request, headers: dict[str, str], size: int, firebase: bool) -> web.Response:
+    if firebase:  # with the object's headers
+        headers = {name: value for name, value in headers.items() if name != "Content-Type"}
+        return web.Response(status=416, text=INVALID_RANGE_XML.format(escape(request.headers["Range"])),
+                            content_type="application/xml", headers=headers)
+    unsatisfied = {"Content-Range": f"bytes */{size}"}
+    if request.path.startswith(JSON_API_PREFIXES):
+        return web.Response(status=416, text="Request range not satisfiable", content_type="text/html",
+                            headers=unsatisfied)
+    raise ApiError(416, f"Requested range not satisfiable for an object of {size} bytes.", headers=unsatisfied)
 
 
 async def stream_bytes(request: web.Request, stored: StoredObject, start: int, end: int, status: int,

@@ -126,7 +126,7 @@ def recorded_body(response: requests.Response, masker: Masker) -> dict:
             return {"type": "json", "value": masker.json(response.json())}
         except ValueError:
             pass
-    if content_type.startswith("text/"):
+    if content_type.startswith("text/") or "xml" in content_type:
         return {"type": "text", "value": masker.text(response.text)}
     return {"type": "bytes", "base64": base64.b64encode(response.content).decode()}
 

@@ -35,6 +35,12 @@ PLANS = {
         7: json_update({"cacheControl": "private, max-age=0", "metadata": {"marker": "first", "remove": "present"}}),
         10: json_update({"contentType": "application/octet-stream", "metadata": {"marker": "second"}}, "PUT")},
     "firebase--delete.json": {4: upload(BYTES)},
+    "errors--range.json": {
+        4: upload(BYTES), 31: upload(b""),
+        **{n: byte_range(value) for first in (7, 19)
+           for n, value in zip(range(first, first + 12, 3), ("invalid", "bytes=3-1", "bytes=99-", "bytes=-0"))},
+        **{n: byte_range(value) for first in (34, 43)
+           for n, value in zip(range(first, first + 9, 3), ("bytes=0-0", "bytes=0-", "bytes=-1"))}},
     "errors--missing.json": {
         6: json_update({"metadata": {"marker": "missing-observation"}}),
         16: json_update({"metadata": {"marker": "missing-observation"}})},
