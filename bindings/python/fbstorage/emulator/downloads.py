@@ -72,23 +72,24 @@ def object_headers(stored: StoredObject, flavor: Flavor, *, firebase: bool = Tru
     }
     if flavor.production_headers:
         headers.update(_stored_object_headers(metadata, crc, firebase))
-    optional = {"Cache-Control": metadata.cache_control, "Content-Encoding": metadata.content_encoding,
-                "Content-Language": metadata.content_language}
-    headers.update({name: value for name, value in optional.items() if value})
-    return headers
+    headers.update({"Cache-Control": metadata.cache_control, "Content-Encoding": metadata.content_encoding,
+                    "Content-Language": metadata.content_language})
+    return {name: value for name, value in headers.items() if value}
 
 
-def _stored_object_headers(metadata: ObjectMetadata, crc: str, firebase: bool) -> dict[str, str]:
-    """Production's: the stored disposition as is ("attachment" when none), Last-Modified, the
-    stored length and encoding. The Firebase API adds the custom metadata as x-goog-meta-*, its
-    ETag is the quoted MD5 in hex and its x-goog-hash has a space after the comma."""
+def _stored_object_headers(metadata: ObjectMetadata, crc: str, firebase: bool) -> dict[str, str | None]:
+    """Production's: Last-Modified, the stored length and encoding; through the GCS APIs the bytes
+    are an attachment, whatever the stored disposition. The Firebase API sends the stored
+    disposition as is (none when none), the custom metadata as x-goog-meta-*, the quoted MD5 in hex
+    as ETag, and an x-goog-hash with a space after the comma."""
     headers = {
-        "Content-Disposition": metadata.content_disposition or "attachment",
+        "Content-Disposition": "attachment",
         "Last-Modified": formatdate(metadata.updated_us / 1e6, usegmt=True),
         "x-goog-stored-content-length": str(metadata.size),
         "x-goog-stored-content-encoding": metadata.content_encoding or "identity",
     }
     if firebase:
+        headers["Content-Disposition"] = metadata.content_disposition  # None: not sent
         custom = dict(metadata.custom)
         if metadata.download_tokens:
             custom[TOKENS_KEY] = ",".join(metadata.download_tokens)

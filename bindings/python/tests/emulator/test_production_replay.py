@@ -35,6 +35,9 @@ PLANS = {
         7: json_update({"cacheControl": "private, max-age=0", "metadata": {"marker": "first", "remove": "present"}}),
         10: json_update({"contentType": "application/octet-stream", "metadata": {"marker": "second"}}, "PUT")},
     "firebase--delete.json": {4: upload(BYTES)},
+    "firebase--overwrite.json": {
+        4: upload(BYTES), 7: json_update({"cacheControl": "no-store", "metadata": {"marker": "before-overwrite"}}),
+        10: upload(REVERSED)},
     "errors--range.json": {
         4: upload(BYTES), 31: upload(b""),
         **{n: byte_range(value) for first in (7, 19)
