@@ -5,11 +5,14 @@ from __future__ import annotations
 import base64
 import logging
 import re
+from email.utils import formatdate
+from xml.sax.saxutils import escape
 
 from aiohttp import web
 
 from .errors import ApiError
 from .flavor import Flavor
+from .metadata import TOKENS_KEY, ObjectMetadata
 from .store import StoredObject
 
 log = logging.getLogger(__name__)
@@ -20,6 +23,17 @@ class UnsatisfiableRange(Exception):
     """The Range header is valid but selects no byte of the object."""
 
 
+class SuffixOfEmpty(UnsatisfiableRange):
+    """`bytes=-N` (N > 0) of an empty object: production's Firebase API sends the whole (empty)
+    object, its JSON API a 206 `bytes 0-0/0`."""
+
+
+# Production's 416 answers: the Firebase API's is an XML error, the JSON API's a text page.
+INVALID_RANGE_XML = ("<?xml version='1.0' encoding='UTF-8'?><Error><Code>InvalidRange</Code>"
+                     "<Message>The requested range cannot be satisfied.</Message><Details>{}</Details></Error>")
+JSON_API_PREFIXES = ("/storage/v1/", "/download/storage/v1/")
+
+
 def parse_range(header: str | None, size: int) -> tuple[int, int] | None:
     """(start, end exclusive) of the first range; None for no or a malformed Range (whole body)."""
     match = _RANGE.match(header or "")
@@ -28,8 +42,10 @@ def parse_range(header: str | None, size: int) -> tuple[int, int] | None:
     first, last = match.group(1), match.group(2)
     if first == "":  # suffix range: the last N bytes
         length = int(last)
-        if not length or not size:
+        if not length:
             raise UnsatisfiableRange
+        if not size:
+            raise SuffixOfEmpty
         return size - min(length, size), size
     start = int(first)
     if last != "" and int(last) < start:
@@ -39,7 +55,8 @@ def parse_range(header: str | None, size: int) -> tuple[int, int] | None:
     return start, size if last == "" else min(int(last) + 1, size)
 
 
-def object_headers(stored: StoredObject, flavor: Flavor) -> dict[str, str]:
+def object_headers(stored: StoredObject, flavor: Flavor, *, firebase: bool = True) -> dict[str, str]:
+    """The object's headers on a download through the Firebase API (`firebase`) or the GCS APIs."""
     metadata = stored.metadata
     crc = base64.b64encode(metadata.crc32c.to_bytes(4, "big")).decode("ascii")
     basename = metadata.name.rsplit("/", 1)[-1]
@@ -53,9 +70,32 @@ def object_headers(stored: StoredObject, flavor: Flavor) -> dict[str, str]:
         "x-goog-storage-class": "STANDARD",
         "x-goog-hash": f"crc32c={crc},md5={metadata.md5_hash}",
     }
-    optional = {"Cache-Control": metadata.cache_control, "Content-Encoding": metadata.content_encoding,
-                "Content-Language": metadata.content_language}
-    headers.update({name: value for name, value in optional.items() if value})
+    if flavor.production_headers:
+        headers.update(_stored_object_headers(metadata, crc, firebase))
+    headers.update({"Cache-Control": metadata.cache_control, "Content-Encoding": metadata.content_encoding,
+                    "Content-Language": metadata.content_language})
+    return {name: value for name, value in headers.items() if value}
+
+
+def _stored_object_headers(metadata: ObjectMetadata, crc: str, firebase: bool) -> dict[str, str | None]:
+    """Production's: Last-Modified, the stored length and encoding; through the GCS APIs the bytes
+    are an attachment, whatever the stored disposition. The Firebase API sends the stored
+    disposition as is (none when none), the custom metadata as x-goog-meta-*, the quoted MD5 in hex
+    as ETag, and an x-goog-hash with a space after the comma."""
+    headers = {
+        "Content-Disposition": "attachment",
+        "Last-Modified": formatdate(metadata.updated_us / 1e6, usegmt=True),
+        "x-goog-stored-content-length": str(metadata.size),
+        "x-goog-stored-content-encoding": metadata.content_encoding or "identity",
+    }
+    if firebase:
+        headers["Content-Disposition"] = metadata.content_disposition  # None: not sent
+        custom = dict(metadata.custom)
+        if metadata.download_tokens:
+            custom[TOKENS_KEY] = ",".join(metadata.download_tokens)
+        headers.update({f"x-goog-meta-{key.lower()}": value for key, value in custom.items()})
+        headers["ETag"] = '"' + base64.b64decode(metadata.md5_hash).hex() + '"'
+        headers["x-goog-hash"] = f"crc32c={crc}, md5={metadata.md5_hash}"
     return headers
 
 
@@ -63,21 +103,43 @@ async def download_response(request: web.Request, stored: StoredObject, flavor: 
                             extra_headers: dict[str, str] | None = None) -> web.StreamResponse:
     """`extra_headers` add to (or replace) the object headers: the XML API has its own ETag."""
     size = stored.blob.size
-    headers = {**object_headers(stored, flavor), **(extra_headers or {})}
+    firebase = request.path.startswith("/v0/")
+    headers = {**object_headers(stored, flavor, firebase=firebase), **(extra_headers or {})}
+    content_range = None
     try:
         span = parse_range(request.headers.get("Range"), size)
-    except UnsatisfiableRange:
-        if flavor.rejects_unsatisfiable_range:
-            raise ApiError(416, f"Requested range not satisfiable for an object of {size} bytes.",
-                           headers={"Content-Range": f"bytes */{size}"}) from None
-        span = None
+    except UnsatisfiableRange as unsatisfiable:
+        suffix_of_empty = isinstance(unsatisfiable, SuffixOfEmpty)
+        if not flavor.rejects_unsatisfiable_range or (suffix_of_empty and firebase):
+            span = None
+        elif suffix_of_empty:
+            span, content_range = (0, 0), "bytes 0-0/0"
+        else:
+            return _unsatisfiable(request, headers, size, firebase)
     if span is None:
         start, end, status = 0, size, 200
     else:
         start, end = span
         status = 206
-        headers["Content-Range"] = f"bytes {start}-{end - 1}/{size}"
+        headers["Content-Range"] = content_range or f"bytes {start}-{end - 1}/{size}"
+        if flavor.production_headers and request.path.startswith(JSON_API_PREFIXES):
+            # The JSON API vouches for a part with the crc32c alone, and only if the part is the whole.
+            crc32c = headers.pop("x-goog-hash").split(",")[0]
+            if (start, end) == (0, size):
+                headers["x-goog-hash"] = crc32c
     return await stream_bytes(request, stored, start, end, status, headers)
+
+
+def _unsatisfiable(request: web.Request, headers: dict[str, str], size: int, firebase: bool) -> web.Response:
+    if firebase:  # with the object's headers
+        headers = {name: value for name, value in headers.items() if name != "Content-Type"}
+        return web.Response(status=416, text=INVALID_RANGE_XML.format(escape(request.headers["Range"])),
+                            content_type="application/xml", headers=headers)
+    unsatisfied = {"Content-Range": f"bytes */{size}"}
+    if request.path.startswith(JSON_API_PREFIXES):
+        return web.Response(status=416, text="Request range not satisfiable", content_type="text/html",
+                            headers=unsatisfied)
+    raise ApiError(416, f"Requested range not satisfiable for an object of {size} bytes.", headers=unsatisfied)
 
 
 async def stream_bytes(request: web.Request, stored: StoredObject, start: int, end: int, status: int,

@@ -12,6 +12,13 @@ from urllib.parse import quote
 
 
 @dataclass(frozen=True)
+class UploadDefaults:
+    """What a new object gets when its upload does not say."""
+    disposition: str | None = "inline"  # contentDisposition
+    mints_token: bool = False  # a download token: through the Firebase API only, as in production
+
+
+@dataclass(frozen=True)
 class Flavor:
     name: str
     # Resumable uploads.
@@ -38,6 +45,17 @@ class Flavor:
     # An unreadable, expired or revoked ID token (or one of a disabled or deleted user) is 401; else
     # an unreadable one just means request.auth == null and any other is accepted.
     verifies_id_tokens: bool
+    # Production's own headers (production_headers.py, downloads.py): caching per route, the Firebase
+    # API's CORS and nosniff, the stored object's headers on downloads; else only the object's.
+    production_headers: bool
+    text_media_not_found: bool  # a GCS media download of a missing object is a text page; else JSON
+    # The contentDisposition an upload that names none gets: `inline; filename*=…` through the
+    # Firebase API and none through the GCS APIs; else "inline" through both.
+    stores_file_disposition: bool
+    # The download token the Firebase API mints when it reads an object that has none (one uploaded
+    # through GCS) is a metadata change: metageneration +1.
+    counts_token_mint: bool
+    forbids_missing_update: bool  # a Firebase API metadata update of a missing object is 403; else 404
 
     def format_crc32c(self, value: int) -> str:
         if self.crc32c_as_base64:
@@ -48,6 +66,13 @@ class Flavor:
         if self.rfc5987_filename:
             return "filename*=utf-8''" + quote(basename, safe="")
         return "filename*=" + basename
+
+    def upload_defaults(self, name: str, *, firebase: bool) -> UploadDefaults:
+        if not self.stores_file_disposition:
+            return UploadDefaults("inline", mints_token=firebase)
+        if firebase:
+            return UploadDefaults(f"inline; {self.filename_parameter(name.rsplit('/', 1)[-1])}", mints_token=True)
+        return UploadDefaults(disposition=None)
 
 
 PRODUCTION = Flavor(
@@ -68,6 +93,11 @@ PRODUCTION = Flavor(
     rejects_v1_list=True,
     rules_see_all_fields=True,
     verifies_id_tokens=True,
+    production_headers=True,
+    text_media_not_found=True,
+    stores_file_disposition=True,
+    counts_token_mint=True,
+    forbids_missing_update=True,
 )
 
 FIREBASE_TOOLS = Flavor(
@@ -88,6 +118,11 @@ FIREBASE_TOOLS = Flavor(
     rejects_v1_list=False,
     rules_see_all_fields=False,
     verifies_id_tokens=False,
+    production_headers=False,
+    text_media_not_found=False,
+    stores_file_disposition=False,
+    counts_token_mint=False,
+    forbids_missing_update=False,
 )
 
 FLAVORS = {flavor.name: flavor for flavor in (PRODUCTION, FIREBASE_TOOLS)}

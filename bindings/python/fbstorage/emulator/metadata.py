@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from .errors import bad_request
-from .flavor import Flavor
+from .flavor import Flavor, UploadDefaults
 
 DEFAULT_CONTENT_TYPE = "application/octet-stream"
 TOKENS_KEY = "firebaseStorageDownloadTokens"  # custom-metadata key the SDKs use to set tokens
@@ -89,18 +89,18 @@ class ObjectMetadata:
 
     @classmethod
     def for_upload(cls, bucket: str, name: str, resource: dict[str, Any], digest: Digest,
-                   default_content_type: str | None, *, mint_token: bool = False) -> "ObjectMetadata":
-        """A new object's metadata from the upload's JSON resource (fields not listed are ignored).
-        `mint_token`: a Firebase (v0) upload gets a download token, as in production; GCS ones do not."""
+                   default_content_type: str | None, defaults: UploadDefaults = UploadDefaults()) -> "ObjectMetadata":
+        """A new object's metadata from the upload's JSON resource (fields not listed are ignored),
+        with `defaults` for what it does not say."""
         fields = _writable_values(resource)
         custom = {key: _custom_value(value)
                   for key, value in _custom_map(resource.get("metadata")).items() if value is not None}
-        tokens = _split_tokens(custom.pop(TOKENS_KEY, "")) or ([new_token()] if mint_token else [])
+        tokens = _split_tokens(custom.pop(TOKENS_KEY, "")) or ([new_token()] if defaults.mints_token else [])
         created = now_us()
         metadata = cls(bucket=bucket, name=name, size=digest.size, md5_hash=digest.md5_base64,
                        crc32c=digest.crc32c, generation=new_generation(), metageneration=1,
                        time_created_us=created, updated_us=created, download_tokens=tokens, custom=custom,
-                       content_type=None)
+                       content_type=None, content_disposition=defaults.disposition)
         for attribute, value in fields.items():
             if value is not None:
                 setattr(metadata, attribute, value)

@@ -47,9 +47,8 @@ async def handle_v0(request: web.Request) -> web.StreamResponse:
         stored = await _readable_object(state, target.bucket, name, query.get("token"), principal)
         if query.get("alt") == "media":
             return await download_response(request, stored, state.flavor)
-        if not stored.metadata.download_tokens:  # an object from the GCS API: production mints one now
-            stored.metadata.download_tokens.append(new_token())
-            await state.store.save_metadata(stored)
+        if not stored.metadata.download_tokens:
+            await _mint_first_token(state, stored)
         return metadata_response(stored.metadata, state)
     elif method == "PATCH":
         return await _update_metadata(request, state, target.bucket, name, principal)
@@ -80,6 +79,15 @@ async def _readable_object(state: EmulatorState, bucket: str, name: str, token: 
     return stored
 
 
+async def _mint_first_token(state: EmulatorState, stored: StoredObject) -> None:
+    """An object uploaded through GCS has no download token until the Firebase API first reads its
+    metadata: production mints one then."""
+    stored.metadata.download_tokens.append(new_token())
+    if state.flavor.counts_token_mint:
+        stored.metadata.touch()
+    await state.store.save_metadata(stored)
+
+
 def _existing(state: EmulatorState, bucket: str, name: str) -> StoredObject:
     stored = state.store.get(bucket, name)
     if stored is None:
@@ -101,6 +109,8 @@ async def _update_metadata(request: web.Request, state: EmulatorState, bucket: s
         patched.patch(changes)
     await authorize_async(state.rules, state.flavor, "update", bucket, name, principal,
               resource=stored.metadata if stored else None, request_resource=patched)
+    if stored is None and state.flavor.forbids_missing_update:
+        raise ApiError(403, "Permission denied.")
     stored = _existing(state, bucket, name)
     stored.metadata.patch(changes)
     await state.store.save_metadata(stored)

@@ -18,6 +18,7 @@ from . import malformed
 from .gcs.xml_api import serve_xml_api
 from .oauth import add_oauth_routes
 from .object_api import handle_v0
+from .production_headers import add_production_headers
 from .requestlog import log_request
 from .state import STATE, EmulatorState
 
@@ -121,6 +122,7 @@ def _application(state: EmulatorState) -> web.Application:
         middlewares=[allow_cross_origin, record_requests, inject_faults, render_errors, serve_xml_api])
     app[STATE] = state
     app.on_response_prepare.append(_cross_origin_headers)
+    app.on_response_prepare.append(add_production_headers)
     return app
 
 

@@ -67,9 +67,11 @@ async def _commit(state: EmulatorState, bucket: str, name: str, writer: BlobWrit
     """Turn a finished writer into the stored object `name`, replacing any previous one, if the
     rules allow `create` (also for an overwrite, as in the official emulator); they decide under
     the store's commit lock, so no other write comes between."""
+    defaults = state.flavor.upload_defaults(name, firebase=True)
     if needs_documents(state.rules, bucket, principal):  # fetched now: the decision under the lock cannot wait
         existing = state.store.get(bucket, name)
-        provisional = ObjectMetadata.for_upload(bucket, name, resource, Digest(writer.size, "", 0), default_content_type)
+        provisional = ObjectMetadata.for_upload(bucket, name, resource, Digest(writer.size, "", 0), default_content_type,
+                                                defaults)
         await prefetch_documents(state.rules, state.flavor, "create", bucket, name, principal,
                                  resource=existing.metadata if existing else None, request_resource=provisional)
 
@@ -77,8 +79,7 @@ async def _commit(state: EmulatorState, bucket: str, name: str, writer: BlobWrit
         authorize(state.rules, state.flavor, "create", bucket, name, principal,
                   resource=existing.metadata if existing else None, request_resource=metadata,
                   deny_headers={"X-Goog-Upload-Status": FINAL})
-    return await commit_upload(state.store, bucket, name, writer, resource, default_content_type, allowed,
-                               mint_token=True)
+    return await commit_upload(state.store, bucket, name, writer, resource, default_content_type, allowed, defaults)
 
 
 # Resumable uploads.

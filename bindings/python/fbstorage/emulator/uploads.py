@@ -13,6 +13,7 @@ from .auth import Principal
 from .blobs import BlobWriter
 from .bodies import BodyDropped, iter_body
 from .errors import ApiError
+from .flavor import UploadDefaults
 from .metadata import ObjectMetadata
 from .store import ObjectStore, StoredObject
 
@@ -45,11 +46,11 @@ CommitCheck = Callable[[StoredObject | None, ObjectMetadata], None]
 
 
 async def commit_upload(store: ObjectStore, bucket: str, name: str, writer: BlobWriter, resource: dict[str, Any],
-                        default_content_type: str | None, check: CommitCheck | None = None, *,
-                        mint_token: bool = False) -> ObjectMetadata:
+                        default_content_type: str | None, check: CommitCheck | None = None,
+                        defaults: UploadDefaults = UploadDefaults()) -> ObjectMetadata:
     """Turn a finished writer into the stored object `name`, replacing any previous one."""
     digest = await writer.finish()
-    metadata = ObjectMetadata.for_upload(bucket, name, resource, digest, default_content_type, mint_token=mint_token)
+    metadata = ObjectMetadata.for_upload(bucket, name, resource, digest, default_content_type, defaults)
     await store.put(writer, metadata, None if check is None else lambda existing: check(existing, metadata))
     return metadata
 

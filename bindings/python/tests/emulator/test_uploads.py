@@ -28,7 +28,7 @@ def test_media_upload_metadata_resource(emu):
     assert meta["crc32c"] == ("yZRlqg==" if emu.production else "3381945770")
     assert meta["contentType"] == "text/plain"
     assert meta["contentEncoding"] == "identity"
-    assert meta["contentDisposition"] == "inline"
+    assert meta["contentDisposition"] == ("inline; filename*=utf-8''someFile" if emu.production else "inline")
     assert meta["storageClass"] == "STANDARD"
     assert meta["metageneration"] == "1"
     assert meta["generation"].isdigit()

@@ -20,7 +20,7 @@ from ..store import StoredObject
 from ..uploads import ACTIVE, CANCELLED, FINAL, commit_upload
 from .objects import read_json
 from .preconditions import Preconditions, int_parameter, requested_object
-from .resource import base_url, object_resource, upload_resource
+from .resource import base_url, object_resource, object_response, upload_resource
 
 REWRITE_BYTES_PER_CALL = 8 << 20  # a larger object takes several rewriteTo calls, as in GCS
 MAX_COMPOSE_SOURCES = 32
@@ -78,7 +78,7 @@ async def copy_object(request: web.Request, state: EmulatorState, source: tuple[
     conditions.check(state.store.get(*destination))
     metadata = await write_object(state, *destination, upload_resource(stored.metadata, changes),
                                    [stored.blob.pieces(0, stored.metadata.size)], conditions)
-    return web.json_response(object_resource(metadata, base_url(request)))
+    return object_response(request, metadata)
 
 
 async def rewrite_object(request: web.Request, state: EmulatorState, source: tuple[str, str],
@@ -158,4 +158,4 @@ async def compose_object(request: web.Request, state: EmulatorState, bucket: str
     conditions.check(state.store.get(bucket, name))
     resource = {key: value for key, value in destination.items() if key != "name"}
     metadata = await write_object(state, bucket, name, resource, pieces, conditions)
-    return web.json_response(object_resource(metadata, base_url(request)))
+    return object_response(request, metadata)

@@ -8,11 +8,12 @@ from aiohttp import web
 
 from ..bodies import read_json_object
 from ..downloads import download_response
+from ..errors import ApiError
 from ..state import EmulatorState
 from ..store import StoredObject
 from .preconditions import Preconditions, int_parameter
 from .errors import no_such_object
-from .resource import apply_changes, base_url, object_resource
+from .resource import apply_changes, object_response
 
 
 async def read_json(request: web.Request) -> dict[str, Any]:
@@ -21,7 +22,7 @@ async def read_json(request: web.Request) -> dict[str, Any]:
 
 
 def resource_response(request: web.Request, stored: StoredObject) -> web.Response:
-    return web.json_response(object_resource(stored.metadata, base_url(request)))
+    return object_response(request, stored.metadata)
 
 
 def checked(stored: StoredObject | None, bucket: str, name: str, query: dict[str, str]) -> StoredObject:
@@ -39,8 +40,14 @@ def checked_object(state: EmulatorState, bucket: str, name: str, query: dict[str
 
 async def get_object(request: web.Request, state: EmulatorState, bucket: str, name: str,
                      query: dict[str, str]) -> web.StreamResponse:
-    stored = checked_object(state, bucket, name, query)
-    if query.get("alt") == "media":
+    media = query.get("alt") == "media"
+    try:
+        stored = checked_object(state, bucket, name, query)
+    except ApiError as error:
+        if media and error.status == 404 and state.flavor.text_media_not_found:  # a page, not JSON
+            return web.Response(status=404, text=error.message, content_type="text/html")
+        raise
+    if media:
         return await download_response(request, stored, state.flavor)
     return resource_response(request, stored)
 

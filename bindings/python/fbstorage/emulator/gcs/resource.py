@@ -14,6 +14,7 @@ from aiohttp import web
 
 from ..errors import bad_request
 from ..flavor import PRODUCTION
+from ..state import STATE
 from ..metadata import TOKENS_KEY, WRITABLE_FIELDS, ObjectMetadata, _split_tokens, rfc3339
 
 
@@ -43,11 +44,18 @@ def object_resource(metadata: ObjectMetadata, base: str) -> dict[str, Any]:
         "selfLink": f"{base}/storage/v1{path}",
         "mediaLink": f"{base}/download/storage/v1{path}?generation={metadata.generation}&alt=media",
         **resource,
+        "timeFinalized": rfc3339(metadata.time_created_us),  # a generation is final when created
         "timeStorageClassUpdated": rfc3339(metadata.time_created_us),
     }
     if metadata.time_deleted_us is not None:  # a noncurrent generation
         resource["timeDeleted"] = rfc3339(metadata.time_deleted_us)
     return resource
+
+
+def object_response(request: web.Request, metadata: ObjectMetadata) -> web.Response:
+    """An object resource as the answer; production names its etag in an ETag header too."""
+    headers = {"ETag": metadata.etag} if request.app[STATE].flavor.production_headers else None
+    return web.json_response(object_resource(metadata, base_url(request)), headers=headers)
 
 
 def upload_resource(source: ObjectMetadata, changes: dict[str, Any]) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from ..state import EmulatorState
 from ..uploads import ACTIVE, CANCELLED, FINAL, UploadSession, commit_upload, receive_chunk
 from .objects import read_json
 from .preconditions import Preconditions
-from .resource import base_url, object_resource
+from .resource import base_url, object_response
 
 GRANULARITY = 256 * 1024
 _CONTENT_RANGE = re.compile(r"^bytes\s+(?:(\d+)-(\d+)|\*)/(\d+|\*)$")
@@ -75,11 +75,12 @@ async def insert_object(request: web.Request, state: EmulatorState, bucket: str,
                 await writer.write(piece)
             resource = {key: query[key] for key in ("contentEncoding",) if key in query}
             content_type = request.headers.get("Content-Type")
-        metadata = await commit_upload(state.store, bucket, name, writer, resource, content_type, conditions.check)
+        metadata = await commit_upload(state.store, bucket, name, writer, resource, content_type, conditions.check,
+                                       state.flavor.upload_defaults(name, firebase=False))
     except BaseException:
         await writer.discard()
         raise
-    return web.json_response(object_resource(metadata, base_url(request)))
+    return object_response(request, metadata)
 
 
 def _resource_name(resource: dict) -> str:
@@ -133,7 +134,7 @@ async def continue_resumable(request: web.Request, state: EmulatorState, upload_
     content_range = parse_content_range(request.headers.get("Content-Range"))
     async with session.lock:
         if session.state == FINAL:
-            return web.json_response(object_resource(session.result, base_url(request)))
+            return object_response(request, session.result)
         if session.state == CANCELLED:
             raise ApiError(404, "The upload session was cancelled.")
         if content_range is None:  # the whole object in this one request
@@ -187,13 +188,14 @@ async def _finalize(request: web.Request, state: EmulatorState, session: UploadS
     try:
         session.result = await commit_upload(state.store, session.bucket, session.name, session.writer,
                                              session.resource, session.declared_content_type,
-                                             session.protocol_state.conditions.check)
+                                             session.protocol_state.conditions.check,
+                                             state.flavor.upload_defaults(session.name, firebase=False))
     except ApiError:
         session.state = CANCELLED  # a failed condition ends the upload, as in GCS
         await session.writer.discard()
         raise
     session.state = FINAL
-    return web.json_response(object_resource(session.result, base_url(request)))
+    return object_response(request, session.result)
 
 
 async def cancel_resumable(state: EmulatorState, upload_id: str) -> web.Response:

@@ -1,0 +1,203 @@
+"""Replays recorded production exchanges (fireemu's storage-object recordings, data/production-replay)
+against a local emulator and compares what production answered with what the emulator answers.
+
+A recording keeps, per exchange, the method, path and query sent and the status, headers and body
+production answered, with run-dependent values masked (index.json, "normalizations"). Request
+headers and bodies are not recorded: each recipe's plan (`Payload` per exchange number) rebuilds
+them from the recipe's request declarations. The local answer is masked by the same rules before
+the comparison, so generations and tokens compare by order of first appearance.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+import requests
+
+RECORDINGS = Path(__file__).parent / "data" / "production-replay"
+ADMIN = {"Authorization": "Bearer owner"}  # the recipes' "admin" credential
+
+RFC3339 = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$")
+QUOTED_MD5 = re.compile(r'^"[0-9a-f]{32}"$')
+FIXED_EXPIRES = "Mon, 01 Jan 1990 00:00:00 GMT"  # a constant, kept by the recordings
+MASK = re.compile(r"<(GEN|TOKEN):(\d+)>")
+
+
+@dataclass(frozen=True)
+class Payload:
+    """What a recipe sent beyond the recorded method, path and query."""
+    method: str
+    headers: dict = field(default_factory=dict)
+    body: bytes = b""
+
+
+def upload(data: bytes) -> Payload:
+    return Payload("POST", {"Content-Type": "application/octet-stream"}, data)
+
+
+def json_update(value: dict, method: str = "PATCH") -> Payload:
+    return Payload(method, {"Content-Type": "application/json"}, json.dumps(value).encode())
+
+
+def byte_range(value: str) -> Payload:
+    return Payload("GET", {"Range": value})
+
+
+@dataclass
+class Masker:
+    """The recordings' normalizations, applied to a local answer (and, reversed, to a request)."""
+    run: str
+    bucket: str
+    base: str  # the emulator's URL: its links name it where production's name Google's hosts
+    generations: dict[str, int] = field(default_factory=dict)  # local value -> n of <GEN:n>
+    tokens: dict[str, int] = field(default_factory=dict)
+
+    def _numbered(self, table: dict[str, int], value: str, kind: str) -> str:
+        if value not in table:
+            table[value] = len(table) + 1
+        return f"<{kind}:{table[value]}>"
+
+    def generation(self, value: str) -> str:
+        return self._numbered(self.generations, value, "GEN")
+
+    def token(self, value: str) -> str:
+        return self._numbered(self.tokens, value, "TOKEN")
+
+    def text(self, value: str) -> str:
+        value = value.replace(self.run, "<RUN>").replace(self.bucket, "<BUCKET>")
+        value = value.replace(f"{self.base}/download/", "https://storage.googleapis.com/download/")
+        value = value.replace(f"{self.base}/storage/", "https://www.googleapis.com/storage/")
+        for local, n in sorted(self.generations.items(), key=lambda item: -len(item[0])):
+            value = value.replace(local, f"<GEN:{n}>")
+        return value
+
+    def unmask(self, value: str) -> str:
+        """A recorded request value (path, query) as this run sends it."""
+        reverse = {("GEN", n): v for v, n in self.generations.items()}
+        reverse.update({("TOKEN", n): v for v, n in self.tokens.items()})
+        value = MASK.sub(lambda m: reverse.get((m.group(1), int(m.group(2))), m.group(0)), value)
+        return value.replace("<RUN>", self.run).replace("<BUCKET>", self.bucket)
+
+    def json(self, value, key: str | None = None):
+        if isinstance(value, dict):
+            # Generations first, so that ids and links holding them are masked alike.
+            if isinstance(value.get("generation"), str):
+                self.generation(value["generation"])
+            return {k: self.json(v, k) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.json(v) for v in value]
+        if not isinstance(value, str):
+            return value
+        if key == "generation":
+            return self.generation(value)
+        if key == "etag":
+            return "<ETAG>"
+        if key in ("downloadTokens", "firebaseStorageDownloadTokens"):
+            return ",".join(self.token(token) for token in value.split(","))
+        if RFC3339.match(value):
+            return "<TIME>"
+        return self.text(value)
+
+    def header(self, name: str, value: str) -> str:
+        if name in ("x-goog-generation",):
+            return self.generation(value)
+        if name == "etag":
+            return value if QUOTED_MD5.match(value) else "<ETAG>"
+        if name == "last-modified" or (name == "expires" and value != FIXED_EXPIRES):
+            return "<HTTPDATE>"
+        if name == "x-goog-meta-firebasestoragedownloadtokens":
+            return ",".join(self.token(token) for token in value.split(","))
+        return self.text(value)
+
+
+def recorded_body(response: requests.Response, masker: Masker) -> dict:
+    """The local body in the recordings' form."""
+    if not response.content:
+        return {"type": "empty"}
+    content_type = response.headers.get("Content-Type", "")
+    if "json" in content_type:
+        try:
+            return {"type": "json", "value": masker.json(response.json())}
+        except ValueError:
+            pass
+    if content_type.startswith("text/") or "xml" in content_type:
+        return {"type": "text", "value": masker.text(response.text)}
+    return {"type": "bytes", "base64": base64.b64encode(response.content).decode()}
+
+
+def comparable_body(body: dict) -> dict:
+    if body["type"] == "bytes":
+        return {"type": "bytes", "base64": body["base64"]}
+    return body
+
+
+@dataclass
+class RowResult:
+    recipe: str
+    n: int
+    status: bool
+    body: bool
+    headers: bool
+    differences: list[str]
+
+
+def request_path(path: str, masker: Masker) -> str:
+    """The recorded path with its object name escaped as the recipes send it (encodeURIComponent)."""
+    head, marker, name = path.partition("/o/")
+    if not marker:
+        return masker.unmask(path)
+    return masker.unmask(head) + marker + quote(masker.unmask(name), safe="!'()*")
+
+
+def replay(base: str, recipe_file: str, plan: dict[int, Payload], bucket: str) -> list[RowResult]:
+    recording = json.loads((RECORDINGS / recipe_file).read_text())
+    masker = Masker(run=secrets.token_hex(10), bucket=bucket, base=base)
+    results = []
+    with requests.Session() as http:
+        for row in recording["exchanges"]:
+            payload = plan.get(row["n"], Payload(row["method"]))
+            assert payload.method == row["method"], f"{recipe_file} #{row['n']}: the plan sends {payload.method}"
+            query = [(k, masker.unmask(v)) for k, v in row["query"]]
+            response = http.request(row["method"], base + request_path(row["path"], masker), params=query,
+                                    headers={**ADMIN, **payload.headers}, data=payload.body,
+                                    allow_redirects=False)
+            results.append(compare(recording["recipeId"], row, response, masker))
+    return results
+
+
+def body_difference(local: dict, recorded: dict) -> str:
+    """The fields that differ of two JSON objects, else both bodies."""
+    if local["type"] == recorded["type"] == "json" and isinstance(local["value"], dict) \
+            and isinstance(recorded["value"], dict):
+        keys = sorted(set(local["value"]) | set(recorded["value"]))
+        fields = {key: (local["value"].get(key), recorded["value"].get(key)) for key in keys
+                  if local["value"].get(key) != recorded["value"].get(key)}
+        return "body fields (local, production): " + json.dumps(fields)[:800]
+    return f"body {json.dumps(local)[:400]}\n      production {json.dumps(recorded)[:400]}"
+
+
+def compare(recipe: str, row: dict, response: requests.Response, masker: Masker) -> RowResult:
+    differences = []
+    local_headers = {k.lower(): v for k, v in response.headers.items()}
+    masked_headers = {}
+    for name in row["headers"]:
+        if name in local_headers:
+            masked_headers[name] = masker.header(name, local_headers[name])
+    # Bodies after headers: generations are numbered in the order the recordings met them.
+    body = recorded_body(response, masker)
+    status_ok = response.status_code == row["status"]
+    if not status_ok:
+        differences.append(f"status {response.status_code}, production {row['status']}")
+    body_ok = comparable_body(body) == comparable_body(row["body"])
+    if not body_ok:
+        differences.append(body_difference(body, row["body"]))
+    header_differences = [f"header {name}: {masked_headers.get(name)!r}, production {value!r}"
+                          for name, value in row["headers"].items() if masked_headers.get(name) != value]
+    differences += header_differences
+    return RowResult(recipe, row["n"], status_ok, body_ok, not header_differences, differences)
