@@ -17,6 +17,7 @@ SMALL_OBJECT_BYTES are kept in memory.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import hashlib
 import json
 import logging
@@ -61,6 +62,7 @@ class ObjectStore:
         for directory in (self._tmp, self._blobs, self._records):
             directory.mkdir(parents=True, exist_ok=True)
         self._buckets: dict[str, dict[str, StoredObject]] = {}
+        self._sorted: dict[str, list[str]] = {}   # per bucket, its names in UTF-8 byte order
         self._memos: dict[str, dict[Any, Any]] = {}  # per bucket, dropped when the bucket changes
         self._commit_lock = asyncio.Lock()  # disk steps of commits run one at a time, in order
         self.observers: list[ChangeObserver] = []  # storage triggers
@@ -78,11 +80,9 @@ class ObjectStore:
         return self._memos.setdefault(bucket, {})
 
     def sorted_names(self, bucket: str) -> list[str]:
-        memo = self.memo(bucket)
-        names = memo.get("sorted_names")
-        if names is None:
-            names = memo["sorted_names"] = sorted(self._buckets.get(bucket, {}), key=utf8_order)
-        return names
+        """The bucket's names in UTF-8 byte order, kept in order as objects come and go (a write
+        moves references, it does not sort): callers must not change the list."""
+        return self._sorted.get(bucket, [])
 
     def buckets(self) -> list[str]:
         return list(self._buckets)
@@ -126,6 +126,8 @@ class ObjectStore:
                 stored = StoredObject(metadata, FileBlob(str(blob_path), metadata.size), blob_id)
             old = self._index(metadata.bucket).get(metadata.name)
             self._index(metadata.bucket)[metadata.name] = stored
+            if old is None:
+                self._add_name(metadata.bucket, metadata.name)
             self._memos.pop(metadata.bucket, None)
             if old is not None:
                 await self._drop_blob(old)
@@ -146,6 +148,8 @@ class ObjectStore:
             stored = self._index(bucket).pop(name, None)
             if stored is None:
                 return False
+            names = self._sorted[bucket]
+            del names[bisect.bisect_left(names, utf8_order(name), key=utf8_order)]
             self._memos.pop(bucket, None)
             if self.persistent:
                 await self._in_thread(self._remove_record, bucket, name)
@@ -157,6 +161,7 @@ class ObjectStore:
         """Delete every object of every bucket."""
         async with self._commit_lock:
             self._buckets.clear()
+            self._sorted.clear()
             self._memos.clear()
             for directory in (self._blobs, self._records):
                 shutil.rmtree(directory, ignore_errors=True)
@@ -174,6 +179,9 @@ class ObjectStore:
 
     def _index(self, bucket: str) -> dict[str, StoredObject]:
         return self._buckets.setdefault(bucket, {})
+
+    def _add_name(self, bucket: str, name: str) -> None:
+        bisect.insort(self._sorted.setdefault(bucket, []), name, key=utf8_order)
 
     def _record_path(self, bucket: str, name: str) -> Path:
         key = hashlib.sha256(f"{bucket}\0{name}".encode("utf-8")).hexdigest()
@@ -223,6 +231,7 @@ class ObjectStore:
             referenced.add(record["blob"])
             self._index(metadata.bucket)[metadata.name] = StoredObject(
                 metadata, FileBlob(str(blob_path), metadata.size), record["blob"])
+        self._sorted = {bucket: sorted(index, key=utf8_order) for bucket, index in self._buckets.items()}
         for blob_path in self._blobs.iterdir():
             if blob_path.name not in referenced:
                 blob_path.unlink()
