@@ -1,7 +1,7 @@
 """Workload "emulator_scale": one list page's time against the bucket's size, and the emulator's
 memory with many small objects.
 
-An emulator of its own, with storage.rules on (RULES: every request is decided by the rules),
+An emulator of its own, with storage.rules on (clients/bench.rules: every request is decided by them),
 holds a folder LISTED of 1000 objects plus N more under BULK, for N = 100, 10,000 and 100,000
 (quick mode stops at 10,000). For each N, clients/list_latency.py takes ROUNDS pages of LISTED's
 1000, each right after a write elsewhere in the bucket (the case of a test that uploads, then
@@ -10,13 +10,14 @@ The figure is the median page's latency, in ms. The emulator's RSS is read after
 bucket is filled.
 
 Keys (section "emulator_scale"): list_page_ms_{N} (v0), gcs_list_page_ms_{N}, rss_mib,
-idle_rss_mib, objects (the objects in the bucket then), object_bytes.
+idle_rss_mib, objects (the objects in the bucket then), object_bytes, metadata_bytes (one object's
+v0 JSON resource: the target compares RSS growth with 2 × objects × (object + metadata bytes)).
 """
 
 from __future__ import annotations
 
-import os
 import statistics
+import urllib.request
 
 from harness.context import BINDING, CLIENTS, Context
 from harness.emulator import Emulator
@@ -25,26 +26,21 @@ BUCKET = "bench.appspot.com"
 LISTED, BULK = "listed", "bulk"
 LISTED_COUNT, OBJECT_BYTES = 1000, 16
 ROUNDS = 15
-RULES = """rules_version = '2';
-service firebase.storage {
-  match /b/{bucket}/o {
-    match /{path=**} {
-      allow read: if request.auth == null || request.auth.uid != '';
-      allow write: if request.resource == null || request.resource.size < 5 * 1024 * 1024;
-    }
-  }
-}
-"""
+
+
+def metadata_bytes(emulator: Emulator) -> int:
+    """The size of one object's metadata: its v0 JSON resource (what the emulator keeps of it)."""
+    with urllib.request.urlopen(f"{emulator.url}/v0/b/{BUCKET}/o/{LISTED}%2F00000") as reply:
+        return len(reply.read())
 
 
 def run(ctx: Context) -> dict:
     sizes = (100, 10_000) if ctx.mode.name == "quick" else (100, 10_000, 100_000)
     scratch = ctx.scratch / "emulator-scale"
     scratch.mkdir(exist_ok=True)
-    (scratch / "storage.rules").write_text(RULES)
     python = ctx.emulator.python
     figures: dict = {}
-    with Emulator(python, str(BINDING), str(scratch), "--rules", str(scratch / "storage.rules")) as emulator:
+    with Emulator(python, str(BINDING), str(scratch), "--rules", str(CLIENTS / "bench.rules")) as emulator:
         figures["idle_rss_mib"] = round(emulator.rss_mib(), 1)
 
         def fill(prefix: str, count: int) -> None:
@@ -63,6 +59,7 @@ def run(ctx: Context) -> dict:
                     raise RuntimeError(f"{api} listed {report['items']} of {LISTED_COUNT}")
                 figures[key] = statistics.median(report["page_ms"])
         figures["rss_mib"] = round(emulator.rss_mib(), 1)
+        figures["metadata_bytes"] = metadata_bytes(emulator)
     largest = sizes[-1]
     figures["list_page_growth"] = max(figures[f"list_page_ms_{n}"] for n in sizes) / figures["list_page_ms_100"]
     figures["gcs_list_page_growth"] = (max(figures[f"gcs_list_page_ms_{n}"] for n in sizes)
