@@ -6,7 +6,7 @@ both driven by google-cloud-storage (clients/gcs_peer_client.py) in the same run
 - one resumable upload of 1 GiB (quick: 256 MiB) in 16 MiB chunks, MiB/s;
 - its download (`download_to_filename` to tmpfs), MiB/s;
 - listing, last (fake-gcs-server's writes slow down as its bucket grows): a folder of 10,000
-  objects (quick: 5,000; see `sizes`) walked in pages of 1000; each walk starts right after a
+  objects (see `sizes`) walked in pages of 1000; each walk starts right after a
   write elsewhere in the bucket, so no server can answer from what it computed for the last walk. The figure is the mean time per page.
 
 Keys (section "peer_emulator"): {ours,fake_gcs}_cpu_ms_per_small_upload, _resumable_mibps,
@@ -36,7 +36,7 @@ def sizes(ctx: Context) -> tuple[int, int, int]:
     filling it grows with the square of the folder: 10,000 objects take it ~20 s, 100,000 more
     than 10 minutes (its `-data` start-up loading is no faster). The emulator's own listing at
     100,000 is workload emulator_scale's."""
-    return (256 * MIB, 2, 5_000) if ctx.mode.name == "quick" else (1 << 30, 3, 10_000)
+    return (256 * MIB, 2, 10_000) if ctx.mode.name == "quick" else (1 << 30, 3, 10_000)
 
 
 def run(ctx: Context) -> dict:

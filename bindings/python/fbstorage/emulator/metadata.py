@@ -67,7 +67,7 @@ class Digest:
     crc32c: int
 
 
-@dataclass
+@dataclass(slots=True)
 class ObjectMetadata:
     bucket: str
     name: str

@@ -41,7 +41,7 @@ ChangeObserver = Callable[[str, "StoredObject"], None]
 log = logging.getLogger(__name__)
 
 
-@dataclass
+@dataclass(slots=True)
 class StoredObject:
     metadata: ObjectMetadata
     blob: Blob
