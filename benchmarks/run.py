@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 import time
@@ -18,6 +19,7 @@ from workloads import (aio_uploads, call_overhead, chunk_sweep, gcs_upload, larg
                        progress_overhead, rules, small_objects)
 from workloads import swift_api
 from workloads import downloads, emulator_cost, scale, signin, streams
+from workloads import emulator_scale, peer_emulator
 
 WORKLOADS = {
     "large_upload": large_upload.run,
@@ -36,6 +38,8 @@ WORKLOADS = {
     "signin": signin.run,
     "stream_download": streams.download,
     "stream_upload": streams.upload,
+    "peer_emulator": peer_emulator.run,
+    "emulator_scale": emulator_scale.run,
 }
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -58,6 +62,9 @@ def main() -> None:
     chosen = [w for w in (args.only or WORKLOADS) if w != "chunk_sweep" or mode.chunk_sweep_mib]
 
     results: dict = {"mode": mode.name, "machine": machine.describe()}
+    if args.only and (RESULTS / "latest.json").exists():
+        # A subset updates its sections of the last full results; the rest stay as they were.
+        results = {**json.loads((RESULTS / "latest.json").read_text()), **results}
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="fbstorage-bench-", dir=scratch_root()) as scratch, \
             Emulator(args.emulator_python, str(BINDING), scratch) as emulator:
@@ -72,7 +79,8 @@ def main() -> None:
             if "python_progress_overhead_pct" in section:
                 results["python_progress_overhead_pct"] = section.pop("python_progress_overhead_pct")
             results[name] = section
-    results["seconds"] = round(time.monotonic() - started, 1)
+    seconds = round(time.monotonic() - started, 1)
+    results["seconds" if not args.only else "subset_seconds"] = seconds
     results["targets"] = targets.check(results)
 
     RESULTS.mkdir(exist_ok=True)
@@ -82,7 +90,7 @@ def main() -> None:
     report.update_readme(RESULTS.parent / "README.md", markdown)
     pngs = charts.write(results, RESULTS)
     print((RESULTS / "latest.md").read_text())
-    print(f"bench: {results['seconds']} s; wrote {RESULTS}/latest.json, latest.md"
+    print(f"bench: {seconds} s; wrote {RESULTS}/latest.json, latest.md"
           + (f" and {len(pngs)} charts" if pngs else " (no matplotlib: no charts)"))
 
 

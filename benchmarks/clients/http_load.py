@@ -5,6 +5,9 @@ beyond their status.
   uploads HOST:PORT BUCKET PREFIX COUNT SIZE [--connections N]
       COUNT multipart uploads of SIZE random bytes (the form fbstorage sends: a JSON metadata
       part, then the data part), spread over N connections
+  gcs-uploads HOST:PORT BUCKET PREFIX COUNT SIZE [--connections N]
+      the same objects through the GCS JSON API (`uploadType=media`): how the workloads fill a
+      bucket of the emulator's or of fake-gcs-server's
   list-pages HOST:PORT BUCKET PREFIX COUNT [--connections N]
       COUNT list pages of 1000: each connection walks the listing under PREFIX page by page
       (following nextPageToken) and starts over at its end
@@ -63,6 +66,18 @@ def uploads(args) -> None:
     report(asyncio.run(spread(args.count, args.connections, upload)), requests=args.count)
 
 
+def gcs_uploads(args) -> None:
+    url = f"http://{args.address}/upload/storage/v1/b/{quote(args.bucket, safe='')}/o?uploadType=media&name="
+    requests = [(url + quote(name, safe=""), data) for name, data in small_objects(args.prefix, args.count, args.size)]
+
+    async def upload(session: aiohttp.ClientSession, index: int, _state: dict) -> None:
+        target, body = requests[index]
+        async with session.post(target, data=body, headers={"Content-Type": "application/octet-stream"}) as reply:
+            checked(reply.status, await reply.read(), args.save_reply)
+
+    report(asyncio.run(spread(args.count, args.connections, upload)), requests=args.count)
+
+
 def list_pages(args) -> None:
     url = f"http://{args.address}/v0/b/{args.bucket}/o"
 
@@ -93,6 +108,7 @@ def load_arguments(command) -> None:
 if __name__ == "__main__":
     main(__doc__, {
         "uploads": (uploads, lambda c: (many_arguments(c), load_arguments(c))),
+        "gcs-uploads": (gcs_uploads, lambda c: (many_arguments(c), load_arguments(c))),
         "list-pages": (list_pages, lambda c: (prefix_argument(c), c.add_argument("count", type=int),
                                               load_arguments(c))),
     })

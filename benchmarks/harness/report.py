@@ -30,7 +30,9 @@ LABELS = {  # section: {peer: label}; peers without one show their key
             "v0_1gib": "requests loop (v0 resumable)"},
     "aio": {"aio": "fbstorage.aio, one loop, 1000 at once",
             "sync_threads": "fbstorage, 16 threads", "sync_in_flight": "fbstorage, 16 in flight"},
+    "peer_emulator": {"ours": "the emulator (GCS JSON API)", "fake_gcs": "fake-gcs-server (memory backend)"},
     "emulator": {"emulator": "the emulator (uvloop)", "emulator_asyncio": "the emulator, --loop asyncio",
+                 "emulator_rules": "the emulator (uvloop), storage.rules on",
                  "floor": "bare aiohttp app (asyncio's loop)"},
 }
 
@@ -147,6 +149,30 @@ def markdown(results: dict) -> str:
                                                     ("cpu_ms_per_list_page", "server CPU ms/list page", 3)],
                      [("upload ÷ floor", "floor", "cpu_ms_per_small_upload", False),
                       ("list page ÷ floor", "floor", "cpu_ms_per_list_page", False)])
+    if "peer_emulator" in results:
+        section = results["peer_emulator"]
+        out += ["", f"## The emulator against fake-gcs-server (google-cloud-storage; {section['small_uploads']} uploads "
+                    f"of {section['small_bytes']} B, {section['bytes'] >> 20} MiB resumable in "
+                    f"{section['chunk_bytes'] >> 20} MiB chunks, pages of 1000 of {section['listed_objects']})", ""]
+        out += table("peer_emulator", section["stats"],
+                     [("cpu_ms_per_small_upload", "server CPU ms/upload", 3), ("resumable_mibps", "resumable MiB/s", 0),
+                      ("download_mibps", "download MiB/s", 0), ("list_page_ms", "ms/list page", 1)],
+                     [("CPU/upload ÷ fake", "fake_gcs", "cpu_ms_per_small_upload", False),
+                      ("resumable × fake", "fake_gcs", "resumable_mibps", False),
+                      ("download × fake", "fake_gcs", "download_mibps", False),
+                      ("list page ÷ fake", "fake_gcs", "list_page_ms", False)])
+    if "emulator_scale" in results:
+        section = results["emulator_scale"]
+        sizes = section["sizes"]
+        out += ["", f"## A list page of 1000 against the bucket's size (median of {section['rounds']}, each after a write)",
+                "", "| API | " + " | ".join(f"{n:,} more objects" for n in sizes) + " | largest ÷ smallest |",
+                "|---|" + "---|" * (len(sizes) + 1)]
+        for api, prefix, growth in (("v0, rules on", "", "list_page_growth"), ("GCS JSON", "gcs_", "gcs_list_page_growth")):
+            out.append(f"| {api} | " + " | ".join(f"{section[f'{prefix}list_page_ms_{n}']:.2f} ms" for n in sizes)
+                       + f" | {section[growth]:.2f} |")
+        out += ["", f"Emulator RSS: {section['idle_rss_mib']} MiB idle, {section['rss_mib']} MiB with "
+                    f"{section['objects']:,} objects of {section['object_bytes']} B ({section['metadata_bytes']} B of "
+                    "metadata each as JSON)."]
     if "chunk_sweep" in results:
         out += ["", "## Upload chunk size sweep (C put_file)", ""]
         out += table("chunk_sweep", results["chunk_sweep"]["stats"], upload_columns, against_curl)

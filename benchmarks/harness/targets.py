@@ -42,6 +42,43 @@ def download_targets():
                relative("download", f"{peer}_cpu_s_per_gib", "curl_cpu_s_per_gib"), 1.25, "max")
 
 
+def emulator_floor_targets():
+    """The emulator's CPU per request against the bare aiohttp app's, rules off and on (issue 30:
+    at most 1.5 times)."""
+    for rules, prefix in (("", ""), (", storage.rules on", "rules_")):
+        yield (f"emulator CPU per small upload vs a bare aiohttp app{rules}",
+               relative("emulator", f"{prefix}cpu_ms_per_small_upload", "floor_cpu_ms_per_small_upload"), 1.5, "max")
+        yield (f"emulator CPU per list page vs a bare aiohttp app{rules}",
+               relative("emulator", f"{prefix}cpu_ms_per_list_page", "floor_cpu_ms_per_list_page"), 1.5, "max")
+
+
+def peer_emulator_targets():
+    """The emulator's GCS JSON API against fake-gcs-server, both under google-cloud-storage."""
+    yield ("GCS API: server CPU per small upload, emulator vs fake-gcs-server",
+           relative("peer_emulator", "ours_cpu_ms_per_small_upload", "fake_gcs_cpu_ms_per_small_upload"), 0.5, "max")
+    yield ("GCS API: resumable upload MiB/s, emulator vs fake-gcs-server",
+           relative("peer_emulator", "ours_resumable_mibps", "fake_gcs_resumable_mibps"), 5, "min")
+    yield ("GCS API: download MiB/s, emulator vs fake-gcs-server",
+           relative("peer_emulator", "ours_download_mibps", "fake_gcs_download_mibps"), 1.0, "min")
+    yield ("GCS API: time per list page of 1000, emulator vs fake-gcs-server",
+           relative("peer_emulator", "ours_list_page_ms", "fake_gcs_list_page_ms"), 1.0, "max")
+
+
+def emulator_scale_targets():
+    """A list page's time against the bucket's size (largest over smallest), and the memory of
+    many small objects against twice their bytes and metadata."""
+    yield ("v0 list page (rules on): largest bucket's time over the smallest's",
+           reading("emulator_scale", "list_page_growth"), 1.3, "max")
+    yield ("GCS list page: largest bucket's time over the smallest's", reading("emulator_scale", "gcs_list_page_growth"),
+           1.3, "max")
+
+    def rss_growth_over_data(results: dict) -> float:
+        scale = results["emulator_scale"]
+        data_mib = scale["objects"] * (scale["object_bytes"] + scale["metadata_bytes"]) / (1 << 20)
+        return (scale["rss_mib"] - scale["idle_rss_mib"]) / data_mib
+    yield ("emulator RSS growth with many small objects over their bytes + metadata", rss_growth_over_data, 2, "max")
+
+
 # "The emulator's RSS flat" over the big upload: what a few pieces in flight and the allocator's
 # slack take, far below the upload's size.
 EMULATOR_RSS_GROWTH_MIB = 64
@@ -85,10 +122,9 @@ TARGETS = [
      relative("aio", "small_uploads_per_s", "sync_threads_small_uploads_per_s"), 1.0, "min"),
     ("sign-in: Auth requests for a sign-in and 201 uploads (the sign-in alone)", reading("signin", "auth_requests"), 1, "max"),
     ("sign-in: storage requests per small upload with a fresh token", reading("signin", "storage_requests_per_upload"), 1.0, "max"),
-    ("emulator CPU per small upload vs a bare aiohttp app",
-     relative("emulator", "cpu_ms_per_small_upload", "floor_cpu_ms_per_small_upload"), 1.0, "max"),
-    ("emulator CPU per list page vs a bare aiohttp app",
-     relative("emulator", "cpu_ms_per_list_page", "floor_cpu_ms_per_list_page"), 1.0, "max"),
+    *emulator_floor_targets(),
+    *peer_emulator_targets(),
+    *emulator_scale_targets(),
 ]
 
 

@@ -5,7 +5,8 @@ fixed JSON: the emulator's own replies, so both send the same bytes.
 Each server takes the same load from one client process (clients/http_load.py, 8 keep-alive
 connections): UPLOADS multipart uploads of 4 KiB, then LIST_PAGES pages of 1000 from a listing of
 those objects. A figure is the server process's user + sys CPU over a run (/proc), per request.
-The emulator is the benchmark's own (on uvloop when installed); in full mode a second one, started
+The emulator is the benchmark's own (on uvloop when installed, no rules: everything allowed); a
+second one runs clients/bench.rules (keys rules_cpu_ms_per_*), and in full mode a third, started
 with `--loop asyncio`, shows how much of the difference is the event loop.
 """
 
@@ -46,7 +47,9 @@ def run(ctx: Context) -> dict:
         # the floor sends.
         load(ctx.emulator, "uploads", UPLOADS, "--save-reply", upload_reply)
         load(ctx.emulator, "list-pages", CONNECTIONS, "--save-reply", list_reply)
-        servers = {"emulator": ctx.emulator}
+        servers = {"emulator": ctx.emulator,
+                   "emulator_rules": servers_running.enter_context(
+                       Emulator(python, str(BINDING), str(scratch), "--rules", str(CLIENTS / "bench.rules")))}
         if ctx.mode.name == "full":
             servers["emulator_asyncio"] = servers_running.enter_context(
                 Emulator(python, str(BINDING), str(scratch), "--loop", "asyncio"))
@@ -64,12 +67,16 @@ def run(ctx: Context) -> dict:
     figures = {}
     for metric in ("cpu_ms_per_small_upload", "cpu_ms_per_list_page"):
         for peer, key in (("emulator", metric), ("floor", f"floor_{metric}"),
-                          ("emulator_asyncio", f"asyncio_{metric}")):
+                          ("emulator_rules", f"rules_{metric}"), ("emulator_asyncio", f"asyncio_{metric}")):
             if peer in stats:
                 figures[key] = stats[peer][metric]["median"]
     return {**figures,
             "small_upload_cpu_vs_floor": ratio(figures["cpu_ms_per_small_upload"],
                                                figures["floor_cpu_ms_per_small_upload"]),
             "list_page_cpu_vs_floor": ratio(figures["cpu_ms_per_list_page"], figures["floor_cpu_ms_per_list_page"]),
+            "rules_small_upload_cpu_vs_floor": ratio(figures["rules_cpu_ms_per_small_upload"],
+                                                     figures["floor_cpu_ms_per_small_upload"]),
+            "rules_list_page_cpu_vs_floor": ratio(figures["rules_cpu_ms_per_list_page"],
+                                                  figures["floor_cpu_ms_per_list_page"]),
             "uploads": UPLOADS, "object_bytes": OBJECT_BYTES, "list_pages": LIST_PAGES,
             "connections": CONNECTIONS, "stats": stats}

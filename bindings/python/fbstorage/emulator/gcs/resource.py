@@ -7,6 +7,7 @@ there and writing that key (PATCH, PUT, an upload's resource) sets or removes th
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 from urllib.parse import quote
 
@@ -23,7 +24,13 @@ def base_url(request: web.Request) -> str:
 
 
 def object_path(bucket: str, name: str) -> str:
-    return f"/b/{quote(bucket, safe='')}/o/{quote(name, safe='')}"
+    return f"/b/{_quoted_bucket(bucket)}/o/{quote(name, safe='')}"
+
+
+@functools.lru_cache(maxsize=64)
+def _quoted_bucket(bucket: str) -> str:
+    """Quoted once per bucket, not once per item of a list page."""
+    return quote(bucket, safe="")
 
 
 def object_resource(metadata: ObjectMetadata, base: str) -> dict[str, Any]:
