@@ -46,7 +46,12 @@ AsyncTokenProvider = Callable[[bool, TokenRequest], Any]
 _keepers_of_storages_closing_late: list[CallbackKeeper] = []
 
 
-def _free_storage(handle: Any, keeper: CallbackKeeper) -> None:
+def _free_storage(handle: Any, keeper: CallbackKeeper, creator_pid: int) -> None:
+    if os.getpid() != creator_pid:
+        # A child forked without exec (pty.fork before its exec, multiprocessing's fork)
+        # finalizing its copy: freeing waits for the storage's threads, which live only in the
+        # parent, so it would never return. The child leaves the handle alone.
+        return
     library().fbs_storage_free(handle)
     if in_callback():
         _keepers_of_storages_closing_late.append(keeper)
@@ -143,7 +148,7 @@ class Storage:
         if fallback is not None:
             self.ca_file = fallback
         self._auth: Auth | None = None
-        self._finalizer = weakref.finalize(self, _free_storage, handle, self._keeper)
+        self._finalizer = weakref.finalize(self, _free_storage, handle, self._keeper, os.getpid())
         if auth is not None:
             try:
                 self.use_auth(auth)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import collections
 import ctypes
 import io
+import os
 import queue
 import threading
 from typing import TYPE_CHECKING, Any, Iterator
@@ -142,6 +143,7 @@ class ObjectWriter(io.RawIOBase):
         self._blocks: queue.Queue[Any] = queue.Queue(_QUEUE_BLOCKS)
         self._pending = memoryview(b"")
         self._aborted = False
+        self._pid = os.getpid()  # a forked child's copy never finishes (or waits for) the upload
         self._lock = threading.Lock()
         self._waiting = False  # the read callback answered NOT_READY and nothing resumed it
         self._source = SOURCE_CALLBACK(self._read)
@@ -200,7 +202,8 @@ class ObjectWriter(io.RawIOBase):
 
     def abort(self) -> None:
         """Ends the upload without storing anything."""
-        if self.closed:
+        if self.closed or os.getpid() != self._pid:
+            super().close()
             return
         self._aborted = True
         self._put(_END)
@@ -212,7 +215,8 @@ class ObjectWriter(io.RawIOBase):
 
     def close(self) -> None:
         """Finishes the upload; raises StorageError if it failed."""
-        if self.closed:
+        if self.closed or os.getpid() != self._pid:
+            super().close()
             return
         self._put(_END)
         try:

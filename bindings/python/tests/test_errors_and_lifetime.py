@@ -368,6 +368,20 @@ def test_close_from_an_observer(emulator) -> None:
     assert storage.closed
 
 
+def test_a_forked_child_dropping_a_storage_neither_frees_nor_hangs(emulator) -> None:
+    import os
+
+    storage = emulator.storage()
+    storage.reference("fork/x").put_data(b"x").wait(30)
+    child = os.fork()
+    if child == 0:  # the child only drops its copy (freeing would wait for the parent's threads)
+        del storage
+        os._exit(0)
+    assert os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]) == 0
+    assert storage.reference("fork/x").get_data() == b"x"  # the parent's storage still works
+    storage.close()
+
+
 def test_storage_is_closed_when_collected(emulator) -> None:
     import gc
     import weakref
