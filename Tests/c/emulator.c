@@ -65,9 +65,11 @@ int emulator_start(emulator *e, const char *flavor, const char *host, const char
     snprintf(e->log_path, sizeof e->log_path, "%s/emulator-%s-%d-%d.log", harness_tmpdir, flavor,
              (int)getpid(), serial++);
     const char *python = getenv("FBS_PYTHON") ? getenv("FBS_PYTHON") : "python3";
+    /* The tests' bucket exists from the start, for the GCS API too (the production flavor's
+     * GCS routes answer 404 for a bucket never created, configured or used through v0). */
     const char *argv[32] = {python, "-m", "fbstorage.emulator", "--host", host,
-                            "--port", "0", "--flavor", flavor};
-    int argc = 9;
+                            "--port", "0", "--flavor", flavor, "--bucket", BUCKET};
+    int argc = 11;
     for (int i = 0; extra_args && extra_args[i] && argc < 31; i++) argv[argc++] = extra_args[i];
     argv[argc] = NULL;
 

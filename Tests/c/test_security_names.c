@@ -96,7 +96,8 @@ static int visit(const char *path, const struct stat *st, int flag, struct FTW *
     int inside = strncmp(path, data, len) == 0 && (path[len] == 0 || path[len] == '/');
     if (inside && ftw->level == 2) {   /* the data dir's own layout */
         const char *top = path + len + 1;
-        inside = !strcmp(top, "blobs") || !strcmp(top, "objects") || !strcmp(top, "tmp");
+        inside = !strcmp(top, "blobs") || !strcmp(top, "objects") || !strcmp(top, "tmp") ||
+                 !strcmp(top, "buckets.json") || !strcmp(top, "auth");   /* GCS buckets, Auth accounts */
     }
     if (!inside) {
         outside_count++;
