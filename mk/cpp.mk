@@ -106,8 +106,7 @@ test-cpp: lib venv cpp-deps
 	@$(MAKE) --no-print-directory -j$$(nproc) test-cpp-build
 	@$(MAKE) --no-print-directory test-cpp-run
 
-test-cpp-build: cpp $(CPP_TEST_DIR)/cpp_tests $(CPP_TEST_DIR)/cpp_tests_asan $(CPP_TEST_DIR)/upload-example \
-  $(VALGRIND_LIB)/libfbstorage.so
+test-cpp-build: cpp $(CPP_TEST_DIR)/cpp_tests $(CPP_TEST_DIR)/cpp_tests_asan $(CPP_TEST_DIR)/upload-example
 
 # test-cpp without building the Swift library or the venv (FBS_LIBDIR, FBS_PYTHON).
 test-cpp-run: test-cpp-build cpp-headers
