@@ -36,7 +36,9 @@ def rules_of_one_test(request: pytest.FixtureRequest) -> Iterator[None]:
     """Rules a test sets with emulator.set_rules() are its own: the startup rules come back after it."""
     emulator = request.getfixturevalue("emulator") if "emulator" in request.fixturenames else None
     yield
-    if emulator is not None:
+    from fbstorage.testing import EmulatorServer
+
+    if isinstance(emulator, EmulatorServer):  # the UI tests' emulator fixture is another kind
         emulator.reset(keep_rules=False)
 
 
