@@ -30,6 +30,20 @@ enum Arguments {
         return value
     }
 
+    /// A `const fbs_allocator *`, read field by field as the header lays it out (three pointers).
+    static func allocator(_ pointer: UnsafeRawPointer?) throws(StorageError) -> MemoryAllocator {
+        typealias Allocate = @convention(c) (Int, UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?
+        typealias Release = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
+        guard let pointer else { throw StorageError(code: .invalidArgument, message: "allocator is NULL") }
+        let word = MemoryLayout<UnsafeRawPointer>.stride
+        guard let allocate = pointer.load(as: Allocate?.self),
+              let release = pointer.load(fromByteOffset: word, as: Release?.self) else {
+            throw StorageError(code: .invalidArgument, message: "allocator->allocate and allocator->release must not be NULL")
+        }
+        let userData = UserData(pointer: pointer.load(fromByteOffset: 2 * word, as: UnsafeMutableRawPointer?.self))
+        return MemoryAllocator(allocate: { allocate($0, userData.pointer) }, release: { release($0, userData.pointer) })
+    }
+
     /// A positive, finite number of seconds.
     static func seconds(_ value: Double, _ name: String) throws(StorageError) -> Double {
         guard value.isFinite, value > 0 else { throw StorageError(code: .invalidArgument, message: "\(name) must be a positive number of seconds") }

@@ -80,11 +80,7 @@ public func fbs_reference_get_data(_ r: OpaquePointer?, _ maxSize: Int64, _ outB
         let outBytes = try Arguments.out(outBytes, "out_bytes")
         let outLength = try Arguments.out(outLength, "out_length")
         let data = try StorageReference.behind(r).getData(maxSize: maxSize)
-        guard let (bytes, count) = data.take() else {
-            throw StorageError(code: .internalError, message: "Out of memory for \(data.count) bytes")
-        }
-        outBytes.pointee = bytes
-        outLength.pointee = count
+        (outBytes.pointee, outLength.pointee) = try handOver(data)
     }
 }
 
@@ -99,4 +95,39 @@ public func fbs_reference_get_data_async(_ r: OpaquePointer?, _ maxSize: Int64, 
         case .failure(let error): cb(error.code.rawValue, nil, 0, userData)
         }
     }
+}
+
+@_cdecl("fbs_reference_get_data_into")
+public func fbs_reference_get_data_into(_ r: OpaquePointer?, _ maxSize: Int64, _ allocator: UnsafeRawPointer?,
+                                        _ outBytes: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+                                        _ outLength: UnsafeMutablePointer<Int>?) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        let outBytes = try Arguments.out(outBytes, "out_bytes")
+        let outLength = try Arguments.out(outLength, "out_length")
+        outBytes.pointee = nil
+        let data = try StorageReference.behind(r).getData(maxSize: maxSize, allocator: try Arguments.allocator(allocator))
+        (outBytes.pointee, outLength.pointee) = try handOver(data)
+    }
+}
+
+@_cdecl("fbs_reference_get_data_into_async")
+public func fbs_reference_get_data_into_async(_ r: OpaquePointer?, _ maxSize: Int64, _ allocator: UnsafeRawPointer?,
+                                              _ cb: fbs_data_callback?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    startAsync(cb, userData, { done throws(StorageError) in
+        try StorageReference.behind(r).getData(maxSize: maxSize, allocator: try Arguments.allocator(allocator), completion: done)
+    }) { cb, result, userData in
+        switch result.flatMap({ data in Result<(UnsafeMutableRawPointer?, Int), StorageError>(catching: { () throws(StorageError) in try handOver(data) }) }) {
+        case .success(let (bytes, count)): cb(0, bytes, count, userData)
+        case .failure(let error):
+            Errors.record(error)
+            cb(error.code.rawValue, nil, 0, userData)
+        }
+    }
+}
+
+/// The downloaded bytes as the caller takes them: malloc'd (fbs_data_free) or the allocator's.
+func handOver(_ data: ByteBuffer) throws(StorageError) -> (UnsafeMutableRawPointer?, Int) {
+    let count = data.count
+    guard let taken = data.take() else { throw StorageError(code: .internalError, message: "Out of memory for \(count) bytes") }
+    return taken
 }

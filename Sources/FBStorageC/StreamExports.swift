@@ -31,11 +31,7 @@ public func fbs_reference_get_range(_ r: OpaquePointer?, _ offset: Int64, _ leng
         let outBytes = try Arguments.out(outBytes, "out_bytes")
         let outLength = try Arguments.out(outLength, "out_length")
         let data = try StorageReference.behind(r).getData(range: byteRange(offset, length), maxSize: maxSize)
-        guard let (bytes, count) = data.take() else {
-            throw StorageError(code: .internalError, message: "Out of memory for \(data.count) bytes")
-        }
-        outBytes.pointee = bytes
-        outLength.pointee = count
+        (outBytes.pointee, outLength.pointee) = try handOver(data)
     }
 }
 

@@ -367,6 +367,11 @@ struct TaskStateMachineTests {
         engine.runPosted()
         try engine.respond(416, [("Content-Range", "bytes */10")])
         #expect(atEnd.snapshot.status == .success && atEnd.snapshot.bytesTransferred == 0)
+        // Production's Firebase API names the size in x-goog-stored-content-length only.
+        let atEndOfFirebase = try storage.reference("d.bin").stream(range: .from(offset: 10)) { _ in nil }
+        engine.runPosted()
+        try engine.respond(416, [("x-goog-stored-content-length", "10")])
+        #expect(atEndOfFirebase.snapshot.status == .success && atEndOfFirebase.snapshot.bytesTransferred == 0)
         let past = try storage.reference("d.bin").stream(range: .slice(offset: 9, length: 2)) { _ in nil }
         engine.runPosted()
         try engine.respond(206, [("Content-Range", "bytes 9-9/10")], body: Array("9".utf8))

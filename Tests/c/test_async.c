@@ -21,6 +21,16 @@ static void on_data(int st, const void *b, size_t n, void *u) {
     if (b && n) memcpy(c->text, b, n < sizeof c->text ? n : sizeof c->text);
     completion_record(c, st);
 }
+/* get_data_into_async: the bytes passed are the allocator's memory, now the test's. */
+static void *allocated;
+static void *allocate_for_test(size_t n, void *u) { (void)u; return allocated = malloc(n ? n : 1); }
+static void release_for_test(void *m, void *u) { (void)u; free(m); allocated = NULL; }
+static void on_owned_data(int st, const void *b, size_t n, void *u) {
+    completion *c = u;
+    c->number = b != NULL && b == allocated;
+    on_data(st, b, n, u);
+    free((void *)b);
+}
 static void on_list(int st, const fbs_list_result *l, void *u) {
     completion *c = u;
     if (l) c->number = (int64_t)(fbs_list_result_item_count(l) * 100 + fbs_list_result_prefix_count(l));
@@ -80,6 +90,16 @@ TEST(async_operations) {
     completion_init(&c);
     REQUIRE_OK(fbs_reference_get_data_async(r, 2, on_data, &c));
     check_once(&c, FBS_ERR_DOWNLOAD_SIZE_EXCEEDED, "get_data_async (too small)");
+
+    fbs_allocator allocator = {allocate_for_test, release_for_test, NULL};
+    completion_init(&c);
+    REQUIRE_OK(fbs_reference_get_data_into_async(r, 100, &allocator, on_owned_data, &c));
+    check_once(&c, FBS_OK, "get_data_into_async");
+    CHECK(c.length == 5 && memcmp(c.text, "hello", 5) == 0 && c.number == 1);
+
+    completion_init(&c);
+    REQUIRE_OK(fbs_reference_get_data_into_async(missing, 100, &allocator, on_owned_data, &c));
+    check_once(&c, FBS_ERR_OBJECT_NOT_FOUND, "get_data_into_async (missing)");
 
     completion_init(&c);
     REQUIRE_OK(fbs_reference_list_async(dir, 10, NULL, on_list, &c));

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "events.h"
+#include "reqlog.h"
 
 #define KIB 1024
 
@@ -76,6 +77,83 @@ TEST(get_data_sizes) {
     fbs_data_free(got);
     fbs_reference *missing = new_ref(s, "dl/none");
     CHECK_CODE(fbs_reference_get_data(missing, 10, &got, &n), FBS_ERR_OBJECT_NOT_FOUND);
+    fbs_reference_free(missing);
+    fbs_reference_free(r);
+    fbs_reference_free(e);
+    free(bytes);
+    fbs_storage_free(s);
+}
+
+/* An fbs_allocator that counts its calls; `refuse` makes allocate answer NULL. */
+typedef struct counting_allocator {
+    int allocations, releases, refuse;
+    size_t last_length;
+    void *last;
+} counting_allocator;
+static void *counted_allocate(size_t length, void *user_data) {
+    counting_allocator *a = user_data;
+    if (a->refuse) return NULL;
+    a->allocations++;
+    a->last_length = length;
+    return a->last = malloc(length ? length : 1);
+}
+static void counted_release(void *memory, void *user_data) {
+    ((counting_allocator *)user_data)->releases++;
+    free(memory);
+}
+
+TEST(get_data_into_the_callers_memory) {
+    fbs_storage *s = new_storage();
+    unsigned char *bytes = random_bytes(300 * KIB, 43);
+    REQUIRE_OK(upload_bytes(s, "dl/into.bin", bytes, 300 * KIB));
+    REQUIRE_OK(upload_bytes(s, "dl/into-empty.bin", NULL, 0));
+    fbs_reference *r = new_ref(s, "dl/into.bin"), *e = new_ref(s, "dl/into-empty.bin"),
+                  *missing = new_ref(s, "dl/into-none");
+    counting_allocator a = {0};
+    fbs_allocator allocator = {counted_allocate, counted_release, &a};
+    void *got = NULL;
+    size_t n = 0;
+
+    /* One allocation of the announced length, handed over as is. */
+    CHECK_CODE(fbs_reference_get_data_into(r, 300 * KIB, &allocator, &got, &n), FBS_OK);
+    CHECK(got == a.last && a.allocations == 1 && a.releases == 0 && a.last_length == 300 * KIB);
+    CHECK(bytes_equal(got, n, bytes, 300 * KIB));
+    free(got);
+
+    /* A retried answer costs no allocation (test_cut_responses.c: a retry with another length). */
+    a = (counting_allocator){0};
+    emu_clear(EMU, "requests");
+    emu_fault_status(EMU, (fault_match){"GET", NULL, object_prefix("dl/into.bin"), NULL, 1}, 503, 0);
+    CHECK_CODE(fbs_reference_get_data_into(r, INT64_MAX, &allocator, &got, &n), FBS_OK);
+    CHECK(got == a.last && a.allocations == 1 && a.releases == 0);
+    CHECK(bytes_equal(got, n, bytes, 300 * KIB));
+    free(got);
+    emu_wait_idle(EMU, 10000);   /* the emulator logs a download once it has sent it all */
+    reqlog log;
+    reqlog_fetch(EMU, &log);
+    CHECK_EQ_INT(reqlog_count(&log, "GET", "into.bin", NULL), 2);   /* the 503, then the answer */
+    reqlog_free(&log);
+
+    a = (counting_allocator){0};
+    CHECK_CODE(fbs_reference_get_data_into(e, 0, &allocator, &got, &n), FBS_OK);
+    CHECK(n == 0 && a.allocations == 1 && a.last_length == 0 && got == a.last);
+    free(got);
+
+    /* Failures: nothing handed over, every allocation released. */
+    a = (counting_allocator){0};
+    CHECK_CODE(fbs_reference_get_data_into(r, 300 * KIB - 1, &allocator, &got, &n), FBS_ERR_DOWNLOAD_SIZE_EXCEEDED);
+    CHECK(got == NULL && a.allocations == a.releases);
+    CHECK_CODE(fbs_reference_get_data_into(missing, 10, &allocator, &got, &n), FBS_ERR_OBJECT_NOT_FOUND);
+    CHECK(got == NULL && a.allocations == a.releases);
+    a.refuse = 1;
+    CHECK_CODE(fbs_reference_get_data_into(r, INT64_MAX, &allocator, &got, &n), FBS_ERR_INTERNAL);
+    CHECK(got == NULL && strstr(fbs_last_error_message(), "memory") != NULL);
+
+    /* Bad allocators are refused at the call. */
+    fbs_allocator no_release = {counted_allocate, NULL, &a};
+    CHECK_CODE(fbs_reference_get_data_into(r, 10, NULL, &got, &n), FBS_ERR_INVALID_ARGUMENT);
+    CHECK_CODE(fbs_reference_get_data_into(r, 10, &no_release, &got, &n), FBS_ERR_INVALID_ARGUMENT);
+    CHECK_CODE(fbs_reference_get_data_into(r, 10, &allocator, NULL, &n), FBS_ERR_INVALID_ARGUMENT);
     fbs_reference_free(missing);
     fbs_reference_free(r);
     fbs_reference_free(e);

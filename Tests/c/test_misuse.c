@@ -222,6 +222,11 @@ REF_CALL(rf_download_url, fbs_reference_download_url(r, &out_str))
 REF_CALL(rf_download_url_async, fbs_reference_download_url_async(r, str_cb, cb))
 REF_CALL(rf_get_data, fbs_reference_get_data(r, 10, &out_bytes, &out_len))
 REF_CALL(rf_get_data_async, fbs_reference_get_data_async(r, 10, data_cb, cb))
+static void *never_allocate(size_t n, void *u) { (void)n; (void)u; return NULL; }
+static void never_release(void *m, void *u) { (void)m; (void)u; }
+static const fbs_allocator never_allocator = {never_allocate, never_release, NULL};
+REF_CALL(rf_get_data_into, fbs_reference_get_data_into(r, 10, &never_allocator, &out_bytes, &out_len))
+REF_CALL(rf_get_data_into_async, fbs_reference_get_data_into_async(r, 10, &never_allocator, data_cb, cb))
 static unsigned char range_buffer[4];
 static int devnull = -1;
 static int refuse_sink(const void *b, size_t n, void *u) { (void)b; (void)n; (void)u; return FBS_ERR_CANCELLED; }
@@ -256,6 +261,8 @@ static const struct { const char *name; ref_call fn; int valid_offline; } ref_ca
     {"fbs_reference_download_url_async", rf_download_url_async, 0},
     {"fbs_reference_get_data", rf_get_data, 0},
     {"fbs_reference_get_data_async", rf_get_data_async, 0},
+    {"fbs_reference_get_data_into", rf_get_data_into, 0},
+    {"fbs_reference_get_data_into_async", rf_get_data_into_async, 0},
     {"fbs_reference_get_range", rf_get_range, 0},
     {"fbs_reference_get_range_async", rf_get_range_async, 0},
     {"fbs_reference_read_range", rf_read_range, 1},

@@ -51,6 +51,32 @@ int fbs_reference_get_data(const fbs_reference *r, int64_t max_size, void **out_
 int fbs_reference_get_data_async(const fbs_reference *r, int64_t max_size, fbs_data_callback cb,
                                  void *user_data);
 
+/* Memory a download fills, from the caller (say, a language binding's own byte string, so that
+ * nothing copies the body again after the socket's bytes land in it):
+ *   allocate(length, user_data) returns room for exactly `length` bytes; it may return NULL for
+ *     0 bytes; NULL for more fails the download with FBS_ERR_INTERNAL ("Out of memory").
+ *   release(memory, user_data) takes back memory from allocate that the library does not hand
+ *     over: after a failed or cancelled download, or when a retry's body has another length.
+ * allocate is asked once for the length the server announces (Content-Length); a body without
+ * one is gathered first and copied into allocate's memory once, at the end. Both run one at a
+ * time, on the storage's transfer thread or in the call itself, and must not call fbs_
+ * functions of that storage. */
+typedef struct fbs_allocator {
+    void *(*allocate)(size_t length, void *user_data);
+    void (*release)(void *memory, void *user_data);
+    void *user_data;
+} fbs_allocator;
+
+/* As fbs_reference_get_data(), into memory from `allocator` (copied by the call; must not be
+ * NULL, nor its functions). OUT: on FBS_OK, *out_bytes is the memory of the last allocate call
+ * (the caller's: the library never touches it again) holding *out_length bytes; on an error,
+ * *out_bytes is NULL and every allocate was matched by a release. The _async form passes that
+ * memory to cb as `bytes` (the caller's, not borrowed). */
+int fbs_reference_get_data_into(const fbs_reference *r, int64_t max_size, const fbs_allocator *allocator,
+                                void **out_bytes, size_t *out_length);
+int fbs_reference_get_data_into_async(const fbs_reference *r, int64_t max_size, const fbs_allocator *allocator,
+                                      fbs_data_callback cb, void *user_data);
+
 #ifdef __cplusplus
 }
 #endif

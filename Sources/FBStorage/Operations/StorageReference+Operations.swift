@@ -86,24 +86,27 @@ extension StorageReference {
     // MARK: Data
 
     /// The object's bytes; fails with `.downloadSizeExceeded` as soon as the object is known to be
-    /// larger than `maxSize`, before its body is read.
-    public func getData(maxSize: Int64) throws(StorageError) -> ByteBuffer {
-        try storage.runBlocking { done throws(StorageError) in try startGetData(maxSize: maxSize, done) }
+    /// larger than `maxSize`, before its body is read. With an `allocator`, the bytes land in its
+    /// memory (see `ByteBuffer.take`).
+    public func getData(maxSize: Int64, allocator: MemoryAllocator? = nil) throws(StorageError) -> ByteBuffer {
+        try storage.runBlocking { done throws(StorageError) in try startGetData(maxSize: maxSize, allocator: allocator, done) }
     }
 
-    public func getData(maxSize: Int64, completion: @escaping StorageCompletion<ByteBuffer>) throws(StorageError) {
-        try storage.runAsync({ done throws(StorageError) in try startGetData(maxSize: maxSize, done) }, completion: completion)
+    public func getData(maxSize: Int64, allocator: MemoryAllocator? = nil,
+                        completion: @escaping StorageCompletion<ByteBuffer>) throws(StorageError) {
+        try storage.runAsync({ done throws(StorageError) in try startGetData(maxSize: maxSize, allocator: allocator, done) },
+                             completion: completion)
     }
 
     /// Streams the body into one buffer, sized from `Content-Length` when the server sends it.
-    func startGetData(maxSize: Int64, _ done: @escaping StorageCompletion<ByteBuffer>) throws(StorageError) {
+    func startGetData(maxSize: Int64, allocator: MemoryAllocator?, _ done: @escaping StorageCompletion<ByteBuffer>) throws(StorageError) {
         guard maxSize >= 0 else { throw StorageError(code: .invalidArgument, message: "max_size must be >= 0") }
         let tooLarge = StorageError(code: .downloadSizeExceeded,
                                     message: "\(path.gsURL) is larger than the maximum size of \(maxSize) bytes")
         let outOfMemory = StorageError(code: .internalError, message: "Out of memory for the bytes of \(path.gsURL)")
         let settings = storage.settings
         let target = mediaTarget
-        let buffer = ByteBuffer()
+        let buffer = ByteBuffer(allocator: allocator)
         try requireObject()
         try RetryingRequest(
             storage: storage, path: path, settings: settings, retryTime: settings.maxDownloadRetryTime,
@@ -120,7 +123,10 @@ extension StorageReference {
                     return buffer.append(bytes) ? nil : outOfMemory
                 }),
             build: { _, auth in HTTPRequest(method: "GET", url: target.url, headers: auth) },
-            completion: { result in done(result.map { _ in buffer }) }).start()
+            completion: { result in
+                if case .failure = result { buffer.discard() }
+                done(result.map { _ in buffer })
+            }).start()
     }
 
     /// The bytes of `range` (fbstorage's own). A range that reaches past the end of the object

@@ -222,13 +222,16 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
         return outcome
     }
 
-    /// A 416 names the size (`Content-Range: bytes */<size>`): an empty range at the end is
-    /// satisfied; any other range reaches past the end.
+    /// A 416 names the size: an empty range at the end is satisfied; any other range reaches
+    /// past the end. Production's Firebase API says the size in `x-goog-stored-content-length`
+    /// (its XML `InvalidRange` page has no `Content-Range`), other servers in
+    /// `Content-Range: bytes */<size>` (RFC 9110).
     private func unsatisfiable(_ response: HTTPResponse) -> AttemptOutcome {
-        let size = response.headers.value("Content-Range").flatMap { value -> Int64? in
+        let contentRangeSize = response.headers.value("Content-Range").flatMap { value -> Int64? in
             guard value.hasPrefix("bytes */") else { return nil }
             return Int64(value.dropFirst(8))
         }
+        let size = contentRangeSize ?? response.headers.value("x-goog-stored-content-length").flatMap { Int64($0) }
         guard let size, window == nil, let range else {
             return .fail(StorageError(code: .rangeNotSatisfiable,
                                       message: "The server found the range \(range?.description ?? "asked for") past the end of \(reference.path.gsURL)",

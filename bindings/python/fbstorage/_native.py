@@ -118,6 +118,14 @@ DESTROY_NOTIFY = CFUNCTYPE(None, c_void_p)
 SINK_CALLBACK = CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p)
 #: ``int64_t (*)(void *buffer, size_t capacity, void *user_data)``: count read, 0 at the end.
 SOURCE_CALLBACK = CFUNCTYPE(c_int64, c_void_p, c_size_t, c_void_p)
+#: ``void *(*)(size_t length, void *user_data)`` and ``void (*)(void *memory, void *user_data)``
+ALLOCATE = CFUNCTYPE(c_void_p, c_size_t, c_void_p)
+RELEASE = CFUNCTYPE(None, c_void_p, c_void_p)
+
+
+class Allocator(ctypes.Structure):
+    """``fbs_allocator`` (fbstorage/operations.h): memory a download fills, from the caller."""
+    _fields_ = [("allocate", ALLOCATE), ("release", RELEASE), ("user_data", c_void_p)]
 
 
 class _StatusMarker:
@@ -260,6 +268,8 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_reference_download_url_async": (STATUS, [_R, STRING_CALLBACK, c_void_p]),
     "fbs_reference_get_data": (STATUS, [_R, c_int64, POINTER(c_void_p), POINTER(c_size_t)]),
     "fbs_reference_get_data_async": (STATUS, [_R, c_int64, DATA_CALLBACK, c_void_p]),
+    "fbs_reference_get_data_into": (STATUS, [_R, c_int64, POINTER(Allocator), POINTER(c_void_p), POINTER(c_size_t)]),
+    "fbs_reference_get_data_into_async": (STATUS, [_R, c_int64, POINTER(Allocator), DATA_CALLBACK, c_void_p]),
     # Streams and ranges
     "fbs_reference_get_range": (STATUS, [_R, c_int64, c_int64, c_int64, POINTER(c_void_p), POINTER(c_size_t)]),
     "fbs_reference_get_range_async": (STATUS, [_R, c_int64, c_int64, c_int64, DATA_CALLBACK, c_void_p]),

@@ -17,6 +17,7 @@ from ._conversion import (
     encode_optional_text,
     encode_text,
 )
+from ._allocator import BytesAllocator
 from ._handle import OwnedHandle
 from ._native import (
     ListResultHandle,
@@ -337,10 +338,12 @@ class StorageReference(OwnedHandle):
         address = ctypes.c_void_p()
         length = ctypes.c_size_t()
         if start is None and end is None:
-            lib.fbs_reference_get_data(self._handle, limit, ctypes.byref(address), ctypes.byref(length))
-        else:
-            offset, count = range_arguments(start, end)
-            lib.fbs_reference_get_range(self._handle, offset, count, limit, ctypes.byref(address), ctypes.byref(length))
+            allocator = BytesAllocator()
+            lib.fbs_reference_get_data_into(self._handle, limit, ctypes.byref(allocator.native),
+                                            ctypes.byref(address), ctypes.byref(length))
+            return allocator.take(address.value, length.value)
+        offset, count = range_arguments(start, end)
+        lib.fbs_reference_get_range(self._handle, offset, count, limit, ctypes.byref(address), ctypes.byref(length))
         try:
             return ctypes.string_at(address, length.value) if length.value else b""
         finally:

@@ -146,6 +146,33 @@ def test_get_data_of_an_empty_object(storage: fbstorage.Storage) -> None:
     assert ref.get_data(max_size=0) == b""
 
 
+def test_get_data_lands_in_the_bytes_it_returns(storage: fbstorage.Storage, monkeypatch) -> None:
+    """The library fills the very ``bytes`` get_data returns (one allocation of the object's
+    size, nothing kept afterwards); a refused allocation is StorageError INTERNAL, at once."""
+    import fbstorage._allocator as allocator_module
+    ref = storage.reference("into-bytes")
+    data = payload(3 << 20)
+    ref.put_data(data).wait()
+    sizes: list[int] = []
+    real_new_bytes = allocator_module._new_bytes
+
+    def recording_new_bytes(source, length):
+        sizes.append(length)
+        return real_new_bytes(source, length)
+
+    monkeypatch.setattr(allocator_module, "_new_bytes", recording_new_bytes)
+    got = ref.get_data()
+    assert type(got) is bytes and got == data and sizes == [len(data)]
+
+    def refusing_new_bytes(source, length):
+        raise MemoryError
+
+    monkeypatch.setattr(allocator_module, "_new_bytes", refusing_new_bytes)
+    with pytest.raises(StorageError) as raised:
+        ref.get_data()
+    assert raised.value.code == StorageErrorCode.INTERNAL and "memory" in str(raised.value)
+
+
 def test_download_url_points_at_the_emulator(storage: fbstorage.Storage, emulator) -> None:
     ref = storage.reference("folder/file name.txt")
     ref.put_data(b"x").wait()

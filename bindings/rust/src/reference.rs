@@ -150,10 +150,10 @@ impl Reference {
     pub fn get_data(&self, max_size: u64) -> Result<Vec<u8>> {
         let (mut bytes, mut length) = (std::ptr::null_mut(), 0usize);
         let max_size = i64::try_from(max_size).unwrap_or(i64::MAX);
-        check(unsafe { sys::fbs_reference_get_data(self.raw(), max_size, &mut bytes, &mut length) })?;
-        let data = unsafe { std::slice::from_raw_parts(bytes as *const u8, length) }.to_vec();
-        unsafe { sys::fbs_data_free(bytes) };
-        Ok(data)
+        let mut vectors = VecAllocator::default();
+        let allocator = vectors.native();
+        check(unsafe { sys::fbs_reference_get_data_into(self.raw(), max_size, &allocator, &mut bytes, &mut length) })?;
+        Ok(vectors.take(bytes, length))
     }
 
     /// One page of the objects and folders directly below this reference. `max_results`
@@ -200,5 +200,52 @@ impl std::fmt::Display for Reference {
 impl std::fmt::Debug for Reference {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Reference({self})")
+    }
+}
+
+/// Downloads straight into a `Vec<u8>`: an `fbs_allocator` whose memory is new vectors' (each
+/// kept as raw parts until the library hands one over or releases it), so `get_data` returns
+/// the vector the library wrote into, with no copy after the socket's.
+#[derive(Default)]
+struct VecAllocator {
+    live: Vec<(*mut u8, usize)>, // pointer and capacity of each vector handed to the library
+}
+
+impl VecAllocator {
+    fn native(&mut self) -> sys::fbs_allocator {
+        sys::fbs_allocator { allocate: Some(Self::allocate), release: Some(Self::release), user_data: (self as *mut Self).cast() }
+    }
+
+    unsafe extern "C" fn allocate(length: usize, user_data: *mut std::os::raw::c_void) -> *mut std::os::raw::c_void {
+        // SAFETY: user_data is the VecAllocator of the running get_data (the library calls one at a time).
+        let this = unsafe { &mut *user_data.cast::<Self>() };
+        let mut vector = std::mem::ManuallyDrop::new(Vec::<u8>::with_capacity(length));
+        this.live.push((vector.as_mut_ptr(), vector.capacity()));
+        vector.as_mut_ptr().cast()
+    }
+
+    unsafe extern "C" fn release(memory: *mut std::os::raw::c_void, user_data: *mut std::os::raw::c_void) {
+        // SAFETY: as in allocate; memory came from allocate.
+        let this = unsafe { &mut *user_data.cast::<Self>() };
+        if let Some(at) = this.live.iter().position(|&(pointer, _)| pointer == memory.cast()) {
+            let (pointer, capacity) = this.live.swap_remove(at);
+            drop(unsafe { Vec::from_raw_parts(pointer, 0, capacity) });
+        }
+    }
+
+    /// The vector at `bytes`, now holding `length` bytes the library wrote.
+    fn take(&mut self, bytes: *mut std::os::raw::c_void, length: usize) -> Vec<u8> {
+        let at = self.live.iter().position(|&(pointer, _)| pointer == bytes.cast()).expect("the library handed over its allocator's memory");
+        let (pointer, capacity) = self.live.swap_remove(at);
+        // SAFETY: a vector of `capacity` whose first `length` bytes the library initialized.
+        unsafe { Vec::from_raw_parts(pointer, length, capacity) }
+    }
+}
+
+impl Drop for VecAllocator {
+    fn drop(&mut self) {
+        for &(pointer, capacity) in &self.live {
+            drop(unsafe { Vec::from_raw_parts(pointer, 0, capacity) });
+        }
     }
 }

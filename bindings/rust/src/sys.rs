@@ -38,6 +38,14 @@ pub type fbs_destroy_notify = Option<unsafe extern "C" fn(user_data: *mut c_void
 pub type fbs_sink_callback = Option<unsafe extern "C" fn(bytes: *const c_void, length: usize, user_data: *mut c_void) -> c_int>;
 pub type fbs_source_callback = Option<unsafe extern "C" fn(buffer: *mut c_void, capacity: usize, user_data: *mut c_void) -> i64>;
 
+/// `fbs_allocator` (operations.h): memory a download fills, from the caller.
+#[repr(C)]
+pub struct fbs_allocator {
+    pub allocate: Option<unsafe extern "C" fn(length: usize, user_data: *mut c_void) -> *mut c_void>,
+    pub release: Option<unsafe extern "C" fn(memory: *mut c_void, user_data: *mut c_void)>,
+    pub user_data: *mut c_void,
+}
+
 pub const FBS_TIME_ABSENT: i64 = i64::MIN;
 
 // common.h
@@ -172,6 +180,10 @@ unsafe extern "C" {
     pub fn fbs_reference_download_url_async(r: *const fbs_reference, cb: fbs_string_callback, user_data: *mut c_void) -> c_int;
     pub fn fbs_reference_get_data(r: *const fbs_reference, max_size: i64, out_bytes: *mut *mut c_void, out_length: *mut usize) -> c_int;
     pub fn fbs_reference_get_data_async(r: *const fbs_reference, max_size: i64, cb: fbs_data_callback, user_data: *mut c_void) -> c_int;
+    pub fn fbs_reference_get_data_into(r: *const fbs_reference, max_size: i64, allocator: *const fbs_allocator,
+                                       out_bytes: *mut *mut c_void, out_length: *mut usize) -> c_int;
+    pub fn fbs_reference_get_data_into_async(r: *const fbs_reference, max_size: i64, allocator: *const fbs_allocator,
+                                             cb: fbs_data_callback, user_data: *mut c_void) -> c_int;
 }
 
 // list.h

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import dataclasses
 
 from typing import TYPE_CHECKING, Any, AsyncIterator
 
 from .. import reference as sync_reference
+from .._allocator import BytesAllocator
 from .._conversion import (
     C_INT,
     LocalPath,
@@ -202,16 +204,18 @@ class StorageReference:
         ``max_size`` bytes (None: no limit), RANGE_NOT_SATISFIABLE past the end."""
         limit = _UNLIMITED_SIZE if max_size is None else check_integer(max_size, "max_size")
         if start is None and end is None:
-            name, arguments = "fbs_reference_get_data_async", (limit,)
-        else:
-            name, arguments = "fbs_reference_get_range_async", (*range_arguments(start, end), limit)
-        data: bytes = await _completion.start(
-            name,
+            allocator = BytesAllocator()   # alive until the completion: `convert` holds it
+            data: bytes = await _completion.start(
+                "fbs_reference_get_data_into_async", self._reference._handle, limit, ctypes.byref(allocator.native),
+                convert=allocator.take)
+            return data
+        return await _completion.start(
+            "fbs_reference_get_range_async",
             self._reference._handle,
-            *arguments,
+            *range_arguments(start, end),
+            limit,
             convert=_completion.copy_bytes,
         )
-        return data
 
     async def list(
         self, max_results: int | None = None, page_token: str | None = None

@@ -131,9 +131,8 @@ async def download_response(request: web.Request, stored: StoredObject, flavor: 
 
 
 def _unsatisfiable(request: web.Request, headers: dict[str, str], size: int, firebase: bool) -> web.Response:
-    if firebase:  # with the object's headers, and the size as HTTP's 416 says (clients read it)
+    if firebase:  # with the object's headers: the size is in x-goog-stored-content-length (clients read it)
         headers = {name: value for name, value in headers.items() if name != "Content-Type"}
-        headers["Content-Range"] = f"bytes */{size}"
         return web.Response(status=416, text=INVALID_RANGE_XML.format(escape(request.headers["Range"])),
                             content_type="application/xml", headers=headers)
     unsatisfied = {"Content-Range": f"bytes */{size}"}
