@@ -26,6 +26,9 @@ struct HTTPRequest: Sendable {
     /// connection turns out dead). Resumable-upload chunks say no: a re-sent chunk must follow a
     /// `query`, or a server that kept the first copy appends it twice.
     var allowsResend = true
+    /// The answer carries an object's bytes (a media download): it gets the large receive buffer.
+    /// Other answers (JSON of a few KiB) get curl's smallest useful one (see `EasySetup`).
+    var receivesObjectBytes = false
 
     init(
         method: String, url: String, headers: [(name: String, value: String)] = [],

@@ -122,7 +122,11 @@ extension StorageReference {
                     if Int64(buffer.count + bytes.count) > maxSize { return tooLarge }
                     return buffer.append(bytes) ? nil : outOfMemory
                 }),
-            build: { _, auth in HTTPRequest(method: "GET", url: target.url, headers: auth) },
+            build: { _, auth in
+                var request = HTTPRequest(method: "GET", url: target.url, headers: auth)
+                request.receivesObjectBytes = true
+                return request
+            },
             completion: { result in
                 if case .failure = result { buffer.discard() }
                 done(result.map { _ in buffer })

@@ -83,7 +83,9 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
                 classify: { [self] result, outcome in classify(result, outcome) }),
             build: { [self] _, auth in
                 deliveredBeforeAttempt = delivered
-                return HTTPRequest(method: "GET", url: target.url, headers: auth + (rangeHeader().map { [(name: "Range", value: $0)] } ?? []))
+                var request = HTTPRequest(method: "GET", url: target.url, headers: auth + (rangeHeader().map { [(name: "Range", value: $0)] } ?? []))
+                request.receivesObjectBytes = true
+                return request
             },
             completion: { [self] result in
                 self.request = nil
