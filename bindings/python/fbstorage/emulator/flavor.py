@@ -56,6 +56,9 @@ class Flavor:
     # through GCS) is a metadata change: metageneration +1.
     counts_token_mint: bool
     forbids_missing_update: bool  # a Firebase API metadata update of a missing object is 403; else 404
+    # A GCS upload's declared md5Hash/crc32c are verified and a multipart body's part count is
+    # refused in production's words (gcs/upload_checks.py); else neither.
+    checks_gcs_uploads: bool
 
     def format_crc32c(self, value: int) -> str:
         if self.crc32c_as_base64:
@@ -98,6 +101,7 @@ PRODUCTION = Flavor(
     stores_file_disposition=True,
     counts_token_mint=True,
     forbids_missing_update=True,
+    checks_gcs_uploads=True,
 )
 
 FIREBASE_TOOLS = Flavor(
@@ -123,6 +127,7 @@ FIREBASE_TOOLS = Flavor(
     stores_file_disposition=False,
     counts_token_mint=False,
     forbids_missing_update=False,
+    checks_gcs_uploads=False,
 )
 
 FLAVORS = {flavor.name: flavor for flavor in (PRODUCTION, FIREBASE_TOOLS)}

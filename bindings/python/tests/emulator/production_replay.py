@@ -27,6 +27,7 @@ RFC3339 = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$
 QUOTED_MD5 = re.compile(r'^"[0-9a-f]{32}"$')
 FIXED_EXPIRES = "Mon, 01 Jan 1990 00:00:00 GMT"  # a constant, kept by the recordings
 MASK = re.compile(r"<(GEN|TOKEN):(\d+)>")
+NAME_FIELD = "<NAME>"  # in a request body: the object name the recorded query carries
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,22 @@ class Payload:
 
 def upload(data: bytes) -> Payload:
     return Payload("POST", {"Content-Type": "application/octet-stream"}, data)
+
+
+MULTIPART_BOUNDARY = "fireemu-object-multipart-v1"
+
+
+def multipart_upload(media: bytes | None, fields: dict | None = None, json_text: str | None = None) -> Payload:
+    """The recipes' multipart upload: a JSON part naming the object (NAME_FIELD, filled in by the
+    replayer) with their marker, then the media part (none when `media` is None)."""
+    resource = {"name": NAME_FIELD, "contentType": "application/octet-stream",
+                "metadata": {"marker": "multipart-observation"}, **(fields or {})}
+    text = json_text if json_text is not None else json.dumps(resource, separators=(",", ":"))
+    body = f"--{MULTIPART_BOUNDARY}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n{text}".encode()
+    if media is not None:
+        body += f"\r\n--{MULTIPART_BOUNDARY}\r\nContent-Type: application/octet-stream\r\n\r\n".encode() + media
+    body += f"\r\n--{MULTIPART_BOUNDARY}--\r\n".encode()
+    return Payload("POST", {"Content-Type": f"multipart/related; boundary={MULTIPART_BOUNDARY}"}, body)
 
 
 def json_update(value: dict, method: str = "PATCH") -> Payload:
@@ -164,8 +181,10 @@ def replay(base: str, recipe_file: str, plan: dict[int, Payload], bucket: str) -
             payload = plan.get(row["n"], Payload(row["method"]))
             assert payload.method == row["method"], f"{recipe_file} #{row['n']}: the plan sends {payload.method}"
             query = [(k, masker.unmask(v)) for k, v in row["query"]]
+            name = json.dumps(dict(query).get("name", ""))[1:-1]
+            body = payload.body.replace(NAME_FIELD.encode(), name.encode())
             response = http.request(row["method"], base + request_path(row["path"], masker), params=query,
-                                    headers={**ADMIN, **payload.headers}, data=payload.body,
+                                    headers={**ADMIN, **payload.headers}, data=body,
                                     allow_redirects=False)
             results.append(compare(recording["recipeId"], row, response, masker))
     return results

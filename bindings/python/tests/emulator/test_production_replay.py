@@ -11,11 +11,12 @@ from __future__ import annotations
 import pytest
 
 from conftest import Emulator
-from production_replay import RECORDINGS, byte_range, json_update, replay, upload
+from production_replay import RECORDINGS, byte_range, json_update, multipart_upload, replay, upload
 
 BUCKET = "demo-project.appspot.com"
 BYTES = bytes([0, 1, 127, 128, 255])
 REVERSED = bytes(reversed(BYTES))
+CHECK_VECTOR, CHECK_MD5, CHECK_CRC32C = b"123456789", "JfnnlDI7RTiF9RgfG2JNCw==", "4waSgw=="  # the standard check vector
 
 PLANS = {
     "firebase--simple-upload.json": {4: upload(BYTES)},
@@ -47,6 +48,15 @@ PLANS = {
     "errors--missing.json": {
         6: json_update({"metadata": {"marker": "missing-observation"}}),
         16: json_update({"metadata": {"marker": "missing-observation"}})},
+    "gcs--delete.json": {4: upload(BYTES)},
+    "gcs--simple-multipart-upload.json": {
+        10: upload(BYTES), 15: multipart_upload(BYTES), 20: multipart_upload(BYTES, json_text="{invalid-json"),
+        26: multipart_upload(None)},
+    "gcs--checksums.json": {
+        n: multipart_upload(CHECK_VECTOR, fields) for n, fields in zip((16, 21, 26, 31, 37, 43, 49), (
+            {"md5Hash": CHECK_MD5}, {"crc32c": CHECK_CRC32C}, {"md5Hash": CHECK_MD5, "crc32c": CHECK_CRC32C},
+            {"md5Hash": "AAAAAAAAAAAAAAAAAAAAAA=="}, {"crc32c": "AAAAAA=="},
+            {"md5Hash": "!not-base64!"}, {"crc32c": "!not-base64!"}))},
 }
 
 # Recipes of the recordings that cannot run here, with the reason.

@@ -21,9 +21,10 @@ REASONS = {400: "invalid", 401: "required", 403: "forbidden", 404: "notFound", 4
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-def gcs_error(status: int, message: str, headers: dict[str, str] | None = None) -> web.Response:
+def gcs_error(status: int, message: str, headers: dict[str, str] | None = None,
+              reason: str | None = None) -> web.Response:
     body = {"error": {"code": status, "message": message,
-                      "errors": [{"domain": "global", "reason": REASONS.get(status, "backendError"),
+                      "errors": [{"domain": "global", "reason": reason or REASONS.get(status, "backendError"),
                                   "message": message}]}}
     return web.Response(status=status, text=json.dumps(body), content_type="application/json", headers=headers)
 
@@ -34,7 +35,7 @@ def renders_gcs_errors(handler: Handler) -> Handler:
         try:
             return await handler(request)
         except ApiError as error:
-            return gcs_error(error.status, error.message, error.headers)
+            return gcs_error(error.status, error.message, error.headers, error.reason)
     return wrapper
 
 
