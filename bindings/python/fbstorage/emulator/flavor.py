@@ -59,6 +59,12 @@ class Flavor:
     # A GCS upload's declared md5Hash/crc32c are verified and a multipart body's part count is
     # refused in production's words (gcs/upload_checks.py); else neither.
     checks_gcs_uploads: bool
+    # A failed precondition (412) says production's one sentence and points at the If-Match header;
+    # else its message names the condition that failed.
+    words_preconditions_as_gcs: bool
+    # A copy or rewrite answers with projection full: the new object's owner (the requester) shows;
+    # production's buckets have uniform access, so no acl does.
+    copies_show_owner: bool
 
     def format_crc32c(self, value: int) -> str:
         if self.crc32c_as_base64:
@@ -102,6 +108,8 @@ PRODUCTION = Flavor(
     counts_token_mint=True,
     forbids_missing_update=True,
     checks_gcs_uploads=True,
+    words_preconditions_as_gcs=True,
+    copies_show_owner=True,
 )
 
 FIREBASE_TOOLS = Flavor(
@@ -128,6 +136,8 @@ FIREBASE_TOOLS = Flavor(
     counts_token_mint=False,
     forbids_missing_update=False,
     checks_gcs_uploads=False,
+    words_preconditions_as_gcs=False,
+    copies_show_owner=False,
 )
 
 FLAVORS = {flavor.name: flavor for flavor in (PRODUCTION, FIREBASE_TOOLS)}

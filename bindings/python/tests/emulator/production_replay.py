@@ -106,6 +106,8 @@ class Masker:
             # Generations first, so that ids and links holding them are masked alike.
             if isinstance(value.get("generation"), str):
                 self.generation(value["generation"])
+            if key == "owner" and "entity" in value:  # the requesting principal
+                return {**value, "entity": "<OWNER>"}
             return {k: self.json(v, k) for k, v in value.items()}
         if isinstance(value, list):
             return [self.json(v) for v in value]
@@ -133,10 +135,12 @@ class Masker:
         return self.text(value)
 
 
-def recorded_body(response: requests.Response, masker: Masker) -> dict:
-    """The local body in the recordings' form."""
+def recorded_body(response: requests.Response, masker: Masker, media: bool) -> dict:
+    """The local body in the recordings' form: a media read's object is bytes, whatever its type."""
     if not response.content:
         return {"type": "empty"}
+    if media and response.ok:
+        return {"type": "bytes", "base64": base64.b64encode(response.content).decode()}
     content_type = response.headers.get("Content-Type", "")
     if "json" in content_type:
         try:
@@ -164,12 +168,15 @@ class RowResult:
     differences: list[str]
 
 
-def request_path(path: str, masker: Masker) -> str:
-    """The recorded path with its object name escaped as the recipes send it (encodeURIComponent)."""
-    head, marker, name = path.partition("/o/")
-    if not marker:
-        return masker.unmask(path)
-    return masker.unmask(head) + marker + quote(masker.unmask(name), safe="!'()*")
+def request_path(route: str, path: str, masker: Masker) -> str:
+    """The recorded path with each object name the route marks (<NAME>) escaped as the recipes
+    send it (encodeURIComponent)."""
+    template = route.split(" ", 1)[1]
+    pattern = re.escape(template).replace(re.escape("<NAME>"), "(.+?)") + "$"
+    match = re.match(pattern, path)
+    assert match, f"{path} does not follow its route {route}"
+    names = iter(quote(masker.unmask(name), safe="!'()*") for name in match.groups())
+    return re.sub("<NAME>", lambda _: next(names), masker.unmask(template))
 
 
 def replay(base: str, recipe_file: str, plan: dict[int, Payload], bucket: str) -> list[RowResult]:
@@ -183,7 +190,7 @@ def replay(base: str, recipe_file: str, plan: dict[int, Payload], bucket: str) -
             query = [(k, masker.unmask(v)) for k, v in row["query"]]
             name = json.dumps(dict(query).get("name", ""))[1:-1]
             body = payload.body.replace(NAME_FIELD.encode(), name.encode())
-            response = http.request(row["method"], base + request_path(row["path"], masker), params=query,
+            response = http.request(row["method"], base + request_path(row["route"], row["path"], masker), params=query,
                                     headers={**ADMIN, **payload.headers}, data=body,
                                     allow_redirects=False)
             results.append(compare(recording["recipeId"], row, response, masker))
@@ -209,7 +216,7 @@ def compare(recipe: str, row: dict, response: requests.Response, masker: Masker)
         if name in local_headers:
             masked_headers[name] = masker.header(name, local_headers[name])
     # Bodies after headers: generations are numbered in the order the recordings met them.
-    body = recorded_body(response, masker)
+    body = recorded_body(response, masker, ["alt", "media"] in row["query"])
     status_ok = response.status_code == row["status"]
     if not status_ok:
         differences.append(f"status {response.status_code}, production {row['status']}")

@@ -57,6 +57,11 @@ PLANS = {
             {"md5Hash": CHECK_MD5}, {"crc32c": CHECK_CRC32C}, {"md5Hash": CHECK_MD5, "crc32c": CHECK_CRC32C},
             {"md5Hash": "AAAAAAAAAAAAAAAAAAAAAA=="}, {"crc32c": "AAAAAA=="},
             {"md5Hash": "!not-base64!"}, {"crc32c": "!not-base64!"}))},
+    "gcs--copy-rewrite.json": {
+        20: upload(BYTES), 23: json_update({"metadata": {"marker": "copy-source"}}),
+        **{n: json_update({}, "POST") for n in (31, 49, 67, 82, 92)},
+        36: json_update({"contentType": "text/plain", "metadata": {"marker": "rewrite-override"}}, "POST"),
+        77: upload(bytes([255, 0, 127])), 87: upload(bytes([128, 1, 255]))},
 }
 
 # Recipes of the recordings that cannot run here, with the reason.
