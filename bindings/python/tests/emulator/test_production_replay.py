@@ -8,6 +8,8 @@ updates, Range headers. Rows not listed in a plan sent nothing more.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from conftest import Emulator
@@ -17,6 +19,20 @@ BUCKET = "demo-project.appspot.com"
 BYTES = bytes([0, 1, 127, 128, 255])
 REVERSED = bytes(reversed(BYTES))
 CHECK_VECTOR, CHECK_MD5, CHECK_CRC32C = b"123456789", "JfnnlDI7RTiF9RgfG2JNCw==", "4waSgw=="  # the standard check vector
+
+
+def first_upload_then_changed(recipe: str) -> dict:
+    """The precondition recipes' uploads: an object's seed (its first upload, unconditional) sends
+    BYTES, every other one (the advance of a stale sample, the upload under test) REVERSED."""
+    uploaded, plan = set(), {}
+    for row in json.loads((RECORDINGS / recipe).read_text())["exchanges"]:
+        if row["method"] == "POST":
+            name = dict(row["query"])["name"]
+            conditional = any(key.startswith("if") for key, _ in row["query"])
+            plan[row["n"]] = upload(REVERSED if name in uploaded or conditional else BYTES)
+            uploaded.add(name)
+    return plan
+
 
 PLANS = {
     "firebase--simple-upload.json": {4: upload(BYTES)},
@@ -62,6 +78,7 @@ PLANS = {
         **{n: json_update({}, "POST") for n in (31, 49, 67, 82, 92)},
         36: json_update({"contentType": "text/plain", "metadata": {"marker": "rewrite-override"}}, "POST"),
         77: upload(bytes([255, 0, 127])), 87: upload(bytes([128, 1, 255]))},
+    "gcs--generation-preconditions.json": first_upload_then_changed("gcs--generation-preconditions.json"),
 }
 
 # Recipes of the recordings that cannot run here, with the reason.

@@ -26,10 +26,13 @@ GCS_PRECONDITION_FAILED = "At least one of the pre-conditions you specified did 
 
 
 class PreconditionFailed(ApiError):
-    """412; the message names the condition, production's (Flavor.words_preconditions_as_gcs) does not."""
+    """412; the message names the condition, production's (Flavor.words_preconditions_as_gcs) does not.
+    `not_modified`: an `if…NotMatch` condition failed on a live object, which production answers
+    304 Not Modified, with no body."""
 
-    def __init__(self, what: str):
+    def __init__(self, what: str, *, not_modified: bool = False):
         super().__init__(412, f"{GCS_PRECONDITION_FAILED[:-1]}: {what}.")
+        self.not_modified = not_modified
 
 
 def gcs_error(status: int, message: str, headers: dict[str, str] | None = None,
@@ -49,6 +52,8 @@ def renders_gcs_errors(handler: Handler) -> Handler:
         except PreconditionFailed as error:
             if not request.app[STATE].flavor.words_preconditions_as_gcs:
                 return gcs_error(error.status, error.message, error.headers)
+            if error.not_modified:
+                return web.Response(status=304, headers=error.headers)
             return gcs_error(412, GCS_PRECONDITION_FAILED, error.headers, location="If-Match",
                              locationType="header")
         except ApiError as error:

@@ -58,7 +58,8 @@ class Preconditions:
             else:
                 holds = metageneration != value
             if not holds:
-                raise PreconditionFailed(f"{parameter}={value}")
+                raise PreconditionFailed(f"{parameter}={value}",
+                                         not_modified=condition.endswith("NotMatch") and stored is not None)
 
 
 def requested_object(store: ObjectStore, bucket: str, name: str, generation: int | None) -> StoredObject:
