@@ -34,6 +34,15 @@ def multipart_error(message: str) -> ApiError:
     return ApiError(400, message, quirk_text=message)
 
 
+class MetadataJsonError(ApiError):
+    """A metadata part that is not JSON; `text` is the part, as received."""
+
+    def __init__(self, text: str):
+        message = "Failed to parse multipart request body part. Invalid JSON metadata."
+        super().__init__(400, message, quirk_text=message)
+        self.text = text
+
+
 class PartCountError(ApiError):
     """A body that closes before its data part: `parts` is how many parts it had (0 or 1)."""
 
@@ -156,10 +165,11 @@ def _head(body: _Cursor, dash_boundary: bytes) -> tuple[dict[str, Any], str, byt
     body.read_until(b"\n" + dash_boundary, MAX_HEADER_BYTES)  # the preamble, if any, is ignored
     delimiter = (b"\r\n" if _open_part(body, 0).endswith(b"\r") else b"\n") + dash_boundary
     _part_content_type(body)
+    part = body.read_until(delimiter, MAX_METADATA_BYTES)
     try:
-        resource = json.loads(body.read_until(delimiter, MAX_METADATA_BYTES))
+        resource = json.loads(part)
     except (ValueError, UnicodeDecodeError):
-        raise multipart_error("Failed to parse multipart request body part. Invalid JSON metadata.") from None
+        raise MetadataJsonError(part.decode("utf-8", "replace")) from None
     if not isinstance(resource, dict):
         raise multipart_error("Failed to parse multipart request body part. Metadata is not a JSON object.")
     _open_part(body, 1)

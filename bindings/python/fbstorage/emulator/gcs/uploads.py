@@ -26,13 +26,14 @@ from ..blobs import BlobWriter
 from ..bodies import iter_body
 from ..errors import ApiError, bad_request
 from ..metadata import check_upload_resource
-from ..multipart import PartCountError, receive_multipart
+from ..multipart import MetadataJsonError, PartCountError, receive_multipart
 from ..names import check_object_name
 from ..state import EmulatorState
 from ..uploads import ACTIVE, CANCELLED, FINAL, UploadSession, commit_upload, receive_chunk
 from .objects import read_json
 from .preconditions import Preconditions
 from .resource import base_url, object_response
+from .json_parse_errors import error_page_text, parse_error
 from .upload_checks import check_declared_digests, payload_size_error, verify_declared_digests
 
 GRANULARITY = 256 * 1024
@@ -70,7 +71,13 @@ async def insert_object(request: web.Request, state: EmulatorState, bucket: str,
     writer = state.store.new_writer(one_shot=True)
     try:
         if upload_type == "multipart":
-            resource, content_type = await _receive_multipart(request, state, writer)
+            try:
+                resource, content_type = await _receive_multipart(request, state, writer)
+            except MetadataJsonError as error:
+                if not state.flavor.checks_gcs_uploads or (message := parse_error(error.text)) is None:
+                    raise
+                await writer.discard()  # production's page: its JSON error, sent as text/html
+                return web.Response(status=400, text=error_page_text(message), content_type="text/html")
             name = check_object_name(query.get("name") or _resource_name(resource))
         else:
             async for piece in iter_body(request):
