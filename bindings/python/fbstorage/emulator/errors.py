@@ -14,16 +14,18 @@ class ApiError(Exception):
     """An HTTP error reply.
 
     `quirk_text` is the plain-text body the official emulator sends for this error (for example
-    `Not Found`); None means it sends the JSON body too.
+    `Not Found`); None means it sends the JSON body too. `reason` is the GCS JSON API's reason when
+    it is not the one of the status (gcs/errors.py).
     """
 
     def __init__(self, status: int, message: str, *, quirk_text: str | None = None,
-                 headers: Mapping[str, str] | None = None):
+                 headers: Mapping[str, str] | None = None, reason: str | None = None):
         super().__init__(message)
         self.status = status
         self.message = message
         self.quirk_text = quirk_text
         self.headers = dict(headers or {})
+        self.reason = reason
 
     def response(self, flavor: Flavor) -> web.Response:
         if self.quirk_text is not None and not flavor.json_errors:

@@ -56,6 +56,15 @@ class Flavor:
     # through GCS) is a metadata change: metageneration +1.
     counts_token_mint: bool
     forbids_missing_update: bool  # a Firebase API metadata update of a missing object is 403; else 404
+    # A GCS upload's declared md5Hash/crc32c are verified and a multipart body's part count is
+    # refused in production's words (gcs/upload_checks.py); else neither.
+    checks_gcs_uploads: bool
+    # A failed precondition (412) says production's one sentence and points at the If-Match header;
+    # else its message names the condition that failed.
+    words_preconditions_as_gcs: bool
+    # A copy or rewrite answers with projection full: the new object's owner (the requester) shows;
+    # production's buckets have uniform access, so no acl does.
+    copies_show_owner: bool
 
     def format_crc32c(self, value: int) -> str:
         if self.crc32c_as_base64:
@@ -98,6 +107,9 @@ PRODUCTION = Flavor(
     stores_file_disposition=True,
     counts_token_mint=True,
     forbids_missing_update=True,
+    checks_gcs_uploads=True,
+    words_preconditions_as_gcs=True,
+    copies_show_owner=True,
 )
 
 FIREBASE_TOOLS = Flavor(
@@ -123,6 +135,9 @@ FIREBASE_TOOLS = Flavor(
     stores_file_disposition=False,
     counts_token_mint=False,
     forbids_missing_update=False,
+    checks_gcs_uploads=False,
+    words_preconditions_as_gcs=False,
+    copies_show_owner=False,
 )
 
 FLAVORS = {flavor.name: flavor for flavor in (PRODUCTION, FIREBASE_TOOLS)}

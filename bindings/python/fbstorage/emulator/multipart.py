@@ -34,6 +34,24 @@ def multipart_error(message: str) -> ApiError:
     return ApiError(400, message, quirk_text=message)
 
 
+class MetadataJsonError(ApiError):
+    """A metadata part that is not JSON; `text` is the part, as received."""
+
+    def __init__(self, text: str):
+        message = "Failed to parse multipart request body part. Invalid JSON metadata."
+        super().__init__(400, message, quirk_text=message)
+        self.text = text
+
+
+class PartCountError(ApiError):
+    """A body that closes before its data part: `parts` is how many parts it had (0 or 1)."""
+
+    def __init__(self, parts: int):
+        super().__init__(400, "Unexpected number of parts in request body",
+                         quirk_text="Unexpected number of parts in request body")
+        self.parts = parts
+
+
 def _boundary(content_type: str | None) -> str:
     match = _BOUNDARY.search(content_type or "")
     if not (content_type or "").lower().startswith("multipart/related") or not match:
@@ -145,23 +163,24 @@ def _head(body: _Cursor, dash_boundary: bytes) -> tuple[dict[str, Any], str, byt
     """The metadata resource, the data part's content type and the delimiter that ends the data
     part (the first delimiter's line break, then `--boundary`); `body` is left at the data."""
     body.read_until(b"\n" + dash_boundary, MAX_HEADER_BYTES)  # the preamble, if any, is ignored
-    delimiter = (b"\r\n" if _open_part(body).endswith(b"\r") else b"\n") + dash_boundary
+    delimiter = (b"\r\n" if _open_part(body, 0).endswith(b"\r") else b"\n") + dash_boundary
     _part_content_type(body)
+    part = body.read_until(delimiter, MAX_METADATA_BYTES)
     try:
-        resource = json.loads(body.read_until(delimiter, MAX_METADATA_BYTES))
+        resource = json.loads(part)
     except (ValueError, UnicodeDecodeError):
-        raise multipart_error("Failed to parse multipart request body part. Invalid JSON metadata.") from None
+        raise MetadataJsonError(part.decode("utf-8", "replace")) from None
     if not isinstance(resource, dict):
         raise multipart_error("Failed to parse multipart request body part. Metadata is not a JSON object.")
-    _open_part(body)
+    _open_part(body, 1)
     return resource, _part_content_type(body), delimiter
 
 
-def _open_part(body: _Cursor) -> bytes:
+def _open_part(body: _Cursor, parts_before: int) -> bytes:
     """After a delimiter: `--` closes the body (too early here), else the rest of the line is
     padding; returned without its LF."""
     if body.peek(2) == b"--":
-        raise multipart_error("Unexpected number of parts in request body")
+        raise PartCountError(parts_before)
     return body.read_until(b"\n", MAX_HEADER_BYTES)
 
 

@@ -32,9 +32,10 @@ def _caching(firebase: bool, method: str, status: int, media: bool, content_type
         return NOT_STORED
     if firebase:  # reads and deletes; uploads and metadata updates carry none
         return _private("private, max-age=0") if method in ("GET", "HEAD", "DELETE") else {}
-    if content_type.startswith("text/"):  # a media download's error page
+    reads = method in ("GET", "HEAD")
+    if media and reads:  # a media download's error page, or its 304
         return _private("private, max-age=0")
-    if method in ("GET", "HEAD") and status < 300:  # a resource or a listing
+    if reads and (status < 300 or status == 304):  # a resource or a listing, or its 304
         return _private("private, max-age=0, must-revalidate, no-transform")
     return NOT_STORED  # writes, and every JSON error
 

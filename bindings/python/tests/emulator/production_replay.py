@@ -27,6 +27,7 @@ RFC3339 = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$
 QUOTED_MD5 = re.compile(r'^"[0-9a-f]{32}"$')
 FIXED_EXPIRES = "Mon, 01 Jan 1990 00:00:00 GMT"  # a constant, kept by the recordings
 MASK = re.compile(r"<(GEN|TOKEN):(\d+)>")
+NAME_FIELD = "<NAME>"  # in a request body: the object name the recorded query carries
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,22 @@ class Payload:
 
 def upload(data: bytes) -> Payload:
     return Payload("POST", {"Content-Type": "application/octet-stream"}, data)
+
+
+MULTIPART_BOUNDARY = "fireemu-object-multipart-v1"
+
+
+def multipart_upload(media: bytes | None, fields: dict | None = None, json_text: str | None = None) -> Payload:
+    """The recipes' multipart upload: a JSON part naming the object (NAME_FIELD, filled in by the
+    replayer) with their marker, then the media part (none when `media` is None)."""
+    resource = {"name": NAME_FIELD, "contentType": "application/octet-stream",
+                "metadata": {"marker": "multipart-observation"}, **(fields or {})}
+    text = json_text if json_text is not None else json.dumps(resource, separators=(",", ":"))
+    body = f"--{MULTIPART_BOUNDARY}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n{text}".encode()
+    if media is not None:
+        body += f"\r\n--{MULTIPART_BOUNDARY}\r\nContent-Type: application/octet-stream\r\n\r\n".encode() + media
+    body += f"\r\n--{MULTIPART_BOUNDARY}--\r\n".encode()
+    return Payload("POST", {"Content-Type": f"multipart/related; boundary={MULTIPART_BOUNDARY}"}, body)
 
 
 def json_update(value: dict, method: str = "PATCH") -> Payload:
@@ -89,6 +106,8 @@ class Masker:
             # Generations first, so that ids and links holding them are masked alike.
             if isinstance(value.get("generation"), str):
                 self.generation(value["generation"])
+            if key == "owner" and "entity" in value:  # the requesting principal
+                return {**value, "entity": "<OWNER>"}
             return {k: self.json(v, k) for k, v in value.items()}
         if isinstance(value, list):
             return [self.json(v) for v in value]
@@ -116,10 +135,12 @@ class Masker:
         return self.text(value)
 
 
-def recorded_body(response: requests.Response, masker: Masker) -> dict:
-    """The local body in the recordings' form."""
+def recorded_body(response: requests.Response, masker: Masker, media: bool) -> dict:
+    """The local body in the recordings' form: a media read's object is bytes, whatever its type."""
     if not response.content:
         return {"type": "empty"}
+    if media and response.ok:
+        return {"type": "bytes", "base64": base64.b64encode(response.content).decode()}
     content_type = response.headers.get("Content-Type", "")
     if "json" in content_type:
         try:
@@ -147,12 +168,15 @@ class RowResult:
     differences: list[str]
 
 
-def request_path(path: str, masker: Masker) -> str:
-    """The recorded path with its object name escaped as the recipes send it (encodeURIComponent)."""
-    head, marker, name = path.partition("/o/")
-    if not marker:
-        return masker.unmask(path)
-    return masker.unmask(head) + marker + quote(masker.unmask(name), safe="!'()*")
+def request_path(route: str, path: str, masker: Masker) -> str:
+    """The recorded path with each object name the route marks (<NAME>) escaped as the recipes
+    send it (encodeURIComponent)."""
+    template = route.split(" ", 1)[1]
+    pattern = re.escape(template).replace(re.escape("<NAME>"), "(.+?)") + "$"
+    match = re.match(pattern, path)
+    assert match, f"{path} does not follow its route {route}"
+    names = iter(quote(masker.unmask(name), safe="!'()*") for name in match.groups())
+    return re.sub("<NAME>", lambda _: next(names), masker.unmask(template))
 
 
 def replay(base: str, recipe_file: str, plan: dict[int, Payload], bucket: str) -> list[RowResult]:
@@ -164,8 +188,10 @@ def replay(base: str, recipe_file: str, plan: dict[int, Payload], bucket: str) -
             payload = plan.get(row["n"], Payload(row["method"]))
             assert payload.method == row["method"], f"{recipe_file} #{row['n']}: the plan sends {payload.method}"
             query = [(k, masker.unmask(v)) for k, v in row["query"]]
-            response = http.request(row["method"], base + request_path(row["path"], masker), params=query,
-                                    headers={**ADMIN, **payload.headers}, data=payload.body,
+            name = json.dumps(dict(query).get("name", ""))[1:-1]
+            body = payload.body.replace(NAME_FIELD.encode(), name.encode())
+            response = http.request(row["method"], base + request_path(row["route"], row["path"], masker), params=query,
+                                    headers={**ADMIN, **payload.headers}, data=body,
                                     allow_redirects=False)
             results.append(compare(recording["recipeId"], row, response, masker))
     return results
@@ -190,7 +216,7 @@ def compare(recipe: str, row: dict, response: requests.Response, masker: Masker)
         if name in local_headers:
             masked_headers[name] = masker.header(name, local_headers[name])
     # Bodies after headers: generations are numbered in the order the recordings met them.
-    body = recorded_body(response, masker)
+    body = recorded_body(response, masker, ["alt", "media"] in row["query"])
     status_ok = response.status_code == row["status"]
     if not status_ok:
         differences.append(f"status {response.status_code}, production {row['status']}")

@@ -8,14 +8,31 @@ updates, Range headers. Rows not listed in a plan sent nothing more.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from conftest import Emulator
-from production_replay import RECORDINGS, byte_range, json_update, replay, upload
+from production_replay import RECORDINGS, byte_range, json_update, multipart_upload, replay, upload
 
 BUCKET = "demo-project.appspot.com"
 BYTES = bytes([0, 1, 127, 128, 255])
 REVERSED = bytes(reversed(BYTES))
+CHECK_VECTOR, CHECK_MD5, CHECK_CRC32C = b"123456789", "JfnnlDI7RTiF9RgfG2JNCw==", "4waSgw=="  # the standard check vector
+
+
+def first_upload_then_changed(recipe: str) -> dict:
+    """The precondition recipes' uploads: an object's seed (its first upload, unconditional) sends
+    BYTES, every other one (the advance of a stale sample, the upload under test) REVERSED."""
+    uploaded, plan = set(), {}
+    for row in json.loads((RECORDINGS / recipe).read_text())["exchanges"]:
+        if row["method"] == "POST":
+            name = dict(row["query"])["name"]
+            conditional = any(key.startswith("if") for key, _ in row["query"])
+            plan[row["n"]] = upload(REVERSED if name in uploaded or conditional else BYTES)
+            uploaded.add(name)
+    return plan
+
 
 PLANS = {
     "firebase--simple-upload.json": {4: upload(BYTES)},
@@ -47,6 +64,21 @@ PLANS = {
     "errors--missing.json": {
         6: json_update({"metadata": {"marker": "missing-observation"}}),
         16: json_update({"metadata": {"marker": "missing-observation"}})},
+    "gcs--delete.json": {4: upload(BYTES)},
+    "gcs--simple-multipart-upload.json": {
+        10: upload(BYTES), 15: multipart_upload(BYTES), 20: multipart_upload(BYTES, json_text="{invalid-json"),
+        26: multipart_upload(None)},
+    "gcs--checksums.json": {
+        n: multipart_upload(CHECK_VECTOR, fields) for n, fields in zip((16, 21, 26, 31, 37, 43, 49), (
+            {"md5Hash": CHECK_MD5}, {"crc32c": CHECK_CRC32C}, {"md5Hash": CHECK_MD5, "crc32c": CHECK_CRC32C},
+            {"md5Hash": "AAAAAAAAAAAAAAAAAAAAAA=="}, {"crc32c": "AAAAAA=="},
+            {"md5Hash": "!not-base64!"}, {"crc32c": "!not-base64!"}))},
+    "gcs--copy-rewrite.json": {
+        20: upload(BYTES), 23: json_update({"metadata": {"marker": "copy-source"}}),
+        **{n: json_update({}, "POST") for n in (31, 49, 67, 82, 92)},
+        36: json_update({"contentType": "text/plain", "metadata": {"marker": "rewrite-override"}}, "POST"),
+        77: upload(bytes([255, 0, 127])), 87: upload(bytes([128, 1, 255]))},
+    "gcs--generation-preconditions.json": first_upload_then_changed("gcs--generation-preconditions.json"),
 }
 
 # Recipes of the recordings that cannot run here, with the reason.

@@ -20,7 +20,7 @@ from ..store import StoredObject
 from ..uploads import ACTIVE, CANCELLED, FINAL, commit_upload
 from .objects import read_json
 from .preconditions import Preconditions, int_parameter, requested_object
-from .resource import base_url, object_resource, object_response, upload_resource
+from .resource import copied_resource, object_response, upload_resource
 
 REWRITE_BYTES_PER_CALL = 8 << 20  # a larger object takes several rewriteTo calls, as in GCS
 MAX_COMPOSE_SOURCES = 32
@@ -64,7 +64,8 @@ async def write_object(state: EmulatorState, bucket: str, name: str, resource: d
     try:
         for pieces in sources:
             await write_pieces(writer, pieces)
-        return await commit_upload(state.store, bucket, name, writer, resource, None, conditions.check)
+        return await commit_upload(state.store, bucket, name, writer, resource, None, conditions.check,
+                                   state.flavor.upload_defaults(name, firebase=False))
     except BaseException:
         await writer.discard()
         raise
@@ -78,7 +79,7 @@ async def copy_object(request: web.Request, state: EmulatorState, source: tuple[
     conditions.check(state.store.get(*destination))
     metadata = await write_object(state, *destination, upload_resource(stored.metadata, changes),
                                    [stored.blob.pieces(0, stored.metadata.size)], conditions)
-    return object_response(request, metadata)
+    return object_response(request, metadata, copied_resource(request, metadata))
 
 
 async def rewrite_object(request: web.Request, state: EmulatorState, source: tuple[str, str],
@@ -118,7 +119,8 @@ async def rewrite_object(request: web.Request, state: EmulatorState, source: tup
             if writer.size == size:
                 session.result = await commit_upload(state.store, session.bucket, session.name, writer,
                                                      session.resource, None,
-                                                     session.protocol_state.destination_conditions.check)
+                                                     session.protocol_state.destination_conditions.check,
+                                                     state.flavor.upload_defaults(session.name, firebase=False))
                 session.state = FINAL
         except BaseException:
             session.state = CANCELLED
@@ -129,7 +131,7 @@ async def rewrite_object(request: web.Request, state: EmulatorState, source: tup
     if session.result is None:
         reply["rewriteToken"] = session.id
     else:
-        reply["resource"] = object_resource(session.result, base_url(request))
+        reply["resource"] = copied_resource(request, session.result)
     return web.json_response(reply)
 
 

@@ -13,6 +13,7 @@ from typing import Awaitable, Callable
 from aiohttp import web
 
 from ..errors import ApiError
+from ..state import STATE
 
 REASONS = {400: "invalid", 401: "required", 403: "forbidden", 404: "notFound", 405: "methodNotAllowed",
            409: "conflict", 410: "gone", 412: "conditionNotMet", 413: "uploadTooLarge",
@@ -21,10 +22,25 @@ REASONS = {400: "invalid", 401: "required", 403: "forbidden", 404: "notFound", 4
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-def gcs_error(status: int, message: str, headers: dict[str, str] | None = None) -> web.Response:
+GCS_PRECONDITION_FAILED = "At least one of the pre-conditions you specified did not hold."
+
+
+class PreconditionFailed(ApiError):
+    """412; the message names the condition, production's (Flavor.words_preconditions_as_gcs) does not.
+    `not_modified`: an `if…NotMatch` condition failed on a live object, which production answers
+    304 Not Modified, with no body."""
+
+    def __init__(self, what: str, *, not_modified: bool = False):
+        super().__init__(412, f"{GCS_PRECONDITION_FAILED[:-1]}: {what}.")
+        self.not_modified = not_modified
+
+
+def gcs_error(status: int, message: str, headers: dict[str, str] | None = None,
+              reason: str | None = None, **detail: str) -> web.Response:
+    """`detail`: more fields of the error item (production's `location` and `locationType`)."""
     body = {"error": {"code": status, "message": message,
-                      "errors": [{"domain": "global", "reason": REASONS.get(status, "backendError"),
-                                  "message": message}]}}
+                      "errors": [{"domain": "global", "reason": reason or REASONS.get(status, "backendError"),
+                                  "message": message, **detail}]}}
     return web.Response(status=status, text=json.dumps(body), content_type="application/json", headers=headers)
 
 
@@ -33,17 +49,20 @@ def renders_gcs_errors(handler: Handler) -> Handler:
     async def wrapper(request: web.Request) -> web.StreamResponse:
         try:
             return await handler(request)
+        except PreconditionFailed as error:
+            if not request.app[STATE].flavor.words_preconditions_as_gcs:
+                return gcs_error(error.status, error.message, error.headers)
+            if error.not_modified:
+                return web.Response(status=304, headers=error.headers)
+            return gcs_error(412, GCS_PRECONDITION_FAILED, error.headers, location="If-Match",
+                             locationType="header")
         except ApiError as error:
-            return gcs_error(error.status, error.message, error.headers)
+            return gcs_error(error.status, error.message, error.headers, error.reason)
     return wrapper
 
 
 def no_such_object(bucket: str, name: str) -> ApiError:
     return ApiError(404, f"No such object: {bucket}/{name}")
-
-
-def precondition_failed(what: str) -> ApiError:
-    return ApiError(412, f"At least one of the pre-conditions you specified did not hold: {what}.")
 
 
 def not_implemented(method: str, path: str) -> ApiError:

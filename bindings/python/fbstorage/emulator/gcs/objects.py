@@ -12,7 +12,7 @@ from ..errors import ApiError
 from ..state import EmulatorState
 from ..store import StoredObject
 from .preconditions import Preconditions, int_parameter
-from .errors import no_such_object
+from .errors import GCS_PRECONDITION_FAILED, PreconditionFailed, no_such_object
 from .resource import apply_changes, object_response
 
 
@@ -43,6 +43,13 @@ async def get_object(request: web.Request, state: EmulatorState, bucket: str, na
     media = query.get("alt") == "media"
     try:
         stored = checked_object(state, bucket, name, query)
+    except PreconditionFailed as error:
+        if media and state.flavor.words_preconditions_as_gcs:  # a page, not JSON; a 304 of the object's type
+            if error.not_modified:
+                content_type = state.store.get(bucket, name, int_parameter(query, "generation")).metadata.content_type
+                return web.Response(status=304, headers={"Content-Type": content_type})
+            return web.Response(status=412, text=GCS_PRECONDITION_FAILED, content_type="text/html")
+        raise
     except ApiError as error:
         if media and error.status == 404 and state.flavor.text_media_not_found:  # a page, not JSON
             return web.Response(status=404, text=error.message, content_type="text/html")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ..errors import bad_request
 from ..metadata import ObjectMetadata
 from ..store import ObjectStore, StoredObject
-from .errors import no_such_object, precondition_failed
+from .errors import PreconditionFailed, no_such_object
 
 CONDITIONS = ("GenerationMatch", "GenerationNotMatch", "MetagenerationMatch", "MetagenerationNotMatch")
 _INTEGER = re.compile(r"^-?[0-9]+$")
@@ -58,7 +58,8 @@ class Preconditions:
             else:
                 holds = metageneration != value
             if not holds:
-                raise precondition_failed(f"{parameter}={value}")
+                raise PreconditionFailed(f"{parameter}={value}",
+                                         not_modified=condition.endswith("NotMatch") and stored is not None)
 
 
 def requested_object(store: ObjectStore, bucket: str, name: str, generation: int | None) -> StoredObject:

@@ -19,6 +19,9 @@ from ..state import STATE
 from ..metadata import TOKENS_KEY, WRITABLE_FIELDS, ObjectMetadata, _split_tokens, rfc3339
 
 
+REQUESTER_ENTITY = "user-owner"  # the admin credential (`Bearer owner`) as an ACL entity
+
+
 def base_url(request: web.Request) -> str:
     return f"{request.scheme}://{request.host}"
 
@@ -59,10 +62,20 @@ def object_resource(metadata: ObjectMetadata, base: str) -> dict[str, Any]:
     return resource
 
 
-def object_response(request: web.Request, metadata: ObjectMetadata) -> web.Response:
-    """An object resource as the answer; production names its etag in an ETag header too."""
+def object_response(request: web.Request, metadata: ObjectMetadata,
+                    resource: dict[str, Any] | None = None) -> web.Response:
+    """An object resource (`resource`, else the plain one) as the answer; production names its etag
+    in an ETag header too."""
     headers = {"ETag": metadata.etag} if request.app[STATE].flavor.production_headers else None
-    return web.json_response(object_resource(metadata, base_url(request)), headers=headers)
+    return web.json_response(resource or object_resource(metadata, base_url(request)), headers=headers)
+
+
+def copied_resource(request: web.Request, metadata: ObjectMetadata) -> dict[str, Any]:
+    """A copy's or rewrite's new object as their answers show it (Flavor.copies_show_owner)."""
+    resource = object_resource(metadata, base_url(request))
+    if request.app[STATE].flavor.copies_show_owner:
+        resource["owner"] = {"entity": REQUESTER_ENTITY}
+    return resource
 
 
 def upload_resource(source: ObjectMetadata, changes: dict[str, Any]) -> dict[str, Any]:

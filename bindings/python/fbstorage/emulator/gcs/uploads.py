@@ -22,16 +22,19 @@ from urllib.parse import quote
 from aiohttp import web
 
 from ..auth import ADMIN
+from ..blobs import BlobWriter
 from ..bodies import iter_body
 from ..errors import ApiError, bad_request
 from ..metadata import check_upload_resource
-from ..multipart import receive_multipart
+from ..multipart import MetadataJsonError, PartCountError, receive_multipart
 from ..names import check_object_name
 from ..state import EmulatorState
 from ..uploads import ACTIVE, CANCELLED, FINAL, UploadSession, commit_upload, receive_chunk
 from .objects import read_json
 from .preconditions import Preconditions
 from .resource import base_url, object_response
+from .json_parse_errors import error_page_text, parse_error
+from .upload_checks import check_declared_digests, payload_size_error, verify_declared_digests
 
 GRANULARITY = 256 * 1024
 _CONTENT_RANGE = re.compile(r"^bytes\s+(?:(\d+)-(\d+)|\*)/(\d+|\*)$")
@@ -68,19 +71,47 @@ async def insert_object(request: web.Request, state: EmulatorState, bucket: str,
     writer = state.store.new_writer(one_shot=True)
     try:
         if upload_type == "multipart":
-            resource, content_type = await receive_multipart(request, writer)
+            try:
+                resource, content_type = await _receive_multipart(request, state, writer)
+            except MetadataJsonError as error:
+                if not state.flavor.checks_gcs_uploads or (message := parse_error(error.text)) is None:
+                    raise
+                await writer.discard()  # production's page: its JSON error, sent as text/html
+                return web.Response(status=400, text=error_page_text(message), content_type="text/html")
             name = check_object_name(query.get("name") or _resource_name(resource))
         else:
             async for piece in iter_body(request):
                 await writer.write(piece)
             resource = {key: query[key] for key in ("contentEncoding",) if key in query}
             content_type = request.headers.get("Content-Type")
-        metadata = await commit_upload(state.store, bucket, name, writer, resource, content_type, conditions.check,
+        metadata = await commit_upload(state.store, bucket, name, writer, resource, content_type,
+                                       _commit_check(state, resource, conditions),
                                        state.flavor.upload_defaults(name, firebase=False))
     except BaseException:
         await writer.discard()
         raise
     return object_response(request, metadata)
+
+
+async def _receive_multipart(request: web.Request, state: EmulatorState, writer: BlobWriter) -> tuple[dict, str]:
+    try:
+        resource, content_type = await receive_multipart(request, writer)
+    except PartCountError as error:
+        raise payload_size_error(error) if state.flavor.checks_gcs_uploads else error
+    if state.flavor.checks_gcs_uploads:
+        check_declared_digests(resource)
+    return resource, content_type
+
+
+def _commit_check(state: EmulatorState, resource: dict, conditions: Preconditions):
+    """The conditions the upload commits under: its preconditions, after the digests it declares."""
+    if not state.flavor.checks_gcs_uploads:
+        return conditions.check
+
+    def check(stored, new) -> None:
+        verify_declared_digests(resource, new)
+        conditions.check(stored, new)
+    return check
 
 
 def _resource_name(resource: dict) -> str:
@@ -94,6 +125,8 @@ async def _start_resumable(request: web.Request, state: EmulatorState, bucket: s
                            conditions: Preconditions) -> web.Response:
     resource = await read_json(request)
     check_upload_resource(resource)  # what the commit would refuse, refused before any byte is sent
+    if state.flavor.checks_gcs_uploads:
+        check_declared_digests(resource)
     name = check_object_name(query.get("name") or _resource_name(resource))
     declared = request.headers.get("X-Upload-Content-Length")
     if declared is not None and not declared.strip().isdigit():
@@ -188,7 +221,7 @@ async def _finalize(request: web.Request, state: EmulatorState, session: UploadS
     try:
         session.result = await commit_upload(state.store, session.bucket, session.name, session.writer,
                                              session.resource, session.declared_content_type,
-                                             session.protocol_state.conditions.check,
+                                             _commit_check(state, session.resource, session.protocol_state.conditions),
                                              state.flavor.upload_defaults(session.name, firebase=False))
     except ApiError:
         session.state = CANCELLED  # a failed condition ends the upload, as in GCS
