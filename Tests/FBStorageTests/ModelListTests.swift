@@ -41,4 +41,36 @@ import Testing
             #expect(error.serverResponse == (body.isEmpty ? nil : body))
         }
     }
+
+    @Test func repeatedKeysKeepTheLast() throws {
+        let r = try decode(#"{"items":[{"name":"x"}],"items":[{"name":"a","name":"b"},{"name":"c","name":1}],"prefixes":["p/"],"prefixes":[],"nextPageToken":"t","nextPageToken":2}"#)
+        #expect(r == ListResponse(prefixes: [], items: ["b"], nextPageToken: nil))
+    }
+
+    /// The pull-style decoder against the dictionary one it replaced (the oracle below), on
+    /// documents built from list-shaped fragments: the same page, or the same refusal.
+    @Test func agreesWithDecodingTheWholeTree() {
+        func oracle(_ json: [UInt8]) -> ListResponse? {
+            guard let object = JSONValue.parse(json)?.objectValue else { return nil }
+            var token = object["nextPageToken"]?.stringValue
+            if token?.isEmpty == true { token = nil }
+            return ListResponse(prefixes: (object["prefixes"]?.arrayValue ?? []).compactMap(\.stringValue),
+                                items: (object["items"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue },
+                                nextPageToken: token)
+        }
+        let fragments = [#"{"#, #"}"#, #"["#, #"]"#, "\"", ",", ":", #""items""#, #""prefixes""#, #""name""#,
+                         #""nextPageToken""#, #""a/b""#, #""\u00e9\n""#, "1", "null", "true", " ", #"{"name":"n"}"#]
+        var rng = SystemRandomNumberGenerator()
+        var agreed = 0
+        for _ in 0..<20_000 {
+            let count = Int(rng.next(upperBound: UInt(14))) + 1
+            let text = "{" + (0..<count).map { _ in fragments[Int(rng.next(upperBound: UInt(fragments.count)))] }.joined()
+            let json = Array(text.utf8)
+            let expected = oracle(json)
+            let got = try? ListResponse.decode(json: json)
+            #expect(got == expected, "\(text)")
+            if expected != nil { agreed += 1 }
+        }
+        #expect(agreed > 100)   // enough valid pages among the random ones to mean something
+    }
 }

@@ -197,8 +197,10 @@ extension JSONValue: Codable {
 }
 
 /// A recursive-descent JSON parser over UTF-8 bytes. Every path that meets unexpected input
-/// returns `nil`; nothing traps.
-private struct JSONParser {
+/// returns `nil`; nothing traps. Besides building `JSONValue`s, it reads pull-style (`read…`,
+/// `skipValue`) for decoders that want a few members of large documents without building the
+/// rest (a list page: building each item's dictionary was half of a listing's CPU).
+struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     var depth = 0
@@ -221,6 +223,68 @@ private struct JSONParser {
         guard current == UInt8(ascii: "{"), parseMembers(member) else { return false }
         skipWhitespace()
         return index == bytes.count
+    }
+
+    /// Reads `bytes`, a document that must be exactly one value, with `read` (which must consume
+    /// that value); false on invalid input.
+    static func read(_ bytes: [UInt8], _ read: (inout JSONParser) -> Bool) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(buffer)
+            parser.skipByteOrderMark()
+            guard read(&parser) else { return false }
+            parser.skipWhitespace()
+            return parser.index == buffer.count
+        }
+    }
+
+    /// The first byte of the next value (after whitespace), to tell its kind; nil at the end.
+    mutating func peek() -> UInt8? {
+        skipWhitespace()
+        return current
+    }
+
+    /// The object that comes next: `member` gets each key with the parser at its value, and must
+    /// read or skip that value. False on invalid input, or when the next value is no object.
+    mutating func readObject(_ member: (inout JSONParser, String) -> Bool) -> Bool {
+        guard peek() == UInt8(ascii: "{") else { return false }
+        return readMembers(member)
+    }
+
+    /// The array that comes next: `element` reads or skips each element. False on invalid input,
+    /// or when the next value is no array.
+    mutating func readArray(_ element: (inout JSONParser) -> Bool) -> Bool {
+        guard peek() == UInt8(ascii: "[") else { return false }
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= JSONValue.maxDepth else { return false }
+        index += 1 // [
+        if peek() == UInt8(ascii: "]") {
+            index += 1
+            return true
+        }
+        while true {
+            guard element(&self) else { return false }
+            switch peek() {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"): index += 1; return true
+            default: return false
+            }
+        }
+    }
+
+    /// The string that comes next; nil (having read nothing) when the next value is no string.
+    mutating func readString() -> String? {
+        guard peek() == UInt8(ascii: "\"") else { return nil }
+        return parseString()
+    }
+
+    /// Reads past the next value, checking it, building nothing larger than a scalar.
+    mutating func skipValue() -> Bool {
+        switch peek() {
+        case UInt8(ascii: "{"): return readObject { parser, _ in parser.skipValue() }
+        case UInt8(ascii: "["): return readArray { parser in parser.skipValue() }
+        default: return parseValue() != nil
+        }
     }
 
     private mutating func skipByteOrderMark() {
@@ -266,6 +330,16 @@ private struct JSONParser {
 
     /// The object at `index` (its `{`), each member handed to `member`; false on invalid input.
     private mutating func parseMembers(_ member: (String, JSONValue) -> Void) -> Bool {
+        readMembers { parser, key in
+            guard let value = parser.parseValue() else { return false }
+            member(key, value)
+            return true
+        }
+    }
+
+    /// The object at `index` (its `{`): `member` gets each key with the parser at its value,
+    /// which it consumes; false on invalid input.
+    private mutating func readMembers(_ member: (inout JSONParser, String) -> Bool) -> Bool {
         depth += 1
         defer { depth -= 1 }
         guard depth <= JSONValue.maxDepth else { return false }
@@ -281,8 +355,7 @@ private struct JSONParser {
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { return false }
             index += 1
-            guard let value = parseValue() else { return false }
-            member(key, value)
+            guard member(&self, key) else { return false }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1

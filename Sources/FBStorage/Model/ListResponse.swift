@@ -12,14 +12,44 @@ struct ListResponse: Sendable, Equatable {
     /// skipped rather than failing the page; missing arrays are empty.
     /// - Throws: `unknown` when the body is not a JSON object; `serverResponse` holds it.
     static func decode(json: [UInt8]) throws(StorageError) -> ListResponse {
-        guard let object = JSONValue.parse(json)?.objectValue else {
+        var page = ListResponse(prefixes: [], items: [], nextPageToken: nil)
+        // Read pull-style: only the names are built, not a dictionary per item.
+        let valid = JSONParser.read(json) { parser in
+            parser.readObject { parser, key in
+                switch key {
+                case "prefixes":   // a repeated key: the last wins, as in JSONValue.parse
+                    page.prefixes = []
+                    return parser.peek() != UInt8(ascii: "[") ? parser.skipValue() : parser.readArray { parser in
+                        guard let prefix = parser.readString() else { return parser.skipValue() }
+                        page.prefixes.append(prefix)
+                        return true
+                    }
+                case "items":
+                    page.items = []
+                    return parser.peek() != UInt8(ascii: "[") ? parser.skipValue() : parser.readArray { parser in
+                        guard parser.peek() == UInt8(ascii: "{") else { return parser.skipValue() }
+                        var name: String?
+                        let read = parser.readObject { parser, key in
+                            guard key == "name" else { return parser.skipValue() }
+                            name = parser.readString()
+                            return name != nil || parser.skipValue()
+                        }
+                        if let name { page.items.append(name) }
+                        return read
+                    }
+                case "nextPageToken":
+                    page.nextPageToken = parser.readString()
+                    return page.nextPageToken != nil || parser.skipValue()
+                default:
+                    return parser.skipValue()
+                }
+            }
+        }
+        guard valid else {
             throw StorageError(code: .unknown, message: "The server sent a list response that is not valid JSON",
                                serverResponse: StorageError.serverResponse(json))
         }
-        let prefixes = (object["prefixes"]?.arrayValue ?? []).compactMap(\.stringValue)
-        let items = (object["items"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
-        var token = object["nextPageToken"]?.stringValue
-        if token?.isEmpty == true { token = nil }
-        return ListResponse(prefixes: prefixes, items: items, nextPageToken: token)
+        if page.nextPageToken?.isEmpty == true { page.nextPageToken = nil }
+        return page
     }
 }
