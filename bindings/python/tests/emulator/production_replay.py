@@ -34,8 +34,8 @@ FIXED_EXPIRES = "Mon, 01 Jan 1990 00:00:00 GMT"  # a constant, kept by the recor
 MASK = re.compile(r"<(GEN|TOKEN):(\d+)>")
 IDENTITY_MASK = re.compile(r"<(JWT|UID):([a-z]+)>")
 # Identity Toolkit fields: credentials and ids, and account times (ms or s since the epoch, or RFC 3339).
-JWT_FIELDS = ("idToken", "accessToken", "id_token", "access_token")
-UID_FIELDS = ("localId", "refreshToken", "refresh_token", "user_id")
+JWT_FIELDS = ("idToken",)
+UID_FIELDS = ("localId", "refreshToken")
 EPOCH_FIELDS = ("createdAt", "lastLoginAt", "lastRefreshAt", "passwordUpdatedAt", "validSince")
 
 
