@@ -1,7 +1,7 @@
 /* test_auth.c — token provider and refresh after 401, tokens only to loopback/https,
  * FIREBASE_STORAGE_EMULATOR_HOST. Uses its own emulator with a rules file requiring sign-in,
  * listening on every address so it can also be reached through a non-loopback one; in the
- * production flavor, which answers 401 for a token it cannot read (the official emulator never
+ * production flavor, which answers 401 for an expired ID token (the official emulator never
  * answers 401). */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -15,6 +15,10 @@
 static const char *const JWT =
     "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0."
     "eyJ1c2VyX2lkIjoiYWxpY2UiLCJzdWIiOiJhbGljZSIsImlzcyI6Imh0dHBzOi8vc2VjdXJldG9rZW4uZ29vZ2xlLmNvbS9mYnMtdGVzdCIsImF1ZCI6ImZicy10ZXN0In0.";
+
+/* The same user's token, expired long ago (exp: 1). */
+static const char *const EXPIRED_JWT =
+    "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJ1c2VyX2lkIjoiYWxpY2UiLCJleHAiOjF9.";
 
 static emulator secured;
 
@@ -57,7 +61,7 @@ static const char *provider(int force_refresh, void *u) {
     p->refresh_calls += force_refresh == 1;
     p->main_thread_calls += pthread_equal(pthread_self(), main_thread);
     pthread_mutex_unlock(&p->lock);
-    if (p->always_bad || !force_refresh) return "expired-token-that-is-not-a-jwt";
+    if (p->always_bad || !force_refresh) return EXPIRED_JWT;
     return JWT;
 }
 
@@ -100,7 +104,7 @@ TEST(auth_token_provider_refreshes_after_401) {
     CHECK_CODE(fbs_reference_get_metadata(r, &m), FBS_ERR_UNAUTHENTICATED);
     CHECK_EQ_INT(fbs_last_error_http_status(), 401);
     CHECK_EQ_INT(p.refresh_calls - refreshes, 1);
-    CHECK(strstr(fbs_last_error_message(), "expired-token") == NULL);   /* never a token */
+    CHECK(strstr(fbs_last_error_message(), EXPIRED_JWT) == NULL);   /* never a token */
     /* no token at all: request.auth is null, so the rules deny */
     REQUIRE_OK(fbs_storage_set_auth_token_provider(s, NULL, NULL));
     CHECK_CODE(fbs_reference_get_metadata(r, &m), FBS_ERR_UNAUTHORIZED);

@@ -23,12 +23,13 @@ SIGNED_IN_ONLY = storage_rules("request.auth != null")
 NOBODY = storage_rules("false")
 
 
-def id_token(uid: str) -> str:
-    """An unsigned JWT the emulator accepts as the user ``uid``."""
-    def part(value: dict[str, str]) -> str:
+def id_token(uid: str, expired: bool = False) -> str:
+    """An unsigned JWT the emulator accepts as the user ``uid`` (the production flavor: unless expired)."""
+    def part(value: dict) -> str:
         return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
 
-    return f"{part({'alg': 'none'})}.{part({'user_id': uid})}.sig"
+    claims = {"user_id": uid, **({"exp": 1} if expired else {})}
+    return f"{part({'alg': 'none'})}.{part(claims)}.sig"
 
 
 # -- server errors ---------------------------------------------------------------------------
@@ -47,19 +48,23 @@ def test_forbidden_is_unauthorized(storage: fbstorage.Storage, emulator) -> None
     assert raised.value.code == StorageErrorCode.UNAUTHORIZED
 
 
-def test_missing_token_is_unauthorized_and_an_unreadable_one_unauthenticated_in_production(
+def test_missing_or_unreadable_token_is_unauthorized_and_an_expired_one_unauthenticated_in_production(
         storage: fbstorage.Storage, emulator) -> None:
     emulator.set_rules(SIGNED_IN_ONLY)
     with pytest.raises(StorageError) as raised:
         storage.reference("private").put_data(b"x").wait()
     assert raised.value.code == StorageErrorCode.UNAUTHORIZED  # request.auth == null: denied, as both servers do
-    storage.set_auth_token("not-a-jwt")
+    storage.set_auth_token("not-a-jwt")  # no user either, in both servers
+    with pytest.raises(StorageError) as raised:
+        storage.reference("private").get_metadata()
+    assert (raised.value.code, raised.value.http_status) == (StorageErrorCode.UNAUTHORIZED, 403)
+    storage.set_auth_token(id_token("bob", expired=True))
     with pytest.raises(StorageError) as raised:
         storage.reference("private").get_metadata()
     if emulator.flavor == "production":  # production verifies ID tokens
         assert (raised.value.code, raised.value.http_status) == (StorageErrorCode.UNAUTHENTICATED, 401)
-    else:  # the official emulator decodes what it can and otherwise sees no user
-        assert (raised.value.code, raised.value.http_status) == (StorageErrorCode.UNAUTHORIZED, 403)
+    else:  # the official emulator accepts any token it can decode
+        assert (raised.value.code, raised.value.http_status) == (StorageErrorCode.OBJECT_NOT_FOUND, 404)
 
 
 def test_rules_file_given_at_startup(tmp_path, emulator) -> None:
@@ -119,13 +124,12 @@ def test_token_provider_is_asked_again_after_a_401(storage: fbstorage.Storage, e
 
     def provider(force_refresh: bool) -> str | None:
         calls.append(force_refresh)
-        return id_token("bob") if force_refresh else "not-a-jwt"
+        return id_token("bob", expired=not force_refresh)
 
     storage.set_auth_token_provider(provider)
-    if emulator.flavor != "production":  # the official emulator never answers 401: no refresh
-        with pytest.raises(StorageError) as raised:
-            storage.reference("private").put_data(b"x").wait()
-        assert raised.value.code == StorageErrorCode.UNAUTHORIZED and calls == [False]
+    if emulator.flavor != "production":  # the official emulator accepts expired tokens: no refresh
+        storage.reference("private").put_data(b"x").wait()
+        assert calls == [False]
         return
     storage.reference("private").put_data(b"x").wait()
     assert calls[:2] == [False, True]

@@ -1,6 +1,7 @@
 """The headers production adds to every answer of its two APIs, whatever the handler: caching
 (Cache-Control, Expires, Pragma) by route, `Vary` on the GCS JSON API, the Firebase API's CORS and
-nosniff headers, and `charset=UTF-8` spelled as production spells it.
+nosniff headers, and `charset=UTF-8` spelled as production spells it; and the Identity Toolkit's
+own (never cached, `Vary` with Referer, anti-framing).
 
 As recorded from production (tests/emulator/data/production-replay). Headers a handler set itself (an object's own
 Cache-Control on a metadata answer, CORS for a request's Origin) are kept.
@@ -12,6 +13,8 @@ from email.utils import formatdate
 
 from aiohttp import web
 
+from .auth import principal_from_header
+from .errors import ApiError
 from .state import STATE
 
 GCS_PREFIXES = ("/storage/v1/", "/upload/storage/v1/", "/download/storage/v1/")
@@ -20,6 +23,9 @@ NOT_STORED = {"Cache-Control": "no-cache, no-store, max-age=0, must-revalidate",
 FIREBASE_CORS = {"Access-Control-Allow-Origin": "*",
                  "Access-Control-Expose-Headers": "Content-Range, X-Firebase-Storage-XSRF",
                  "X-Content-Type-Options": "nosniff"}
+IDENTITY_TOOLKIT_PREFIX = "/identitytoolkit.googleapis.com/"
+IDENTITY_TOOLKIT = {**NOT_STORED, "Vary": "Origin, X-Origin, Referer", "X-Content-Type-Options": "nosniff",
+                    "X-Frame-Options": "SAMEORIGIN", "X-XSS-Protection": "0"}
 
 
 def _private(cache_control: str) -> dict[str, str]:
@@ -27,8 +33,8 @@ def _private(cache_control: str) -> dict[str, str]:
     return {"Cache-Control": cache_control, "Expires": formatdate(usegmt=True)}
 
 
-def _caching(firebase: bool, method: str, status: int, media: bool, content_type: str) -> dict[str, str]:
-    if media and status < 300:  # object bytes, on either API
+def _caching(firebase: bool, method: str, status: int, media: bool, never_stored: bool) -> dict[str, str]:
+    if never_stored:
         return NOT_STORED
     if firebase:  # reads and deletes; uploads and metadata updates carry none
         return _private("private, max-age=0") if method in ("GET", "HEAD", "DELETE") else {}
@@ -45,13 +51,17 @@ async def add_production_headers(request: web.Request, response: web.StreamRespo
     if not request.app[STATE].flavor.production_headers:
         return
     firebase = request.path.startswith("/v0/")
-    if not (firebase or request.path.startswith(GCS_PREFIXES)):
+    identity_toolkit = request.path.startswith(IDENTITY_TOOLKIT_PREFIX)
+    if not (firebase or identity_toolkit or request.path.startswith(GCS_PREFIXES)):
         return
     headers = response.headers
     content_type = headers.get("Content-Type", "")
     if content_type.endswith("charset=utf-8"):
         headers["Content-Type"] = content_type[:-len("utf-8")] + "UTF-8"
-    elif not content_type and not firebase:
+    if identity_toolkit:
+        headers.update(IDENTITY_TOOLKIT)
+        return
+    if not content_type and not firebase:
         headers["Content-Type"] = "application/json"  # even on an empty answer (a delete's 204)
     media = request.query.get("alt") == "media" or request.path.startswith("/download/")
     if firebase and not (media and response.status < 300):
@@ -59,6 +69,16 @@ async def add_production_headers(request: web.Request, response: web.StreamRespo
             headers.setdefault(name, value)
     if not firebase:
         headers.setdefault("Vary", "Origin, X-Origin")
-    # Downloads are never cached, whatever the object's own cacheControl says.
-    if "Cache-Control" not in headers or (media and response.status < 300):
-        headers.update(_caching(firebase, request.method, response.status, media, content_type))
+    # Object bytes are never cached, whatever the object's own cacheControl says, but those a
+    # Firebase user (not the owner) downloads: they keep the object's, else the API's private one.
+    never_stored = media and response.status < 300 and (not firebase or _owner_call(request))
+    if "Cache-Control" not in headers or never_stored:
+        headers.update(_caching(firebase, request.method, response.status, media, never_stored))
+
+
+def _owner_call(request: web.Request) -> bool:
+    """Whether the request carries the owner's (an OAuth principal's) credentials."""
+    try:
+        return principal_from_header(request.headers.get("Authorization"), request.app[STATE].service_accounts).is_admin
+    except ApiError:
+        return False

@@ -6,6 +6,10 @@ production answered, with run-dependent values masked (index.json, "normalizatio
 headers and bodies are not recorded: each recipe's plan (`Payload` per exchange number) rebuilds
 them from the recipe's request declarations. The local answer is masked by the same rules before
 the comparison, so generations and tokens compare by order of first appearance.
+
+Identity Toolkit exchanges (the auth recipes' accounts) go to the emulator's Auth routes, which
+serve production's hosts as path prefixes. A plan names an account's ID token or uid, known only
+once its sign-up is answered, as `<JWT:role>` / `<UID:role>` (roles map to the recipe's emails).
 """
 
 from __future__ import annotations
@@ -21,13 +25,19 @@ from urllib.parse import quote
 import requests
 
 RECORDINGS = Path(__file__).parent / "data" / "production-replay"
-ADMIN = {"Authorization": "Bearer owner"}  # the recipes' "admin" credential
+OWNER = "Bearer owner"  # the recipes' "admin" (owner) credential
+IDENTITY_TOOLKIT = "/identitytoolkit.googleapis.com"  # recorded without its host: /v1/accounts:…
 
 RFC3339 = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$")
 QUOTED_MD5 = re.compile(r'^"[0-9a-f]{32}"$')
 FIXED_EXPIRES = "Mon, 01 Jan 1990 00:00:00 GMT"  # a constant, kept by the recordings
 MASK = re.compile(r"<(GEN|TOKEN):(\d+)>")
 NAME_FIELD = "<NAME>"  # in a request body: the object name the recorded query carries
+IDENTITY_MASK = re.compile(r"<(JWT|UID):([a-z]+)>")
+# Identity Toolkit fields: credentials and ids, and account times (ms or s since the epoch, or RFC 3339).
+JWT_FIELDS = ("idToken",)
+UID_FIELDS = ("localId", "refreshToken")
+EPOCH_FIELDS = ("createdAt", "lastLoginAt", "lastRefreshAt", "passwordUpdatedAt", "validSince")
 
 
 @dataclass(frozen=True)
@@ -36,6 +46,7 @@ class Payload:
     method: str
     headers: dict = field(default_factory=dict)
     body: bytes = b""
+    authorization: str | None = OWNER  # None: an anonymous request; may name `<JWT:role>`
 
 
 def upload(data: bytes) -> Payload:
@@ -66,14 +77,23 @@ def byte_range(value: str) -> Payload:
     return Payload("GET", {"Range": value})
 
 
+def identity_call(fields: dict, authorization: str | None = OWNER) -> Payload:
+    """An Identity Toolkit call: a JSON body that may name `<JWT:role>`, `<UID:role>`, `<RUN>`."""
+    return Payload("POST", {"Content-Type": "application/json"}, json.dumps(fields).encode(), authorization)
+
+
 @dataclass
 class Masker:
     """The recordings' normalizations, applied to a local answer (and, reversed, to a request)."""
     run: str
     bucket: str
     base: str  # the emulator's URL: its links name it where production's name Google's hosts
+    project: str = "demo-project"
+    api_key: str = "replay-api-key"
+    accounts: dict[str, str] = field(default_factory=dict)  # role -> email (masked as recorded)
     generations: dict[str, int] = field(default_factory=dict)  # local value -> n of <GEN:n>
     tokens: dict[str, int] = field(default_factory=dict)
+    identities: dict[str, dict[str, str]] = field(default_factory=dict)  # email -> {"JWT", "UID"} seen
 
     def _numbered(self, table: dict[str, int], value: str, kind: str) -> str:
         if value not in table:
@@ -99,7 +119,23 @@ class Masker:
         reverse = {("GEN", n): v for v, n in self.generations.items()}
         reverse.update({("TOKEN", n): v for v, n in self.tokens.items()})
         value = MASK.sub(lambda m: reverse.get((m.group(1), int(m.group(2))), m.group(0)), value)
+        value = IDENTITY_MASK.sub(lambda m: self._identity(m.group(2))[m.group(1)], value)
+        value = value.replace("<PROJECT>", self.project).replace("<API_KEY>", self.api_key)
         return value.replace("<RUN>", self.run).replace("<BUCKET>", self.bucket)
+
+    def _identity(self, role: str) -> dict[str, str]:
+        email = self.unmask(self.accounts[role])
+        assert email in self.identities, f"the plan names {role}'s account before its sign-up"
+        return self.identities[email]
+
+    def _remember_identity(self, value: dict) -> None:
+        """An account's uid and ID token, from a sign-up or lookup answer."""
+        email, uid = value.get("email"), value.get("localId")
+        if isinstance(email, str) and isinstance(uid, str):
+            identity = self.identities.setdefault(email, {})
+            identity["UID"] = uid
+            if isinstance(value.get("idToken"), str):
+                identity["JWT"] = value["idToken"]
 
     def json(self, value, key: str | None = None):
         if isinstance(value, dict):
@@ -108,11 +144,18 @@ class Masker:
                 self.generation(value["generation"])
             if key == "owner" and "entity" in value:  # the requesting principal
                 return {**value, "entity": "<OWNER>"}
+            self._remember_identity(value)
             return {k: self.json(v, k) for k, v in value.items()}
         if isinstance(value, list):
             return [self.json(v) for v in value]
+        if key in EPOCH_FIELDS:  # numbers or strings, as the recordings mask them
+            return "<EPOCH>"
         if not isinstance(value, str):
             return value
+        if key in JWT_FIELDS:
+            return "<JWT>"
+        if key in UID_FIELDS:
+            return "<UID>"
         if key == "generation":
             return self.generation(value)
         if key == "etag":
@@ -170,7 +213,9 @@ class RowResult:
 
 def request_path(route: str, path: str, masker: Masker) -> str:
     """The recorded path with each object name the route marks (<NAME>) escaped as the recipes
-    send it (encodeURIComponent)."""
+    send it (encodeURIComponent); Identity Toolkit paths under that host's name."""
+    if path.startswith("/v1/"):  # the Identity Toolkit, served under its host's name
+        return IDENTITY_TOOLKIT + masker.unmask(path)
     template = route.split(" ", 1)[1]
     pattern = re.escape(template).replace(re.escape("<NAME>"), "(.+?)") + "$"
     match = re.match(pattern, path)
@@ -179,20 +224,26 @@ def request_path(route: str, path: str, masker: Masker) -> str:
     return re.sub("<NAME>", lambda _: next(names), masker.unmask(template))
 
 
-def replay(base: str, recipe_file: str, plan: dict[int, Payload], bucket: str) -> list[RowResult]:
+def replay(base: str, recipe_file: str, plan: dict[int, Payload], bucket: str,
+           accounts: dict[str, str] | None = None) -> list[RowResult]:
+    """`accounts`: the recipe's account emails by role, as recorded (`<RUN>` masked)."""
     recording = json.loads((RECORDINGS / recipe_file).read_text())
-    masker = Masker(run=secrets.token_hex(10), bucket=bucket, base=base)
+    masker = Masker(run=secrets.token_hex(10), bucket=bucket, base=base, accounts=accounts or {})
     results = []
     with requests.Session() as http:
         for row in recording["exchanges"]:
             payload = plan.get(row["n"], Payload(row["method"]))
             assert payload.method == row["method"], f"{recipe_file} #{row['n']}: the plan sends {payload.method}"
             query = [(k, masker.unmask(v)) for k, v in row["query"]]
+            headers = dict(payload.headers)
+            if payload.authorization is not None:
+                headers["Authorization"] = masker.unmask(payload.authorization)
             name = json.dumps(dict(query).get("name", ""))[1:-1]
             body = payload.body.replace(NAME_FIELD.encode(), name.encode())
+            if payload.headers.get("Content-Type") == "application/json":
+                body = masker.unmask(body.decode()).encode()
             response = http.request(row["method"], base + request_path(row["route"], row["path"], masker), params=query,
-                                    headers={**ADMIN, **payload.headers}, data=body,
-                                    allow_redirects=False)
+                                    headers=headers, data=body, allow_redirects=False)
             results.append(compare(recording["recipeId"], row, response, masker))
     return results
 

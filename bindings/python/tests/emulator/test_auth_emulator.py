@@ -367,3 +367,22 @@ def test_no_field_value_makes_a_server_error(auth_emulator):
                 if response.status_code >= 400:
                     assert response.json()["error"]["message"], (path, field, value)
     client.http.close()
+
+
+def test_identity_toolkit_answers_carry_production_headers_in_the_production_flavor(emu):
+    """Production's (errors--authorization.json's sign-ups); the firebase-tools flavor keeps aiohttp's."""
+    response = requests.post(emu.url(IDENTITY + "/accounts:signUp"), params=KEY, json={},
+                             headers={"Accept-Encoding": "gzip"})
+    assert response.status_code == 200 and response.json()["kind"] == "identitytoolkit#SignupNewUserResponse"
+    recorded = {"Cache-Control": "no-cache, no-store, max-age=0, must-revalidate", "Content-Encoding": "gzip",
+                "Content-Type": "application/json; charset=UTF-8", "Expires": "Mon, 01 Jan 1990 00:00:00 GMT",
+                "Pragma": "no-cache", "Vary": "Origin, X-Origin, Referer", "X-Content-Type-Options": "nosniff",
+                "X-Frame-Options": "SAMEORIGIN", "X-XSS-Protection": "0"}
+    if emu.production:
+        assert {name: response.headers.get(name) for name in recorded} == recorded
+    else:
+        assert response.headers["Content-Type"] == "application/json; charset=utf-8"
+        assert not {"Content-Encoding", "X-Frame-Options", "Pragma"} & set(response.headers)
+    plain = requests.post(emu.url(IDENTITY + "/accounts:signUp"), params=KEY, json={},
+                          headers={"Accept-Encoding": "identity"})
+    assert "Content-Encoding" not in plain.headers and plain.json()["localId"]

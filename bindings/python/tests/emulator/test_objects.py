@@ -153,3 +153,21 @@ def test_cors_reflects_origin(emu):
         "Access-Control-Request-Headers": "x-goog-upload-protocol"})
     assert preflight.status_code == 204
     assert preflight.headers["Access-Control-Allow-Headers"] == "x-goog-upload-protocol"
+
+
+def test_download_caching_by_caller(emu):
+    """Production: the owner's download is never stored, a Firebase user's (an ID token, or none) is
+    private (errors--authorization.json #93 beside firebase--download.json #6); the firebase-tools
+    flavor sends the object's Cache-Control only."""
+    emu.upload_ok("cached", b"x", headers={})
+    owner = emu.download("cached", headers=ADMIN).headers
+    user = emu.download("cached").headers
+    if emu.production:
+        assert owner["Cache-Control"] == "no-cache, no-store, max-age=0, must-revalidate"
+        assert user["Cache-Control"] == "private, max-age=0" and "Pragma" not in user
+    else:
+        assert "Cache-Control" not in owner and "Cache-Control" not in user
+    assert emu.http.patch(emu.object_url("cached"), json={"cacheControl": "max-age=60"}).status_code == 200
+    assert emu.download("cached").headers["Cache-Control"] == "max-age=60"  # the object's own (not recorded)
+    if emu.production:
+        assert emu.download("cached", headers=ADMIN).headers["Cache-Control"].startswith("no-cache, no-store")

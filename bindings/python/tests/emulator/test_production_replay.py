@@ -3,17 +3,25 @@
 
 Each recipe's plan rebuilds what the recipe sent beyond the recorded method, path and query
 (fireemu's conformance/src/storage-object/corpus.mjs declares them): upload bytes, metadata
-updates, Range headers. Rows not listed in a plan sent nothing more.
+updates, Range headers. Rows not listed in a plan sent nothing more, as the owner.
+
+The two auth recipes (auth-corpus.mjs, production-auth.mjs) create two accounts through the
+Identity Toolkit, then read and write as anonymous, with a malformed token, and with each
+account's ID token (`Firebase <token>`) under the rules the recording ran with (RULES).
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
+import secrets
 
 import pytest
 
 from conftest import Emulator
-from production_replay import RECORDINGS, byte_range, json_update, multipart_upload, replay, upload
+from production_replay import (RECORDINGS, Payload, byte_range, identity_call, json_update, multipart_upload,
+                               replay, upload)
 
 BUCKET = "demo-project.appspot.com"
 BYTES = bytes([0, 1, 127, 128, 255])
@@ -33,6 +41,55 @@ def first_upload_then_changed(recipe: str) -> dict:
             uploaded.add(name)
     return plan
 
+
+# The auth recipes: the storage rules production ran them with (auth-plan.mjs declares them by
+# FIXED_PRODUCTION_RULES_SHA256), the owner's seed and the subject's bytes (auth-corpus.mjs).
+AUTH_RULES = """rules_version = '2';
+service firebase.storage {
+  match /b/{bucket}/o {
+    match /storage-object/{run}/{allPaths=**} {
+      allow read, write: if request.auth != null && request.auth.token.email == 'storage-object@example.com';
+    }
+  }
+}
+"""
+AUTH_RULES_SHA256 = "dff1d21237c12a1f3d1e5ef1134ba996d0b79c99530cb88bb016a5241388dc9b"
+SEED = base64.b64decode("b3duZXItc2VlZA==")
+SUBJECT = base64.b64decode("YXV0aC1zdWJqZWN0")
+VALID_EMAIL = "storage-object@example.com"
+# production-auth.mjs: `Firebase <24 random bytes, base64url>`, no JWT at all.
+MALFORMED = "Firebase " + base64.urlsafe_b64encode(secrets.token_bytes(24)).decode().rstrip("=")
+CREDENTIALS = {"anonymous": None, "malformed": MALFORMED,
+               "valid": "Firebase <JWT:valid>", "competitor": "Firebase <JWT:competitor>"}
+
+
+def auth_plan(program: str, subjects: dict[int, tuple[str, str]], seeds: list[int], cleanup: int) -> dict[int, Payload]:
+    """The rows of one auth recipe that send more than the owner's bare request: account setup
+    (rows 2-7: per account an email lookup, a sign-up, a lookup by its ID token), the owner's seed
+    upload before each read subject, the subjects (row -> credential, read or write) and the
+    accounts' deletion (from row `cleanup`: per account a delete and an email lookup, the
+    competitor's first)."""
+    assert len(seeds) == sum(action == "read" for _, action in subjects.values())
+    plan: dict[int, Payload] = {}
+    for first, role in ((2, "valid"), (5, "competitor")):
+        email = auth_accounts(program)[role]
+        plan[first] = identity_call({"email": [email], "targetProjectId": "<PROJECT>"})
+        plan[first + 1] = identity_call({"email": email, "password": "replay-password", "returnSecureToken": True},
+                                        authorization=None)
+        plan[first + 2] = identity_call({"idToken": f"<JWT:{role}>"}, authorization=None)
+    for n in seeds:
+        plan[n] = Payload("POST", body=SEED)
+    for n, (credential, action) in subjects.items():
+        plan[n] = Payload("GET" if action == "read" else "POST", body=b"" if action == "read" else SUBJECT,
+                          authorization=CREDENTIALS[credential])
+    for first, role in ((cleanup, "competitor"), (cleanup + 2, "valid")):
+        plan[first] = identity_call({"localId": f"<UID:{role}>", "targetProjectId": "<PROJECT>"})
+        plan[first + 1] = identity_call({"email": [auth_accounts(program)[role]], "targetProjectId": "<PROJECT>"})
+    return plan
+
+
+def auth_accounts(program: str) -> dict[str, str]:
+    return {"valid": VALID_EMAIL, "competitor": f"storage-object-control-<RUN>-{program}@example.com"}
 
 PLANS = {
     "firebase--simple-upload.json": {4: upload(BYTES)},
@@ -79,13 +136,24 @@ PLANS = {
         36: json_update({"contentType": "text/plain", "metadata": {"marker": "rewrite-override"}}, "POST"),
         77: upload(bytes([255, 0, 127])), 87: upload(bytes([128, 1, 255]))},
     "gcs--generation-preconditions.json": first_upload_then_changed("gcs--generation-preconditions.json"),
+    "errors--authorization.json": auth_plan(
+        "authorization-errors",
+        {18: ("anonymous", "read"), 28: ("anonymous", "write"), 43: ("malformed", "read"),
+         53: ("malformed", "write"), 68: ("competitor", "read"), 78: ("competitor", "write"),
+         93: ("valid", "read"), 103: ("valid", "write")},
+        seeds=[11, 36, 61, 86], cleanup=161),
+    "auth--firebase-id-token.json": auth_plan(
+        "firebase-id-token",
+        {18: ("valid", "read"), 28: ("valid", "write"), 42: ("competitor", "read"), 52: ("competitor", "write")},
+        seeds=[11, 35], cleanup=87),
 }
+# The rules and accounts of the recipes that run under rules (others: none loaded, all allowed).
+RULES = {"errors--authorization.json": AUTH_RULES, "auth--firebase-id-token.json": AUTH_RULES}
+ACCOUNTS = {"errors--authorization.json": auth_accounts("authorization-errors"),
+            "auth--firebase-id-token.json": auth_accounts("firebase-id-token")}
 
 # Recipes of the recordings that cannot run here, with the reason.
-NEEDS_IDENTITY_TOOLKIT = {
-    "auth--firebase-id-token.json": "ID tokens minted by production's Identity Toolkit for its project",
-    "errors--authorization.json": "requests authorized by ID tokens of production's Identity Toolkit",
-}
+NEEDS_IDENTITY_TOOLKIT: dict[str, str] = {}
 
 
 @pytest.fixture(scope="module")
@@ -98,9 +166,18 @@ def production():
 @pytest.mark.parametrize("recipe", sorted(PLANS))
 def test_production_answers_as_recorded(production, recipe):
     """Status, body and every header production sent, on every exchange of the recipe."""
-    results = replay(production.base, recipe, PLANS[recipe], BUCKET)
+    rules = RULES.get(recipe, "")
+    production.http.put(production.url("/_emulator/rules"), data=rules.encode()).raise_for_status()
+    try:
+        results = replay(production.base, recipe, PLANS[recipe], BUCKET, ACCOUNTS.get(recipe))
+    finally:
+        production.http.put(production.url("/_emulator/rules"), data=b"").raise_for_status()
     differences = [f"#{r.n}:\n    " + "\n    ".join(r.differences) for r in results if r.differences]
     assert not differences, f"{len(differences)} of {len(results)} exchanges differ\n" + "\n".join(differences)
+
+
+def test_auth_rules_are_the_recorded_ones():
+    assert hashlib.sha256(AUTH_RULES.encode()).hexdigest() == AUTH_RULES_SHA256
 
 
 def test_every_recording_kept_is_replayed():

@@ -49,8 +49,9 @@ class Account:
 
     def to_api(self, *, with_password_hash: bool) -> dict[str, Any]:
         """The account as the Identity Toolkit's lookup answers it (UserInfo)."""
+        # `disabled` only when true, as production answers (tests/emulator/data/production-replay).
         info: dict[str, Any] = {"localId": self.local_id, "emailVerified": self.email_verified,
-                                "disabled": self.disabled, "createdAt": str(self.created_at_ms)}
+                                "createdAt": str(self.created_at_ms), **({"disabled": True} if self.disabled else {})}
         optional = {"email": self.email, "displayName": self.display_name, "photoUrl": self.photo_url,
                     "phoneNumber": self.phone_number, "customAttributes": self.custom_attributes,
                     "validSince": None if self.valid_since is None else str(self.valid_since),

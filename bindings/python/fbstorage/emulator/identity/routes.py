@@ -99,6 +99,14 @@ async def _answer(request: web.Request, operation: Operation | None, *, admin_on
         project = request.match_info.get("project") or store.default_project
         if admin and isinstance(body.get("targetProjectId"), str):
             project = body["targetProjectId"]
-        return web.json_response(operation(Call(store, project, Fields(body), admin)))
+        return _compressed(request, web.json_response(operation(Call(store, project, Fields(body), admin))))
     except AuthError as error:
-        return error.response()
+        return _compressed(request, error.response())
+
+
+def _compressed(request: web.Request, response: web.Response) -> web.Response:
+    """Production's Identity Toolkit gzips its answers for a client that accepts gzip."""
+    if (request.app[STATE].flavor.production_headers and request.path.startswith(IDENTITY_TOOLKIT)
+            and "gzip" in request.headers.get("Accept-Encoding", "")):
+        response.enable_compression(web.ContentCoding.gzip)
+    return response

@@ -37,8 +37,6 @@ def authorize(rules: BucketRules, flavor: Flavor, method: str, bucket: str, name
         if decisions is not None:
             decisions.append(Decision(method, rules_path(bucket, name), False, reason="no ruleset is loaded"))
         raise ApiError(403, "Permission denied. Storage Emulator has no loaded ruleset.", headers=deny_headers)
-    if principal.token_invalid and flavor.verifies_id_tokens:
-        raise ApiError(401, "Invalid Credentials: the Firebase ID token could not be decoded.")
     if method == "list" and ruleset.version < 2:
         if flavor.rejects_v1_list:
             raise ApiError(400, V1_LIST_MESSAGE)
