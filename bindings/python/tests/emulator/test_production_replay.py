@@ -34,6 +34,23 @@ def first_upload_then_changed(recipe: str) -> dict:
     return plan
 
 
+def seed_upload_then_updates(recipe: str) -> dict:
+    """The metageneration recipe's requests: each object's seed upload sends BYTES; the advance of a
+    stale sample (an unconditional PATCH) marks it "advanced"; the update under test (a conditional
+    PATCH or PUT) sets its type and marks it "subject-update"."""
+    plan = {}
+    for row in json.loads((RECORDINGS / recipe).read_text())["exchanges"]:
+        conditional = any(key.startswith("if") for key, _ in row["query"])
+        if row["method"] == "POST":
+            plan[row["n"]] = upload(BYTES)
+        elif row["method"] in ("PATCH", "PUT") and conditional:
+            plan[row["n"]] = json_update({"contentType": "application/octet-stream",
+                                          "metadata": {"preconditionMarker": "subject-update"}}, row["method"])
+        elif row["method"] == "PATCH":
+            plan[row["n"]] = json_update({"metadata": {"preconditionMarker": "advanced"}})
+    return plan
+
+
 PLANS = {
     "firebase--simple-upload.json": {4: upload(BYTES)},
     "firebase--download.json": {
@@ -79,6 +96,7 @@ PLANS = {
         36: json_update({"contentType": "text/plain", "metadata": {"marker": "rewrite-override"}}, "POST"),
         77: upload(bytes([255, 0, 127])), 87: upload(bytes([128, 1, 255]))},
     "gcs--generation-preconditions.json": first_upload_then_changed("gcs--generation-preconditions.json"),
+    "gcs--metageneration-preconditions.json": seed_upload_then_updates("gcs--metageneration-preconditions.json"),
 }
 
 # Recipes of the recordings that cannot run here, with the reason.
