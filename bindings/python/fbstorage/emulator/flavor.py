@@ -62,6 +62,10 @@ class Flavor:
     # A failed precondition (412) says production's one sentence and points at the If-Match header;
     # else its message names the condition that failed.
     words_preconditions_as_gcs: bool
+    # A query parameter that must be an integer and is not (`ifMetagenerationMatch=1.5`) is refused as
+    # production's parser does: "Invalid long value: '1.5'.", reason invalidParameter, the parameter
+    # as location; else the message names the parameter.
+    words_invalid_longs_as_gcs: bool
     # A copy or rewrite answers with projection full: the new object's owner (the requester) shows;
     # production's buckets have uniform access, so no acl does.
     copies_show_owner: bool
@@ -109,6 +113,7 @@ PRODUCTION = Flavor(
     forbids_missing_update=True,
     checks_gcs_uploads=True,
     words_preconditions_as_gcs=True,
+    words_invalid_longs_as_gcs=True,
     copies_show_owner=True,
 )
 
@@ -137,6 +142,7 @@ FIREBASE_TOOLS = Flavor(
     forbids_missing_update=False,
     checks_gcs_uploads=False,
     words_preconditions_as_gcs=False,
+    words_invalid_longs_as_gcs=False,
     copies_show_owner=False,
 )
 

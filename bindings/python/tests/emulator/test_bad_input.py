@@ -183,3 +183,22 @@ def test_oversized_request_line_gets_414_in_json(emu):
     reply = raw_request(emu, b"GET /v0/b/b/o/" + b"n" * 9000 + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     code, error = _json_reply(reply)
     assert code == 414 == error["error"]["code"]
+
+
+@pytest.mark.parametrize("parameter, value", [
+    ("ifMetagenerationMatch", "1.5"), ("ifMetagenerationNotMatch", ""), ("ifGenerationMatch", "not-a-number"),
+    ("generation", "7x")])
+def test_gcs_integer_parameter_that_is_not_one(emu, parameter, value):
+    """Production refuses it in its parser's words, the parameter as location (as recorded in
+    gcs--metageneration-preconditions); the official emulator's message names the parameter."""
+    emu.upload_ok("o")
+    response = emu.http.patch(emu.url("/storage/v1/b/b/o/o"), params={parameter: value}, json={})
+    error = assert_json_error(response, 400)
+    if emu.production:
+        message = f"Invalid long value: '{value}'."
+        assert error == {"code": 400, "message": message, "errors": [{
+            "domain": "global", "reason": "invalidParameter", "message": message,
+            "location": parameter, "locationType": "parameter"}]}
+    else:
+        assert error["message"] == f"Invalid value for {parameter}: {value!r} is not an integer."
+    assert emu.http.get(emu.url("/storage/v1/b/b/o/o")).json()["metageneration"] == "1"

@@ -91,6 +91,23 @@ def auth_plan(program: str, subjects: dict[int, tuple[str, str]], seeds: list[in
 def auth_accounts(program: str) -> dict[str, str]:
     return {"valid": VALID_EMAIL, "competitor": f"storage-object-control-<RUN>-{program}@example.com"}
 
+def seed_upload_then_updates(recipe: str) -> dict:
+    """The metageneration recipe's requests: each object's seed upload sends BYTES; the advance of a
+    stale sample (an unconditional PATCH) marks it "advanced"; the update under test (a conditional
+    PATCH or PUT) sets its type and marks it "subject-update"."""
+    plan = {}
+    for row in json.loads((RECORDINGS / recipe).read_text())["exchanges"]:
+        conditional = any(key.startswith("if") for key, _ in row["query"])
+        if row["method"] == "POST":
+            plan[row["n"]] = upload(BYTES)
+        elif row["method"] in ("PATCH", "PUT") and conditional:
+            plan[row["n"]] = json_update({"contentType": "application/octet-stream",
+                                          "metadata": {"preconditionMarker": "subject-update"}}, row["method"])
+        elif row["method"] == "PATCH":
+            plan[row["n"]] = json_update({"metadata": {"preconditionMarker": "advanced"}})
+    return plan
+
+
 PLANS = {
     "firebase--simple-upload.json": {4: upload(BYTES)},
     "firebase--download.json": {
@@ -146,6 +163,7 @@ PLANS = {
         "firebase-id-token",
         {18: ("valid", "read"), 28: ("valid", "write"), 42: ("competitor", "read"), 52: ("competitor", "write")},
         seeds=[11, 35], cleanup=87),
+    "gcs--metageneration-preconditions.json": seed_upload_then_updates("gcs--metageneration-preconditions.json"),
 }
 # The rules and accounts of the recipes that run under rules (others: none loaded, all allowed).
 RULES = {"errors--authorization.json": AUTH_RULES, "auth--firebase-id-token.json": AUTH_RULES}

@@ -35,6 +35,16 @@ class PreconditionFailed(ApiError):
         self.not_modified = not_modified
 
 
+class InvalidLong(ApiError):
+    """400 for a query parameter that must be an integer and is not; production words it as its
+    parser does (Flavor.words_invalid_longs_as_gcs)."""
+
+    def __init__(self, parameter: str, value: str):
+        super().__init__(400, f"Invalid value for {parameter}: {value!r} is not an integer.", quirk_text="Bad Request")
+        self.parameter = parameter
+        self.value = value
+
+
 def gcs_error(status: int, message: str, headers: dict[str, str] | None = None,
               reason: str | None = None, **detail: str) -> web.Response:
     """`detail`: more fields of the error item (production's `location` and `locationType`)."""
@@ -56,6 +66,11 @@ def renders_gcs_errors(handler: Handler) -> Handler:
                 return web.Response(status=304, headers=error.headers)
             return gcs_error(412, GCS_PRECONDITION_FAILED, error.headers, location="If-Match",
                              locationType="header")
+        except InvalidLong as error:
+            if not request.app[STATE].flavor.words_invalid_longs_as_gcs:
+                return gcs_error(error.status, error.message, error.headers)
+            return gcs_error(400, f"Invalid long value: '{error.value}'.", error.headers, "invalidParameter",
+                             location=error.parameter, locationType="parameter")
         except ApiError as error:
             return gcs_error(error.status, error.message, error.headers, error.reason)
     return wrapper

@@ -9,10 +9,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..errors import bad_request
 from ..metadata import ObjectMetadata
 from ..store import ObjectStore, StoredObject
-from .errors import PreconditionFailed, no_such_object
+from .errors import InvalidLong, PreconditionFailed, no_such_object
 
 CONDITIONS = ("GenerationMatch", "GenerationNotMatch", "MetagenerationMatch", "MetagenerationNotMatch")
 _INTEGER = re.compile(r"^-?[0-9]+$")
@@ -23,7 +22,7 @@ def int_parameter(query: dict[str, str], key: str) -> int | None:
     if raw is None:
         return None
     if not _INTEGER.match(raw):
-        raise bad_request(f"Invalid value for {key}: {raw!r} is not an integer.")
+        raise InvalidLong(key, raw)
     return int(raw)
 
 
