@@ -10,6 +10,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/rand.h>
 #include <openssl/rsa.h>
 
 /* A private key from PEM text (PKCS#8 "PRIVATE KEY" or PKCS#1 "RSA PRIVATE KEY"); NULL when

@@ -72,7 +72,7 @@ final class HTTPEngine: TransferEngine, @unchecked Sendable {
     func start(_ request: HTTPRequest, _ callbacks: TransferCallbacks) -> TransferID {
         let id = TransferID(raw: nextTransfer.wrappingAdd(1, ordering: .relaxed).oldValue)
         let callbacks = callbacks.logging(request)
-        if !inbox.post(.start(id, request, callbacks), wake: !isTransferThread) {
+        if !inbox.post(.start(id, request, callbacks)) {
             callbacks.onComplete(.failure(.cancelled))
         }
         return id
@@ -83,12 +83,12 @@ final class HTTPEngine: TransferEngine, @unchecked Sendable {
     /// before that.
     func cancel(_ id: TransferID) {
         if isTransferThread { loop.markCancelled(id) }
-        _ = inbox.post(.cancel(id), wake: !isTransferThread)
+        _ = inbox.post(.cancel(id))
     }
 
     /// Runs `work` on the transfer thread soon, after work posted before it (FIFO).
     func perform(_ work: @escaping @Sendable () -> Void) {
-        _ = inbox.post(.perform(work), wake: !isTransferThread)
+        _ = inbox.post(.perform(work))
     }
 
     /// Runs `work` on the transfer thread after `seconds` (monotonic clock). Timers due at the same
@@ -111,7 +111,7 @@ final class HTTPEngine: TransferEngine, @unchecked Sendable {
     /// thread it may already be running.
     func cancelTimer(_ id: TimerID) {
         if isTransferThread { loop.cancelTimerNow(id) }
-        _ = inbox.post(.cancelTimer(id), wake: !isTransferThread)   // also covers an add still queued behind this call
+        _ = inbox.post(.cancelTimer(id))   // also covers an add still queued behind this call
     }
 
     /// Cancels every transfer (each `onComplete` runs with `.cancelled`), drops timers and posted work,

@@ -15,12 +15,14 @@ struct MultiHandle: @unchecked Sendable {
     let raw: UnsafeMutableRawPointer
 }
 
-/// The locked FIFO from any thread to the transfer thread. Posting wakes `curl_multi_poll`; after
+/// The locked FIFO from any thread to the transfer thread. Posting wakes a sleeping `curl_multi_poll`; after
 /// `close()` posts are refused, so no wakeup can reach the multi handle once it is being torn down.
 final class Inbox: Sendable {
     private struct State {
         var commands: [EngineCommand] = []
         var closed = false
+        /// The transfer thread is in (or about to enter) `curl_multi_poll` with nothing queued.
+        var sleeping = false
     }
 
     private let state = Locked(State())
@@ -30,22 +32,32 @@ final class Inbox: Sendable {
         self.multi = multi
     }
 
-    /// Appends `command`; false if the inbox is closed (the engine is shutting down). The transfer
-    /// thread itself posts with `wake` false: it looks at the inbox before it polls again, and
-    /// a wakeup costs it two system calls (a small upload's start is posted from there).
-    func post(_ command: EngineCommand, wake: Bool = true) -> Bool {
+    /// Appends `command`; false if the inbox is closed (the engine is shutting down). Only a
+    /// sleeping transfer thread is woken: an awake one (the poster itself, or one still busy
+    /// with the completion that let a caller go on to its next upload) looks at the inbox before
+    /// it polls again, and a wakeup costs a system call here and two there.
+    func post(_ command: EngineCommand) -> Bool {
         state.withLock { s in
             guard !s.closed else { return false }
             s.commands.append(command)
             // One wakeup per batch: the thread takes everything that is queued when it wakes.
-            if s.commands.count == 1 && wake { curl_multi_wakeup(multi.raw) }
+            if s.commands.count == 1 && s.sleeping { curl_multi_wakeup(multi.raw) }
             return true
         }
     }
 
-    /// True when nothing is queued.
-    var isEmpty: Bool {
-        state.withLock { $0.commands.isEmpty }
+    /// Called by the transfer thread before it polls: true (and marked sleeping, so that the next
+    /// post wakes it) when nothing is queued; false when it should take the queue first.
+    func prepareToSleep() -> Bool {
+        state.withLock { s in
+            s.sleeping = s.commands.isEmpty
+            return s.sleeping
+        }
+    }
+
+    /// Called by the transfer thread when its poll returned.
+    func awoke() {
+        state.withLock { $0.sleeping = false }
     }
 
     /// Appends `.stop` and refuses every later post. False if it was already closed.

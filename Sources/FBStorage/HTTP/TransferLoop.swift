@@ -48,8 +48,11 @@ final class TransferLoop {
                 collectCompletions()
             }
             if stopping { break }
-            // Work the transfer thread posted to itself (without a wakeup) goes first.
-            if inbox.isEmpty { curl_multi_poll(multi, nil, 0, pollTimeout(), nil) }
+            // Queued work goes first: it was posted without a wakeup (from this thread, or while it was busy).
+            if inbox.prepareToSleep() {
+                curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
+                inbox.awoke()
+            }
         }
         tearDown()
     }
