@@ -56,6 +56,24 @@ class Flavor:
     # through GCS) is a metadata change: metageneration +1.
     counts_token_mint: bool
     forbids_missing_update: bool  # a Firebase API metadata update of a missing object is 403; else 404
+    new_token_first: bool  # `?create_token=true` puts the new download token first; else last
+    # A Firebase API upload whose Content-Type says nothing (none, or application/octet-stream)
+    # gets the type its name's extension implies.
+    types_uploads_by_name: bool
+    # A name no object can have (a line break, over 1024 bytes) is refused only when an upload
+    # would create it (v0: 400 "Bad Request."; GCS: the upload server's page); reading, updating
+    # or deleting it is the 404 of a missing object. Else it is a 400 wherever it appears.
+    refuses_names_on_create_only: bool
+    # The upload server answers as production's: resumable session answers are empty text/plain
+    # ones with none of the APIs' headers (production_headers.py), a start names its control URL,
+    # a query of an active session its chunk granularity, and refusals (a chunk at the wrong
+    # offset, a multipart body without its parts) are its text pages; else JSON errors. A Firebase
+    # API multipart body whose metadata is no JSON object is "Invalid metadata input.".
+    upload_server_answers: bool
+    # A Firebase API listing's prefix must be empty or end with one "/" (400 otherwise), and its
+    # maxResults below 1 is "Expect maxResults to be a positive number.".
+    folder_prefixes_only: bool
+    gcs_lists_zero_results: bool  # GCS maxResults=0 is an empty page; else 400
 
     def format_crc32c(self, value: int) -> str:
         if self.crc32c_as_base64:
@@ -98,6 +116,12 @@ PRODUCTION = Flavor(
     stores_file_disposition=True,
     counts_token_mint=True,
     forbids_missing_update=True,
+    new_token_first=True,
+    types_uploads_by_name=True,
+    refuses_names_on_create_only=True,
+    upload_server_answers=True,
+    folder_prefixes_only=True,
+    gcs_lists_zero_results=True,
 )
 
 FIREBASE_TOOLS = Flavor(
@@ -123,6 +147,12 @@ FIREBASE_TOOLS = Flavor(
     stores_file_disposition=False,
     counts_token_mint=False,
     forbids_missing_update=False,
+    new_token_first=False,
+    types_uploads_by_name=False,
+    refuses_names_on_create_only=False,
+    upload_server_answers=False,
+    folder_prefixes_only=False,
+    gcs_lists_zero_results=False,
 )
 
 FLAVORS = {flavor.name: flavor for flavor in (PRODUCTION, FIREBASE_TOOLS)}

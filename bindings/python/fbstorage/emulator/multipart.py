@@ -30,8 +30,18 @@ T = TypeVar("T")
 _BOUNDARY = re.compile(r';\s*boundary=(?:"([^"]+)"|([^;\s]+))', re.IGNORECASE)
 
 
-def multipart_error(message: str) -> ApiError:
-    return ApiError(400, message, quirk_text=message)
+class MultipartError(ApiError):
+    """A body that is not a multipart upload: `metadata` when its first part is no JSON object,
+    `parts` when it has too few parts."""
+
+    def __init__(self, message: str, *, metadata: bool = False, parts: bool = False):
+        super().__init__(400, message, quirk_text=message)
+        self.metadata = metadata
+        self.parts = parts
+
+
+def multipart_error(message: str, **kind: bool) -> MultipartError:
+    return MultipartError(message, **kind)
 
 
 def _boundary(content_type: str | None) -> str:
@@ -150,9 +160,11 @@ def _head(body: _Cursor, dash_boundary: bytes) -> tuple[dict[str, Any], str, byt
     try:
         resource = json.loads(body.read_until(delimiter, MAX_METADATA_BYTES))
     except (ValueError, UnicodeDecodeError):
-        raise multipart_error("Failed to parse multipart request body part. Invalid JSON metadata.") from None
+        raise multipart_error("Failed to parse multipart request body part. Invalid JSON metadata.",
+                              metadata=True) from None
     if not isinstance(resource, dict):
-        raise multipart_error("Failed to parse multipart request body part. Metadata is not a JSON object.")
+        raise multipart_error("Failed to parse multipart request body part. Metadata is not a JSON object.",
+                              metadata=True)
     _open_part(body)
     return resource, _part_content_type(body), delimiter
 
@@ -161,7 +173,7 @@ def _open_part(body: _Cursor) -> bytes:
     """After a delimiter: `--` closes the body (too early here), else the rest of the line is
     padding; returned without its LF."""
     if body.peek(2) == b"--":
-        raise multipart_error("Unexpected number of parts in request body")
+        raise multipart_error("Unexpected number of parts in request body", parts=True)
     return body.read_until(b"\n", MAX_HEADER_BYTES)
 
 

@@ -5,12 +5,14 @@ A recording keeps, per exchange, the method, path and query sent and the status,
 production answered, with run-dependent values masked (index.json, "normalizations"). Request
 headers and bodies are not recorded: each recipe's plan (`Payload` per exchange number) rebuilds
 them from the recipe's request declarations. The local answer is masked by the same rules before
-the comparison, so generations and tokens compare by order of first appearance.
+the comparison, so generations and tokens compare by order of first appearance; the upload session
+and page token a local answer gives are what the next requests' `<UPLOAD_ID>` and `<PAGE_TOKEN>` send.
 """
 
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import re
 import secrets
@@ -27,18 +29,27 @@ RFC3339 = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$
 QUOTED_MD5 = re.compile(r'^"[0-9a-f]{32}"$')
 FIXED_EXPIRES = "Mon, 01 Jan 1990 00:00:00 GMT"  # a constant, kept by the recordings
 MASK = re.compile(r"<(GEN|TOKEN):(\d+)>")
+UPLOAD_ID = re.compile(r"([?&]upload_id=)([^&]+)")
+SESSION_HEADERS = ("location", "x-goog-upload-url", "x-goog-upload-control-url")
+DIGEST_HEADERS = ("x-goog-hash", "etag")  # the quoted md5 etag repeats the digest
 
 
 @dataclass(frozen=True)
 class Payload:
-    """What a recipe sent beyond the recorded method, path and query."""
+    """What a recipe sent beyond the recorded method, path and query.
+
+    A body is written as the recordings write values: `<RUN>` stands for this run's ID. Recordings
+    list query parameters sorted; `query_order` is the order the recipe sent them in, where an
+    answer repeats them (a resumable session URL)."""
     method: str
     headers: dict = field(default_factory=dict)
     body: bytes = b""
+    credential: bool = True  # False: no Authorization header (a download token's request)
+    query_order: tuple[str, ...] = ()
 
 
-def upload(data: bytes) -> Payload:
-    return Payload("POST", {"Content-Type": "application/octet-stream"}, data)
+def upload(data: bytes, **options) -> Payload:
+    return Payload("POST", {"Content-Type": "application/octet-stream"}, data, **options)
 
 
 def json_update(value: dict, method: str = "PATCH") -> Payload:
@@ -49,14 +60,49 @@ def byte_range(value: str) -> Payload:
     return Payload("GET", {"Range": value})
 
 
+def compact_json(value) -> bytes:
+    """As the recipes' JSON.stringify writes it."""
+    return json.dumps(value, separators=(",", ":")).encode()
+
+
+MULTIPART_BOUNDARY = "fireemu-object-multipart-v1"
+
+
+def multipart(name: str, content: bytes, json_part: bytes | None = None, media: bool = True,
+              headers: dict | None = None) -> Payload:
+    """A multipart/related upload: the metadata part (the recipes' fields unless `json_part`), then
+    the media part unless `media` is False."""
+    if json_part is None:
+        json_part = compact_json({"name": name, "contentType": "application/octet-stream",
+                                  "metadata": {"marker": "multipart-observation"}})
+    delimiter = f"--{MULTIPART_BOUNDARY}\r\n".encode()
+    body = delimiter + b"Content-Type: application/json; charset=utf-8\r\n\r\n" + json_part
+    if media:
+        body += b"\r\n" + delimiter + b"Content-Type: application/octet-stream\r\n\r\n" + content
+    body += f"\r\n--{MULTIPART_BOUNDARY}--\r\n".encode()
+    return Payload("POST", {"Content-Type": f"multipart/related; boundary={MULTIPART_BOUNDARY}", **(headers or {})},
+                   body)
+
+
+def firebase_session(command: str, offset: int | None = None, body: bytes = b"") -> Payload:
+    """A request to a Firebase API resumable session (X-Goog-Upload-Command)."""
+    headers = {"X-Goog-Upload-Command": command}
+    if offset is not None:
+        headers["X-Goog-Upload-Offset"] = str(offset)
+    return Payload("POST", headers, body)
+
+
 @dataclass
 class Masker:
     """The recordings' normalizations, applied to a local answer (and, reversed, to a request)."""
     run: str
     bucket: str
     base: str  # the emulator's URL: its links name it where production's name Google's hosts
+    digests: bool = False  # the recipe's objects hold the run ID: their digests are masked (<DIGEST>)
     generations: dict[str, int] = field(default_factory=dict)  # local value -> n of <GEN:n>
     tokens: dict[str, int] = field(default_factory=dict)
+    upload_id: str = "<UPLOAD_ID>"  # the session the last answer opened
+    page_token: str = "<PAGE_TOKEN>"  # the last page's nextPageToken
 
     def _numbered(self, table: dict[str, int], value: str, kind: str) -> str:
         if value not in table:
@@ -72,7 +118,9 @@ class Masker:
     def text(self, value: str) -> str:
         value = value.replace(self.run, "<RUN>").replace(self.bucket, "<BUCKET>")
         value = value.replace(f"{self.base}/download/", "https://storage.googleapis.com/download/")
+        value = value.replace(f"{self.base}/upload/", "https://storage.googleapis.com/upload/")
         value = value.replace(f"{self.base}/storage/", "https://www.googleapis.com/storage/")
+        value = value.replace(f"{self.base}/v0/", "https://firebasestorage.googleapis.com/v0/")
         for local, n in sorted(self.generations.items(), key=lambda item: -len(item[0])):
             value = value.replace(local, f"<GEN:{n}>")
         return value
@@ -82,6 +130,7 @@ class Masker:
         reverse = {("GEN", n): v for v, n in self.generations.items()}
         reverse.update({("TOKEN", n): v for v, n in self.tokens.items()})
         value = MASK.sub(lambda m: reverse.get((m.group(1), int(m.group(2))), m.group(0)), value)
+        value = value.replace("<UPLOAD_ID>", self.upload_id).replace("<PAGE_TOKEN>", self.page_token)
         return value.replace("<RUN>", self.run).replace("<BUCKET>", self.bucket)
 
     def json(self, value, key: str | None = None):
@@ -98,6 +147,11 @@ class Masker:
             return self.generation(value)
         if key == "etag":
             return "<ETAG>"
+        if key in ("md5Hash", "crc32c") and self.digests:
+            return "<DIGEST>"
+        if key == "nextPageToken":
+            self.page_token = value
+            return "<PAGE_TOKEN>"
         if key in ("downloadTokens", "firebaseStorageDownloadTokens"):
             return ",".join(self.token(token) for token in value.split(","))
         if RFC3339.match(value):
@@ -107,6 +161,11 @@ class Masker:
     def header(self, name: str, value: str) -> str:
         if name in ("x-goog-generation",):
             return self.generation(value)
+        if name in DIGEST_HEADERS and self.digests and (name != "etag" or QUOTED_MD5.match(value)):
+            return "<DIGEST>"
+        if name in SESSION_HEADERS and UPLOAD_ID.search(value):
+            self.upload_id = UPLOAD_ID.search(value).group(2)
+            value = UPLOAD_ID.sub(r"\1<UPLOAD_ID>", value)
         if name == "etag":
             return value if QUOTED_MD5.match(value) else "<ETAG>"
         if name == "last-modified" or (name == "expires" and value != FIXED_EXPIRES):
@@ -128,12 +187,15 @@ def recorded_body(response: requests.Response, masker: Masker) -> dict:
             pass
     if content_type.startswith("text/") or "xml" in content_type:
         return {"type": "text", "value": masker.text(response.text)}
-    return {"type": "bytes", "base64": base64.b64encode(response.content).decode()}
+    content = response.content.replace(masker.run.encode(), b"<RUN>")
+    return {"type": "bytes", "base64": base64.b64encode(content).decode()}
 
 
 def comparable_body(body: dict) -> dict:
+    """Bytes by content: a recording keeps a large body's sha256 only."""
     if body["type"] == "bytes":
-        return {"type": "bytes", "base64": body["base64"]}
+        content = base64.b64decode(body["base64"]) if "base64" in body else None
+        return {"type": "bytes", "sha256": body.get("sha256") or hashlib.sha256(content).hexdigest()}
     return body
 
 
@@ -156,17 +218,20 @@ def request_path(path: str, masker: Masker) -> str:
 
 
 def replay(base: str, recipe_file: str, plan: dict[int, Payload], bucket: str) -> list[RowResult]:
-    recording = json.loads((RECORDINGS / recipe_file).read_text())
-    masker = Masker(run=secrets.token_hex(10), bucket=bucket, base=base)
+    text = (RECORDINGS / recipe_file).read_text()
+    recording = json.loads(text)
+    masker = Masker(run=secrets.token_hex(10), bucket=bucket, base=base, digests="<DIGEST>" in text)
     results = []
     with requests.Session() as http:
         for row in recording["exchanges"]:
             payload = plan.get(row["n"], Payload(row["method"]))
             assert payload.method == row["method"], f"{recipe_file} #{row['n']}: the plan sends {payload.method}"
-            query = [(k, masker.unmask(v)) for k, v in row["query"]]
+            order = {name: index for index, name in enumerate(payload.query_order)}
+            query = sorted(((k, masker.unmask(v)) for k, v in row["query"]), key=lambda kv: order.get(kv[0], len(order)))
+            headers = {**(ADMIN if payload.credential else {}), **payload.headers}
+            body = payload.body.replace(b"<RUN>", masker.run.encode())
             response = http.request(row["method"], base + request_path(row["path"], masker), params=query,
-                                    headers={**ADMIN, **payload.headers}, data=payload.body,
-                                    allow_redirects=False)
+                                    headers=headers, data=body, allow_redirects=False)
             results.append(compare(recording["recipeId"], row, response, masker))
     return results
 
