@@ -6,7 +6,8 @@ a staged file and an emulator reset forgets it. The GCS protocol on its session 
   Bytes the session already holds are skipped (a re-sent chunk is accepted, as GCS does); a gap,
   a body of another length or bytes past the total are a 400 that keeps nothing.
 - The reply is 308 with `Range: bytes=0-N` (none while empty), or, once the bytes reach TOTAL,
-  the object resource: the upload is final.
+  the object resource: the upload is final. Production's 308 also names the held bytes' CRC32C
+  (X-Goog-Running-Hash) and MD5 (X-Range-MD5).
 - `Content-Range: bytes */TOTAL` or `bytes */*` with no body asks for the status: 308 again. It
   finalizes only when TOTAL is given and every byte is there (how a client ends an upload of
   unknown size on a chunk boundary).
@@ -15,15 +16,16 @@ a staged file and an emulator reset forgets it. The GCS protocol on its session 
 
 from __future__ import annotations
 
+import base64
 import re
 from dataclasses import dataclass
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from aiohttp import web
 
 from ..auth import ADMIN
 from ..bodies import iter_body
-from ..errors import ApiError, bad_request
+from ..errors import ApiError, bad_request, upload_server_answer
 from ..metadata import check_upload_resource
 from ..multipart import receive_multipart
 from ..names import check_object_name
@@ -103,8 +105,11 @@ async def _start_resumable(request: web.Request, state: EmulatorState, bucket: s
         bucket=bucket, name=name, resource=resource, declared_size=int(declared) if declared else None,
         declared_content_type=request.headers.get("X-Upload-Content-Type"), writer=state.store.new_writer(),
         principal=ADMIN, protocol_state=ResumableUpload(conditions))
-    location = (f"{base_url(request)}/upload/storage/v1/b/{quote(bucket, safe='')}/o?uploadType=resumable"
-                f"&name={quote(name, safe='')}&upload_id={session.id}")
+    path = f"{base_url(request)}/upload/storage/v1/b/{quote(bucket, safe='')}/o"
+    if state.flavor.upload_server_answers:  # production's session URL keeps the start's query as sent
+        location = f"{path}?{urlencode([*request.query.items(), ('upload_id', session.id)], quote_via=quote)}"
+        return web.Response(text="", headers={"Location": location, "X-GUploader-UploadID": session.id})
+    location = f"{path}?uploadType=resumable&name={quote(name, safe='')}&upload_id={session.id}"
     return web.Response(headers={"Location": location, "X-GUploader-UploadID": session.id})
 
 
@@ -150,8 +155,20 @@ async def continue_resumable(request: web.Request, state: EmulatorState, upload_
             raise ApiError(404, "The upload session was reset.")
         if total is not None and session.received == total:
             return await _finalize(request, state, session)
-        received = session.received
-        return web.Response(status=308, headers={"Range": f"bytes=0-{received - 1}"} if received else {})
+        return await _incomplete(state, session)
+
+
+async def _incomplete(state: EmulatorState, session: UploadSession) -> web.Response:
+    """308: the bytes held so far, and in production their digests, from the upload server."""
+    received = session.received
+    headers = {"Range": f"bytes=0-{received - 1}"} if received else {}
+    if not state.flavor.upload_server_answers:
+        return web.Response(status=308, headers=headers)
+    if received:
+        md5, crc32c = await session.writer.digests()
+        headers["X-Goog-Running-Hash"] = "crc32c=" + base64.b64encode(crc32c.to_bytes(4, "big")).decode("ascii")
+        headers["X-Range-MD5"] = md5.hex()
+    return upload_server_answer(web.Response(status=308, text="", headers=headers))
 
 
 def _checked_total(session: UploadSession, total: int | None) -> int | None:
