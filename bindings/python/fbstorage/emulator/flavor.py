@@ -7,6 +7,8 @@ handlers ask a question ("are offsets checked?") instead of testing a flavor nam
 from __future__ import annotations
 
 import base64
+import mimetypes
+import posixpath
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -16,6 +18,7 @@ class UploadDefaults:
     """What a new object gets when its upload does not say."""
     disposition: str | None = "inline"  # contentDisposition
     mints_token: bool = False  # a download token: through the Firebase API only, as in production
+    content_type: str | None = None  # when the upload's Content-Type is none or application/octet-stream
 
 
 @dataclass(frozen=True)
@@ -70,9 +73,6 @@ class Flavor:
     # offset, a multipart body without its parts) are its text pages; else JSON errors. A Firebase
     # API multipart body whose metadata is no JSON object is "Invalid metadata input.".
     upload_server_answers: bool
-    # A Firebase API listing's prefix must be empty or end with one "/" (400 otherwise), and its
-    # maxResults below 1 is "Expect maxResults to be a positive number.".
-    folder_prefixes_only: bool
     gcs_lists_zero_results: bool  # GCS maxResults=0 is an empty page; else 400
 
     def format_crc32c(self, value: int) -> str:
@@ -89,8 +89,18 @@ class Flavor:
         if not self.stores_file_disposition:
             return UploadDefaults("inline", mints_token=firebase)
         if firebase:
-            return UploadDefaults(f"inline; {self.filename_parameter(name.rsplit('/', 1)[-1])}", mints_token=True)
+            return UploadDefaults(f"inline; {self.filename_parameter(name.rsplit('/', 1)[-1])}", mints_token=True,
+                                  content_type=type_by_name(name) if self.types_uploads_by_name else None)
         return UploadDefaults(disposition=None)
+
+
+# Python's own table, not the machine's /etc/mime.types: the same answer everywhere.
+_TYPES = mimetypes.MimeTypes()
+
+
+def type_by_name(name: str) -> str | None:
+    """The content type a name's extension implies (`.txt`: text/plain), if any."""
+    return _TYPES.types_map[True].get(posixpath.splitext(name)[1].lower())
 
 
 PRODUCTION = Flavor(
@@ -120,7 +130,6 @@ PRODUCTION = Flavor(
     types_uploads_by_name=True,
     refuses_names_on_create_only=True,
     upload_server_answers=True,
-    folder_prefixes_only=True,
     gcs_lists_zero_results=True,
 )
 
@@ -151,7 +160,6 @@ FIREBASE_TOOLS = Flavor(
     types_uploads_by_name=False,
     refuses_names_on_create_only=False,
     upload_server_answers=False,
-    folder_prefixes_only=False,
     gcs_lists_zero_results=False,
 )
 

@@ -25,7 +25,7 @@ async def handle_v0(request: web.Request) -> web.StreamResponse:
     state = request.app[STATE]
     if request.raw_path in ("/v0", "/v0/"):
         return web.json_response({"emulator": "storage"})
-    target = parse_v0_target(request.raw_path)
+    target = parse_v0_target(request.raw_path, check_names=not state.flavor.refuses_names_on_create_only)
     state.store.add_bucket(target.bucket)  # the app's buckets exist, as in a Firebase project
     principal = principal_from_header(request.headers.get("Authorization"), state.service_accounts)
     if state.flavor.verifies_id_tokens and principal.claims is not None:

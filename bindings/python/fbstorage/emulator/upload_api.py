@@ -31,7 +31,7 @@ async def handle_upload(request: web.Request, state: EmulatorState, bucket: str,
     """Pick the protocol from the headers (the `uploadType` query parameter is ignored, as in v0)."""
     if "upload_id" in query:
         return await _continue_resumable(request, state, query["upload_id"])
-    name = path_name if path_name is not None else check_object_name(query.get("name", ""))
+    name = _new_name(path_name if path_name is not None else query.get("name", ""), state)
     protocol = request.headers.get("X-Goog-Upload-Protocol", "").strip().lower()
     command = request.headers.get("X-Goog-Upload-Command")
     if query.get("uploadType") == "resumable" and not protocol and command is None and state.flavor.refuses_gcs_resumable_start:
@@ -72,6 +72,17 @@ async def _receive_multipart(request: web.Request, state: EmulatorState, writer:
         if state.flavor.upload_server_answers and error.parts:
             raise ApiError(400, error.message, upload_page="Multipart body does not contain 2 or 3 parts.",
                            headers=UPLOAD_SERVER_CORS) from None
+        raise
+
+
+def _new_name(name: str, state: EmulatorState) -> str:
+    """The name of the object an upload creates; production refuses one it cannot have with a bare
+    "Bad Request."."""
+    try:
+        return check_object_name(name)
+    except ApiError:
+        if state.flavor.refuses_names_on_create_only:
+            raise bad_request("Bad Request.") from None
         raise
 
 

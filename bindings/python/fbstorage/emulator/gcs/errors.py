@@ -21,6 +21,17 @@ REASONS = {400: "invalid", 401: "required", 403: "forbidden", 404: "notFound", 4
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
+class PageError(ApiError):
+    """An error GCS answers as a text/html page holding its JSON error (an upload's refused name)."""
+
+
+def gcs_page(status: int, message: str, headers: dict[str, str] | None = None) -> web.Response:
+    body = {"error": {"code": status, "message": message,
+                      "errors": [{"message": message, "domain": "global", "reason": REASONS.get(status, "backendError")}]}}
+    return web.Response(status=status, text=json.dumps(body, separators=(",", ":")), content_type="text/html",
+                        headers=headers)
+
+
 def gcs_error(status: int, message: str, headers: dict[str, str] | None = None) -> web.Response:
     body = {"error": {"code": status, "message": message,
                       "errors": [{"domain": "global", "reason": REASONS.get(status, "backendError"),
@@ -33,6 +44,8 @@ def renders_gcs_errors(handler: Handler) -> Handler:
     async def wrapper(request: web.Request) -> web.StreamResponse:
         try:
             return await handler(request)
+        except PageError as error:
+            return gcs_page(error.status, error.message, error.headers)
         except ApiError as error:
             return gcs_error(error.status, error.message, error.headers)
     return wrapper

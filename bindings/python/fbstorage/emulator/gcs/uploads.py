@@ -28,9 +28,10 @@ from ..bodies import iter_body
 from ..errors import ApiError, bad_request, upload_server_answer
 from ..metadata import check_upload_resource
 from ..multipart import receive_multipart
-from ..names import check_object_name
+from ..names import check_object_name, production_name_refusal
 from ..state import EmulatorState
 from ..uploads import ACTIVE, CANCELLED, FINAL, UploadSession, commit_upload, receive_chunk
+from .errors import PageError
 from .objects import read_json
 from .preconditions import Preconditions
 from .resource import base_url, object_response
@@ -66,12 +67,12 @@ async def insert_object(request: web.Request, state: EmulatorState, bucket: str,
     if upload_type not in ("media", "multipart"):
         raise bad_request(f"Unsupported uploadType {upload_type!r}: media, multipart or resumable.")
     if upload_type == "media":
-        name = check_object_name(query.get("name", ""))  # before the body: a media body has no name
+        name = _new_name(query.get("name", ""), state)  # before the body: a media body has no name
     writer = state.store.new_writer(one_shot=True)
     try:
         if upload_type == "multipart":
             resource, content_type = await receive_multipart(request, writer)
-            name = check_object_name(query.get("name") or _resource_name(resource))
+            name = _new_name(query.get("name") or _resource_name(resource), state)
         else:
             async for piece in iter_body(request):
                 await writer.write(piece)
@@ -85,6 +86,14 @@ async def insert_object(request: web.Request, state: EmulatorState, bucket: str,
     return object_response(request, metadata)
 
 
+def _new_name(name: str, state: EmulatorState) -> str:
+    """The name of the object an upload creates; production refuses one it cannot have with a page."""
+    refusal = production_name_refusal(name) if state.flavor.refuses_names_on_create_only else None
+    if refusal:
+        raise PageError(400, refusal)
+    return check_object_name(name)
+
+
 def _resource_name(resource: dict) -> str:
     name = resource.get("name", "")
     if not isinstance(name, str):
@@ -96,7 +105,7 @@ async def _start_resumable(request: web.Request, state: EmulatorState, bucket: s
                            conditions: Preconditions) -> web.Response:
     resource = await read_json(request)
     check_upload_resource(resource)  # what the commit would refuse, refused before any byte is sent
-    name = check_object_name(query.get("name") or _resource_name(resource))
+    name = _new_name(query.get("name") or _resource_name(resource), state)
     declared = request.headers.get("X-Upload-Content-Length")
     if declared is not None and not declared.strip().isdigit():
         raise bad_request(f"Invalid X-Upload-Content-Length {declared!r}.")
