@@ -73,7 +73,9 @@ class Flavor:
     # offset, a multipart body without its parts) are its text pages; else JSON errors. A Firebase
     # API multipart body whose metadata is no JSON object is "Invalid metadata input.".
     upload_server_answers: bool
-    gcs_lists_zero_results: bool  # GCS maxResults=0 is an empty page; else 400
+    # GCS listing honours matchGlob and answers maxResults=0 with an empty page; else matchGlob is
+    # ignored and 0 is a 400.
+    gcs_list_options: bool
 
     def format_crc32c(self, value: int) -> str:
         if self.crc32c_as_base64:
@@ -130,7 +132,7 @@ PRODUCTION = Flavor(
     types_uploads_by_name=True,
     refuses_names_on_create_only=True,
     upload_server_answers=True,
-    gcs_lists_zero_results=True,
+    gcs_list_options=True,
 )
 
 FIREBASE_TOOLS = Flavor(
@@ -160,7 +162,7 @@ FIREBASE_TOOLS = Flavor(
     types_uploads_by_name=False,
     refuses_names_on_create_only=False,
     upload_server_answers=False,
-    gcs_lists_zero_results=False,
+    gcs_list_options=False,
 )
 
 FLAVORS = {flavor.name: flavor for flavor in (PRODUCTION, FIREBASE_TOOLS)}

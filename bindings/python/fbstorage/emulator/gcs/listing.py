@@ -28,13 +28,14 @@ Entry = tuple[bytes, int, int, str]  # (UTF-8 name, ITEM or PREFIX, generation (
 
 def list_page(state: EmulatorState, base: str, bucket: str, query: dict[str, str]) -> dict[str, Any]:
     page: dict[str, Any] = {"kind": "storage#objects"}
-    if query.get("maxResults") == "0" and state.flavor.gcs_lists_zero_results:
+    production = state.flavor.gcs_list_options
+    if query.get("maxResults") == "0" and production:
         return page
     entries = listing_entries(state, bucket, query.get("prefix", ""), query.get("delimiter", ""),
                               start=query.get("startOffset", ""), end=query.get("endOffset", ""),
                               trailing=query.get("includeTrailingDelimiter", "false").lower() == "true",
                               versions=query.get("versions", "false").lower() == "true",
-                              glob=query.get("matchGlob", ""))
+                              glob=query.get("matchGlob", "") if production else "")
     chosen, next_token = page_of(entries, query.get("pageToken"), max_results(query.get("maxResults")))
     prefixes = [name for _, kind, _, name in chosen if kind == PREFIX]
     items = [object_resource(state.store.get(bucket, name, generation).metadata, base)
