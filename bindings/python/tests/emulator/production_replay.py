@@ -48,8 +48,8 @@ class Payload:
     query_order: tuple[str, ...] = ()
 
 
-def upload(data: bytes, **options) -> Payload:
-    return Payload("POST", {"Content-Type": "application/octet-stream"}, data, **options)
+def upload(data: bytes) -> Payload:
+    return Payload("POST", {"Content-Type": "application/octet-stream"}, data)
 
 
 def json_update(value: dict, method: str = "PATCH") -> Payload:
@@ -227,7 +227,8 @@ def replay(base: str, recipe_file: str, plan: dict[int, Payload], bucket: str) -
             payload = plan.get(row["n"], Payload(row["method"]))
             assert payload.method == row["method"], f"{recipe_file} #{row['n']}: the plan sends {payload.method}"
             order = {name: index for index, name in enumerate(payload.query_order)}
-            query = sorted(((k, masker.unmask(v)) for k, v in row["query"]), key=lambda kv: order.get(kv[0], len(order)))
+            query = sorted(((k, masker.unmask(v)) for k, v in row["query"]),
+                           key=lambda pair: order.get(pair[0], len(order)))
             headers = {**(ADMIN if payload.credential else {}), **payload.headers}
             body = payload.body.replace(b"<RUN>", masker.run.encode())
             response = http.request(row["method"], base + request_path(row["path"], masker), params=query,

@@ -3,7 +3,8 @@
 
 Each recipe's plan rebuilds what the recipe sent beyond the recorded method, path and query
 (fireemu's conformance/src/storage-object/corpus.mjs declares them): upload bytes, metadata
-updates, Range headers. Rows not listed in a plan sent nothing more.
+updates, Range headers, multipart bodies, resumable session commands, a request without the owner's
+credential. Rows not listed in a plan sent nothing more.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ def list_seeds(dialect: str, first: int) -> dict:
     return {first + 3 * index: upload(f"{PREFIX}list/{dialect}/{suffix}".encode())
             for index, suffix in enumerate(LIST_NAMES)}
 
+
 PLANS = {
     "firebase--simple-upload.json": {4: upload(BYTES)},
     "firebase--download.json": {
@@ -72,8 +74,8 @@ PLANS = {
         6: json_update({"metadata": {"marker": "missing-observation"}}),
         16: json_update({"metadata": {"marker": "missing-observation"}})},
     "firebase--multipart-upload.json": {
-        n: multipart(f"{PREFIX}multipart/firebase/{variant}.bin", BYTES, headers={"X-Goog-Upload-Protocol": "multipart"},
-                     **options)
+        n: multipart(f"{PREFIX}multipart/firebase/{variant}.bin", BYTES,
+                     headers={"X-Goog-Upload-Protocol": "multipart"}, **options)
         for n, variant, options in ((8, "valid", {}), (13, "invalid-json", {"json_part": b"{invalid-json"}),
                                     (19, "missing-media", {"media": False}))},
     "firebase--download-tokens.json": {

@@ -26,8 +26,9 @@ class PageError(ApiError):
 
 
 def gcs_page(status: int, message: str, headers: dict[str, str] | None = None) -> web.Response:
+    reason = REASONS.get(status, "backendError")
     body = {"error": {"code": status, "message": message,
-                      "errors": [{"message": message, "domain": "global", "reason": REASONS.get(status, "backendError")}]}}
+                      "errors": [{"message": message, "domain": "global", "reason": reason}]}}
     return web.Response(status=status, text=json.dumps(body, separators=(",", ":")), content_type="text/html",
                         headers=headers)
 
