@@ -83,6 +83,11 @@ class BlobWriter:
         while self._in_flight:
             await self._in_flight.popleft()
 
+    async def digests(self) -> tuple[bytes, int]:
+        """The MD5 and CRC32C of the bytes accepted so far."""
+        await self.flush()
+        return self._md5.digest(), self._crc32c
+
     async def mark(self) -> None:
         """Remember the current size and hashes as the point `truncate` may return to."""
         await self.flush()

@@ -7,6 +7,8 @@ handlers ask a question ("are offsets checked?") instead of testing a flavor nam
 from __future__ import annotations
 
 import base64
+import mimetypes
+import posixpath
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -16,6 +18,7 @@ class UploadDefaults:
     """What a new object gets when its upload does not say."""
     disposition: str | None = "inline"  # contentDisposition
     mints_token: bool = False  # a download token: through the Firebase API only, as in production
+    content_type: str | None = None  # when the upload's Content-Type is none or application/octet-stream
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,23 @@ class Flavor:
     # A copy or rewrite answers with projection full: the new object's owner (the requester) shows;
     # production's buckets have uniform access, so no acl does.
     copies_show_owner: bool
+    new_token_first: bool  # `?create_token=true` puts the new download token first; else last
+    # A Firebase API upload whose Content-Type says nothing (none, or application/octet-stream)
+    # gets the type its name's extension implies.
+    types_uploads_by_name: bool
+    # A name no object can have (a line break, over 1024 bytes) is refused only when an upload
+    # would create it (v0: 400 "Bad Request."; GCS: the upload server's page); reading, updating
+    # or deleting it is the 404 of a missing object. Else it is a 400 wherever it appears.
+    refuses_names_on_create_only: bool
+    # The upload server answers as production's: resumable session answers are empty text/plain
+    # ones with none of the APIs' headers (production_headers.py), a start names its control URL,
+    # a query of an active session its chunk granularity, and refusals (a chunk at the wrong
+    # offset, a multipart body without its parts) are its text pages; else JSON errors. A Firebase
+    # API multipart body whose metadata is no JSON object is "Invalid metadata input.".
+    upload_server_answers: bool
+    # GCS listing honours matchGlob and answers maxResults=0 with an empty page; else matchGlob is
+    # ignored and 0 is a 400.
+    gcs_list_options: bool
 
     def format_crc32c(self, value: int) -> str:
         if self.crc32c_as_base64:
@@ -84,8 +104,18 @@ class Flavor:
         if not self.stores_file_disposition:
             return UploadDefaults("inline", mints_token=firebase)
         if firebase:
-            return UploadDefaults(f"inline; {self.filename_parameter(name.rsplit('/', 1)[-1])}", mints_token=True)
+            return UploadDefaults(f"inline; {self.filename_parameter(name.rsplit('/', 1)[-1])}", mints_token=True,
+                                  content_type=type_by_name(name) if self.types_uploads_by_name else None)
         return UploadDefaults(disposition=None)
+
+
+# Python's own table, not the machine's /etc/mime.types: the same answer everywhere.
+_TYPES = mimetypes.MimeTypes()
+
+
+def type_by_name(name: str) -> str | None:
+    """The content type a name's extension implies (`.txt`: text/plain), if any."""
+    return _TYPES.types_map[True].get(posixpath.splitext(name)[1].lower())
 
 
 PRODUCTION = Flavor(
@@ -115,6 +145,11 @@ PRODUCTION = Flavor(
     words_preconditions_as_gcs=True,
     words_invalid_longs_as_gcs=True,
     copies_show_owner=True,
+    new_token_first=True,
+    types_uploads_by_name=True,
+    refuses_names_on_create_only=True,
+    upload_server_answers=True,
+    gcs_list_options=True,
 )
 
 FIREBASE_TOOLS = Flavor(
@@ -144,6 +179,11 @@ FIREBASE_TOOLS = Flavor(
     words_preconditions_as_gcs=False,
     words_invalid_longs_as_gcs=False,
     copies_show_owner=False,
+    new_token_first=False,
+    types_uploads_by_name=False,
+    refuses_names_on_create_only=False,
+    upload_server_answers=False,
+    gcs_list_options=False,
 )
 
 FLAVORS = {flavor.name: flavor for flavor in (PRODUCTION, FIREBASE_TOOLS)}

@@ -66,7 +66,9 @@ def _max_results(raw: str | None, flavor: Flavor) -> int | None:
     if raw is None:
         return DEFAULT_MAX_RESULTS
     if flavor.bounds_max_results:
-        if not raw.isdigit() or not 1 <= int(raw) <= DEFAULT_MAX_RESULTS:
+        if not raw.isdigit() or int(raw) < 1:
+            raise bad_request("Expect maxResults to be a positive number.")  # production's words
+        if int(raw) > DEFAULT_MAX_RESULTS:
             raise bad_request(f"maxResults must be an integer from 1 to {DEFAULT_MAX_RESULTS}, not {raw!r}.")
         return int(raw)
     try:

@@ -105,6 +105,8 @@ class ObjectMetadata:
             if value is not None:
                 setattr(metadata, attribute, value)
         if not metadata.content_type:
+            if default_content_type in (None, DEFAULT_CONTENT_TYPE) and defaults.content_type:
+                default_content_type = defaults.content_type  # a type that says nothing
             if default_content_type:
                 check_header_value("contentType", default_content_type)
             metadata.content_type = default_content_type or DEFAULT_CONTENT_TYPE

@@ -30,25 +30,34 @@ T = TypeVar("T")
 _BOUNDARY = re.compile(r';\s*boundary=(?:"([^"]+)"|([^;\s]+))', re.IGNORECASE)
 
 
-def multipart_error(message: str) -> ApiError:
-    return ApiError(400, message, quirk_text=message)
+class MultipartError(ApiError):
+    """A body that is not a multipart upload."""
+
+    def __init__(self, message: str):
+        super().__init__(400, message, quirk_text=message)
 
 
-class MetadataJsonError(ApiError):
+def multipart_error(message: str) -> MultipartError:
+    return MultipartError(message)
+
+
+class MetadataError(MultipartError):
+    """A first part that is no JSON object."""
+
+
+class MetadataJsonError(MetadataError):
     """A metadata part that is not JSON; `text` is the part, as received."""
 
     def __init__(self, text: str):
-        message = "Failed to parse multipart request body part. Invalid JSON metadata."
-        super().__init__(400, message, quirk_text=message)
+        super().__init__("Failed to parse multipart request body part. Invalid JSON metadata.")
         self.text = text
 
 
-class PartCountError(ApiError):
+class PartCountError(MultipartError):
     """A body that closes before its data part: `parts` is how many parts it had (0 or 1)."""
 
     def __init__(self, parts: int):
-        super().__init__(400, "Unexpected number of parts in request body",
-                         quirk_text="Unexpected number of parts in request body")
+        super().__init__("Unexpected number of parts in request body")
         self.parts = parts
 
 
@@ -171,7 +180,7 @@ def _head(body: _Cursor, dash_boundary: bytes) -> tuple[dict[str, Any], str, byt
     except (ValueError, UnicodeDecodeError):
         raise MetadataJsonError(part.decode("utf-8", "replace")) from None
     if not isinstance(resource, dict):
-        raise multipart_error("Failed to parse multipart request body part. Metadata is not a JSON object.")
+        raise MetadataError("Failed to parse multipart request body part. Metadata is not a JSON object.")
     _open_part(body, 1)
     return resource, _part_content_type(body), delimiter
 

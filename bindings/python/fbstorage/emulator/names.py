@@ -43,7 +43,8 @@ def parse_query(raw_query: str) -> dict[str, str]:
 
 
 def check_object_name(name: str) -> str:
-    """Names are stored exactly as given; only what production rejects is refused."""
+    """Names are stored exactly as given; only what production rejects is refused (in the
+    firebase-tools flavor wherever a name appears: Flavor.refuses_names_on_create_only)."""
     if not name:
         raise bad_request("Object name is empty.")
     if len(name.encode("utf-8")) > MAX_NAME_BYTES:
@@ -51,6 +52,19 @@ def check_object_name(name: str) -> str:
     if "\r" in name or "\n" in name:
         raise bad_request("Object name contains a carriage return or line feed.")
     return name
+
+
+def production_name_refusal(name: str) -> str | None:
+    """Why GCS refuses to create an object of this name, in its words (a long name shown cut to
+    77 characters and "..."), or None."""
+    size = len(name.encode("utf-8"))
+    if size > MAX_NAME_BYTES:
+        shown = name if len(name) <= 80 else name[:77] + "..."
+        return (f"The maximum object length is {MAX_NAME_BYTES} characters, but got a name with {size} characters:"
+                f" '{shown}'")
+    if "\r" in name or "\n" in name:
+        return f"Disallowed unicode characters present in object name '{name}'"
+    return None
 
 
 @dataclass(frozen=True)
@@ -62,7 +76,7 @@ class Target:
     query: dict[str, str]
 
 
-def parse_v0_target(raw_target: str) -> Target:
+def parse_v0_target(raw_target: str, *, check_names: bool = True) -> Target:
     raw_path, _, raw_query = raw_target.partition("?")
     segments = raw_path.split("/")  # "", "v0", "b", bucket, "o"[, name]
     if len(segments) not in (5, 6) or segments[:3] != ["", "v0", "b"] or segments[4] != "o":
@@ -70,5 +84,7 @@ def parse_v0_target(raw_target: str) -> Target:
     bucket = decode_component(segments[3])
     if not bucket:
         raise bad_request("Bucket name is empty.")
-    name = check_object_name(decode_component(segments[5])) if len(segments) == 6 else None
+    name = decode_component(segments[5]) if len(segments) == 6 else None
+    if name is not None and check_names:
+        check_object_name(name)
     return Target(bucket, name, parse_query(raw_query))

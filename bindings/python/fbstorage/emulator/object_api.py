@@ -25,7 +25,7 @@ async def handle_v0(request: web.Request) -> web.StreamResponse:
     state = request.app[STATE]
     if request.raw_path in ("/v0", "/v0/"):
         return web.json_response({"emulator": "storage"})
-    target = parse_v0_target(request.raw_path)
+    target = parse_v0_target(request.raw_path, check_names=not state.flavor.refuses_names_on_create_only)
     state.store.add_bucket(target.bucket)  # the app's buckets exist, as in a Firebase project
     principal = principal_from_header(request.headers.get("Authorization"), state.service_accounts)
     if state.flavor.verifies_id_tokens and principal.claims is not None:
@@ -125,8 +125,8 @@ def _patch_headers(stored: StoredObject, state: EmulatorState) -> dict[str, str]
 
 async def _change_tokens(state: EmulatorState, bucket: str, name: str, query: dict[str, str],
                          principal: Principal) -> web.Response:
-    """`?create_token=true` adds a download token, `?delete_token=T` removes T (the last one is
-    replaced by a new one). Admin only."""
+    """`?create_token=true` adds a download token (production lists it first), `?delete_token=T`
+    removes T (the last one is replaced by a new one). Admin only."""
     if not principal.is_admin:
         raise ApiError(403, "Missing admin credentials.")
     create = query.get("create_token")
@@ -135,7 +135,8 @@ async def _change_tokens(state: EmulatorState, bucket: str, name: str, query: di
     stored = _existing(state, bucket, name)
     metadata = stored.metadata
     if create:
-        metadata.download_tokens.append(new_token())
+        metadata.download_tokens.insert(0 if state.flavor.new_token_first else len(metadata.download_tokens),
+                                        new_token())
         metadata.touch()
     elif metadata.download_tokens:
         token = query["delete_token"]

@@ -1,7 +1,8 @@
 """The headers production adds to every answer of its two APIs, whatever the handler: caching
 (Cache-Control, Expires, Pragma) by route, `Vary` on the GCS JSON API, the Firebase API's CORS and
 nosniff headers, and `charset=UTF-8` spelled as production spells it; and the Identity Toolkit's
-own (never cached, `Vary` with Referer, anti-framing).
+own (never cached, `Vary` with Referer, anti-framing). Answers of the upload server
+(errors.upload_server_answer) get none of them.
 
 As recorded from production (tests/emulator/data/production-replay). Headers a handler set itself (an object's own
 Cache-Control on a metadata answer, CORS for a request's Origin) are kept.
@@ -14,7 +15,7 @@ from email.utils import formatdate
 from aiohttp import web
 
 from .auth import principal_from_header
-from .errors import ApiError
+from .errors import UPLOAD_SERVER, ApiError
 from .state import STATE
 
 GCS_PREFIXES = ("/storage/v1/", "/upload/storage/v1/", "/download/storage/v1/")
@@ -33,9 +34,12 @@ def _private(cache_control: str) -> dict[str, str]:
     return {"Cache-Control": cache_control, "Expires": formatdate(usegmt=True)}
 
 
-def _caching(firebase: bool, method: str, status: int, media: bool, never_stored: bool) -> dict[str, str]:
+def _caching(firebase: bool, method: str, status: int, media: bool, never_stored: bool,
+             by_token: bool) -> dict[str, str]:
     if never_stored:
         return NOT_STORED
+    if media and status < 300 and by_token:  # a download token's URL may be cached by the caller
+        return _private("private, max-age=0")
     if firebase:  # reads and deletes; uploads and metadata updates carry none
         return _private("private, max-age=0") if method in ("GET", "HEAD", "DELETE") else {}
     reads = method in ("GET", "HEAD")
@@ -48,7 +52,7 @@ def _caching(firebase: bool, method: str, status: int, media: bool, never_stored
 
 async def add_production_headers(request: web.Request, response: web.StreamResponse) -> None:
     """An on_response_prepare hook: runs as each answer's headers go out, streamed ones too."""
-    if not request.app[STATE].flavor.production_headers:
+    if not request.app[STATE].flavor.production_headers or response.get(UPLOAD_SERVER):
         return
     firebase = request.path.startswith("/v0/")
     identity_toolkit = request.path.startswith(IDENTITY_TOOLKIT_PREFIX)
@@ -56,7 +60,8 @@ async def add_production_headers(request: web.Request, response: web.StreamRespo
         return
     headers = response.headers
     content_type = headers.get("Content-Type", "")
-    if content_type.endswith("charset=utf-8"):
+    # The APIs spell it UTF-8; text/plain answers (the upload server's) keep utf-8.
+    if content_type.endswith("charset=utf-8") and not content_type.startswith("text/plain"):
         headers["Content-Type"] = content_type[:-len("utf-8")] + "UTF-8"
     if identity_toolkit:
         headers.update(IDENTITY_TOOLKIT)
@@ -69,11 +74,14 @@ async def add_production_headers(request: web.Request, response: web.StreamRespo
             headers.setdefault(name, value)
     if not firebase:
         headers.setdefault("Vary", "Origin, X-Origin")
-    # Object bytes are never cached, whatever the object's own cacheControl says, but those a
-    # Firebase user (not the owner) downloads: they keep the object's, else the API's private one.
-    never_stored = media and response.status < 300 and (not firebase or _owner_call(request))
-    if "Cache-Control" not in headers or never_stored:
-        headers.update(_caching(firebase, request.method, response.status, media, never_stored))
+    # Object bytes are never cached when the owner (or anyone, on the JSON API) reads them,
+    # whatever the object's own cacheControl says. A download token's URL may be cached by the
+    # caller (private); a Firebase user's download keeps the object's, else the API's private one.
+    bytes_sent = media and response.status < 300
+    by_token = firebase and "token" in request.query
+    never_stored = bytes_sent and (not firebase or (not by_token and _owner_call(request)))
+    if "Cache-Control" not in headers or never_stored or (bytes_sent and by_token):
+        headers.update(_caching(firebase, request.method, response.status, media, never_stored, by_token))
 
 
 def _owner_call(request: web.Request) -> bool:

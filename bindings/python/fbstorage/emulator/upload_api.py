@@ -10,9 +10,9 @@ from aiohttp import web
 from .auth import Principal
 from .blobs import BlobWriter
 from .bodies import iter_body, read_json_object
-from .errors import ApiError, bad_request, not_found
+from .errors import ApiError, bad_request, not_found, upload_server_answer
 from .metadata import Digest, ObjectMetadata, check_upload_resource
-from .multipart import receive_multipart
+from .multipart import MetadataError, PartCountError, receive_multipart
 from .names import check_object_name
 from .rules.access import authorize, needs_documents, prefetch_documents
 from .state import EmulatorState
@@ -20,6 +20,10 @@ from .store import StoredObject
 from .uploads import ACTIVE, CANCELLED, FINAL, UploadSession, commit_upload, receive_chunk
 
 COMMANDS = ({"upload"}, {"upload", "finalize"}, {"finalize"}, {"query"}, {"cancel"})
+# The upload server's CORS headers on its refusal of a multipart body.
+UPLOAD_SERVER_CORS = {"Access-Control-Allow-Origin": "*",
+                      "Access-Control-Expose-Headers": "Content-Length, Content-Type, Date, Server, Transfer-Encoding, "
+                                                       "X-GUploader-UploadID, X-Google-Trace"}
 
 
 async def handle_upload(request: web.Request, state: EmulatorState, bucket: str, path_name: str | None,
@@ -27,7 +31,7 @@ async def handle_upload(request: web.Request, state: EmulatorState, bucket: str,
     """Pick the protocol from the headers (the `uploadType` query parameter is ignored, as in v0)."""
     if "upload_id" in query:
         return await _continue_resumable(request, state, query["upload_id"])
-    name = path_name if path_name is not None else check_object_name(query.get("name", ""))
+    name = _new_name(path_name if path_name is not None else query.get("name", ""), state)
     protocol = request.headers.get("X-Goog-Upload-Protocol", "").strip().lower()
     command = request.headers.get("X-Goog-Upload-Command")
     if query.get("uploadType") == "resumable" and not protocol and command is None and state.flavor.refuses_gcs_resumable_start:
@@ -44,7 +48,7 @@ async def handle_upload(request: web.Request, state: EmulatorState, bucket: str,
     writer = state.store.new_writer(one_shot=True)
     try:
         if protocol == "multipart":
-            resource, part_type = await receive_multipart(request, writer)
+            resource, part_type = await _receive_multipart(request, state, writer)
             metadata = await _commit(state, bucket, name, writer, resource, part_type, principal)
         else:
             async for piece in iter_body(request):
@@ -55,6 +59,33 @@ async def handle_upload(request: web.Request, state: EmulatorState, bucket: str,
         await writer.discard()
         raise
     return metadata_response(metadata, state)
+
+
+async def _receive_multipart(request: web.Request, state: EmulatorState, writer: BlobWriter) -> tuple[dict, str]:
+    """Production refuses metadata it cannot read as "Invalid metadata input.", and a body without
+    its parts with the upload server's page."""
+    try:
+        return await receive_multipart(request, writer)
+    except MetadataError:
+        if state.flavor.upload_server_answers:
+            raise bad_request("Invalid metadata input.") from None
+        raise
+    except PartCountError as error:
+        if state.flavor.upload_server_answers:
+            raise ApiError(400, error.message, upload_page="Multipart body does not contain 2 or 3 parts.",
+                           headers=UPLOAD_SERVER_CORS) from None
+        raise
+
+
+def _new_name(name: str, state: EmulatorState) -> str:
+    """The name of the object an upload creates; production refuses one it cannot have with a bare
+    "Bad Request."."""
+    try:
+        return check_object_name(name)
+    except ApiError:
+        if state.flavor.refuses_names_on_create_only:
+            raise bad_request("Bad Request.") from None
+        raise
 
 
 def metadata_response(metadata: ObjectMetadata, state: EmulatorState,
@@ -100,13 +131,15 @@ async def _start_resumable(request: web.Request, state: EmulatorState, bucket: s
         writer=state.store.new_writer(), principal=principal)
     upload_url = (f"{request.scheme}://{request.host}/v0/b/{quote(bucket, safe='')}/o?name={quote(name, safe='')}"
                   f"&upload_id={session.id}&upload_protocol=resumable")
-    return web.Response(headers={
+    production = state.flavor.upload_server_answers
+    headers = {
         "X-Goog-Upload-Status": ACTIVE,
         "X-Goog-Upload-URL": upload_url,
         "X-Goog-Upload-Chunk-Granularity": str(state.flavor.chunk_granularity),
         "X-GUploader-UploadID": session.id,
-        "X-Goog-Upload-Control-URL": "",
-    })
+        "X-Goog-Upload-Control-URL": upload_url if production else "",
+    }
+    return upload_server_answer(web.Response(text="", headers=headers)) if production else web.Response(headers=headers)
 
 
 async def _continue_resumable(request: web.Request, state: EmulatorState, upload_id: str) -> web.Response:
@@ -120,7 +153,7 @@ async def _continue_resumable(request: web.Request, state: EmulatorState, upload
                           headers=_session_headers(session, state, with_size=True))
     async with session.lock:
         if commands == {"query"}:
-            return web.Response(headers=_session_headers(session, state, with_size=True))
+            return _query_answer(session, state)
         if commands == {"cancel"}:
             return await _cancel(state, session)
         if session.state == FINAL and commands == {"finalize"}:
@@ -134,8 +167,19 @@ async def _continue_resumable(request: web.Request, state: EmulatorState, upload
         if "finalize" in commands:
             return await _finalize(state, session)
         reports_size = state.flavor.reports_size_on_chunks
-        return web.Response(text="" if reports_size else "OK",
-                            headers=_session_headers(session, state, with_size=reports_size))
+        response = web.Response(text="" if reports_size else "OK",
+                                headers=_session_headers(session, state, with_size=reports_size))
+        return upload_server_answer(response) if state.flavor.upload_server_answers else response
+
+
+def _query_answer(session: UploadSession, state: EmulatorState) -> web.Response:
+    """Production answers an active session's size and chunk granularity, an ended one's status only."""
+    if not state.flavor.upload_server_answers:
+        return web.Response(headers=_session_headers(session, state, with_size=True))
+    headers = _session_headers(session, state, with_size=session.state == ACTIVE)
+    if session.state == ACTIVE:
+        headers["X-Goog-Upload-Chunk-Granularity"] = str(state.flavor.chunk_granularity)
+    return upload_server_answer(web.Response(text="", headers=headers))
 
 
 def _session_headers(session: UploadSession, state: EmulatorState, *, with_size: bool) -> dict[str, str]:
@@ -147,7 +191,11 @@ def _session_headers(session: UploadSession, state: EmulatorState, *, with_size:
 
 def _chunk_error(message: str, session: UploadSession, state: EmulatorState) -> ApiError:
     """A rejected chunk; production replies carry the session status and size."""
-    return bad_request(message, headers=_session_headers(session, state, with_size=state.flavor.reports_size_on_chunks))
+    return bad_request(message, headers=_chunk_error_headers(session, state))
+
+
+def _chunk_error_headers(session: UploadSession, state: EmulatorState) -> dict[str, str]:
+    return _session_headers(session, state, with_size=state.flavor.reports_size_on_chunks)
 
 
 async def _cancel(state: EmulatorState, session: UploadSession) -> web.Response:
@@ -156,6 +204,8 @@ async def _cancel(state: EmulatorState, session: UploadSession) -> web.Response:
     if session.state == ACTIVE:
         session.state = CANCELLED
         await session.writer.discard()
+    if state.flavor.upload_server_answers:
+        return upload_server_answer(web.Response(text="", headers=_session_headers(session, state, with_size=False)))
     return web.Response(headers=_session_headers(session, state, with_size=True))
 
 
@@ -167,7 +217,9 @@ async def _receive_chunk(request: web.Request, state: EmulatorState, session: Up
     if checks:
         offset = request.headers.get("X-Goog-Upload-Offset")
         if offset is not None and (not offset.strip().isdigit() or int(offset) != start):
-            raise _chunk_error(f"Uploading at wrong offset: {offset!r}, expected {start}.", session, state)
+            raise ApiError(400, f"Uploading at wrong offset: {offset!r}, expected {start}.", quirk_text="Bad Request",
+                           upload_page=f"Client uploaded to the wrong offset ({offset.strip()} instead of {start}).",
+                           headers={} if state.flavor.upload_server_answers else _chunk_error_headers(session, state))
         if request.content_length is not None:
             _check_chunk_size(session, state, start, request.content_length, last)
 

@@ -5,7 +5,8 @@ A recording keeps, per exchange, the method, path and query sent and the status,
 production answered, with run-dependent values masked (index.json, "normalizations"). Request
 headers and bodies are not recorded: each recipe's plan (`Payload` per exchange number) rebuilds
 them from the recipe's request declarations. The local answer is masked by the same rules before
-the comparison, so generations and tokens compare by order of first appearance.
+the comparison, so generations and tokens compare by order of first appearance; the upload session
+and page token a local answer gives are what the next requests' `<UPLOAD_ID>` and `<PAGE_TOKEN>` send.
 
 Identity Toolkit exchanges (the auth recipes' accounts) go to the emulator's Auth routes, which
 serve production's hosts as path prefixes. A plan names an account's ID token or uid, known only
@@ -15,6 +16,7 @@ once its sign-up is answered, as `<JWT:role>` / `<UID:role>` (roles map to the r
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import re
 import secrets
@@ -32,6 +34,9 @@ RFC3339 = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$
 QUOTED_MD5 = re.compile(r'^"[0-9a-f]{32}"$')
 FIXED_EXPIRES = "Mon, 01 Jan 1990 00:00:00 GMT"  # a constant, kept by the recordings
 MASK = re.compile(r"<(GEN|TOKEN):(\d+)>")
+UPLOAD_ID = re.compile(r"([?&]upload_id=)([^&]+)")
+SESSION_HEADERS = ("location", "x-goog-upload-url", "x-goog-upload-control-url")
+DIGEST_HEADERS = ("x-goog-hash", "etag")  # the quoted md5 etag repeats the digest
 NAME_FIELD = "<NAME>"  # in a request body: the object name the recorded query carries
 IDENTITY_MASK = re.compile(r"<(JWT|UID):([a-z]+)>")
 # Identity Toolkit fields: credentials and ids, and account times (ms or s since the epoch, or RFC 3339).
@@ -42,11 +47,16 @@ EPOCH_FIELDS = ("createdAt", "lastLoginAt", "lastRefreshAt", "passwordUpdatedAt"
 
 @dataclass(frozen=True)
 class Payload:
-    """What a recipe sent beyond the recorded method, path and query."""
+    """What a recipe sent beyond the recorded method, path and query.
+
+    A body is written as the recordings write values: `<RUN>` stands for this run's ID. Recordings
+    list query parameters sorted; `query_order` is the order the recipe sent them in, where an
+    answer repeats them (a resumable session URL)."""
     method: str
     headers: dict = field(default_factory=dict)
     body: bytes = b""
-    authorization: str | None = OWNER  # None: an anonymous request; may name `<JWT:role>`
+    authorization: str | None = OWNER  # None: an anonymous request (a download token's); may name `<JWT:role>`
+    query_order: tuple[str, ...] = ()
 
 
 def upload(data: bytes) -> Payload:
@@ -56,17 +66,32 @@ def upload(data: bytes) -> Payload:
 MULTIPART_BOUNDARY = "fireemu-object-multipart-v1"
 
 
-def multipart_upload(media: bytes | None, fields: dict | None = None, json_text: str | None = None) -> Payload:
+def multipart_upload(media: bytes | None, fields: dict | None = None, json_text: str | None = None,
+                     headers: dict | None = None) -> Payload:
     """The recipes' multipart upload: a JSON part naming the object (NAME_FIELD, filled in by the
     replayer) with their marker, then the media part (none when `media` is None)."""
     resource = {"name": NAME_FIELD, "contentType": "application/octet-stream",
                 "metadata": {"marker": "multipart-observation"}, **(fields or {})}
-    text = json_text if json_text is not None else json.dumps(resource, separators=(",", ":"))
+    text = json_text if json_text is not None else compact_json(resource).decode()
     body = f"--{MULTIPART_BOUNDARY}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n{text}".encode()
     if media is not None:
         body += f"\r\n--{MULTIPART_BOUNDARY}\r\nContent-Type: application/octet-stream\r\n\r\n".encode() + media
     body += f"\r\n--{MULTIPART_BOUNDARY}--\r\n".encode()
-    return Payload("POST", {"Content-Type": f"multipart/related; boundary={MULTIPART_BOUNDARY}"}, body)
+    return Payload("POST", {"Content-Type": f"multipart/related; boundary={MULTIPART_BOUNDARY}", **(headers or {})},
+                   body)
+
+
+def compact_json(value) -> bytes:
+    """As the recipes' JSON.stringify writes it."""
+    return json.dumps(value, separators=(",", ":")).encode()
+
+
+def firebase_session(command: str, offset: int | None = None, body: bytes = b"") -> Payload:
+    """A request to a Firebase API resumable session (X-Goog-Upload-Command)."""
+    headers = {"X-Goog-Upload-Command": command}
+    if offset is not None:
+        headers["X-Goog-Upload-Offset"] = str(offset)
+    return Payload("POST", headers, body)
 
 
 def json_update(value: dict, method: str = "PATCH") -> Payload:
@@ -94,6 +119,9 @@ class Masker:
     generations: dict[str, int] = field(default_factory=dict)  # local value -> n of <GEN:n>
     tokens: dict[str, int] = field(default_factory=dict)
     identities: dict[str, dict[str, str]] = field(default_factory=dict)  # email -> {"JWT", "UID"} seen
+    digests: bool = False  # the recipe's objects hold the run ID: their digests are masked (<DIGEST>)
+    upload_id: str = "<UPLOAD_ID>"  # the session the last answer opened
+    page_token: str = "<PAGE_TOKEN>"  # the last page's nextPageToken
 
     def _numbered(self, table: dict[str, int], value: str, kind: str) -> str:
         if value not in table:
@@ -109,7 +137,9 @@ class Masker:
     def text(self, value: str) -> str:
         value = value.replace(self.run, "<RUN>").replace(self.bucket, "<BUCKET>")
         value = value.replace(f"{self.base}/download/", "https://storage.googleapis.com/download/")
+        value = value.replace(f"{self.base}/upload/", "https://storage.googleapis.com/upload/")
         value = value.replace(f"{self.base}/storage/", "https://www.googleapis.com/storage/")
+        value = value.replace(f"{self.base}/v0/", "https://firebasestorage.googleapis.com/v0/")
         for local, n in sorted(self.generations.items(), key=lambda item: -len(item[0])):
             value = value.replace(local, f"<GEN:{n}>")
         return value
@@ -121,6 +151,7 @@ class Masker:
         value = MASK.sub(lambda m: reverse.get((m.group(1), int(m.group(2))), m.group(0)), value)
         value = IDENTITY_MASK.sub(lambda m: self._identity(m.group(2))[m.group(1)], value)
         value = value.replace("<PROJECT>", self.project).replace("<API_KEY>", self.api_key)
+        value = value.replace("<UPLOAD_ID>", self.upload_id).replace("<PAGE_TOKEN>", self.page_token)
         return value.replace("<RUN>", self.run).replace("<BUCKET>", self.bucket)
 
     def _identity(self, role: str) -> dict[str, str]:
@@ -160,6 +191,11 @@ class Masker:
             return self.generation(value)
         if key == "etag":
             return "<ETAG>"
+        if key in ("md5Hash", "crc32c") and self.digests:
+            return "<DIGEST>"
+        if key == "nextPageToken":
+            self.page_token = value
+            return "<PAGE_TOKEN>"
         if key in ("downloadTokens", "firebaseStorageDownloadTokens"):
             return ",".join(self.token(token) for token in value.split(","))
         if RFC3339.match(value):
@@ -169,6 +205,11 @@ class Masker:
     def header(self, name: str, value: str) -> str:
         if name in ("x-goog-generation",):
             return self.generation(value)
+        if name in DIGEST_HEADERS and self.digests and (name != "etag" or QUOTED_MD5.match(value)):
+            return "<DIGEST>"
+        if name in SESSION_HEADERS and UPLOAD_ID.search(value):
+            self.upload_id = UPLOAD_ID.search(value).group(2)
+            value = UPLOAD_ID.sub(r"\1<UPLOAD_ID>", value)
         if name == "etag":
             return value if QUOTED_MD5.match(value) else "<ETAG>"
         if name == "last-modified" or (name == "expires" and value != FIXED_EXPIRES):
@@ -179,12 +220,15 @@ class Masker:
 
 
 def recorded_body(response: requests.Response, masker: Masker, media: bool) -> dict:
-    """The local body in the recordings' form: a media read's object is bytes, whatever its type."""
+    """The local body in the recordings' form: a media read's object is bytes, unless it is typed
+    and readable as text, whatever else its type says (this run's ID in them masked, as the
+    recordings mask it)."""
     if not response.content:
         return {"type": "empty"}
-    if media and response.ok:
-        return {"type": "bytes", "base64": base64.b64encode(response.content).decode()}
+    content = response.content.replace(masker.run.encode(), b"<RUN>")
     content_type = response.headers.get("Content-Type", "")
+    if media and response.ok and not (content_type.startswith("text/") and _is_utf8(content)):
+        return {"type": "bytes", "base64": base64.b64encode(content).decode()}
     if "json" in content_type:
         try:
             return {"type": "json", "value": masker.json(response.json())}
@@ -192,12 +236,22 @@ def recorded_body(response: requests.Response, masker: Masker, media: bool) -> d
             pass
     if content_type.startswith("text/") or "xml" in content_type:
         return {"type": "text", "value": masker.text(response.text)}
-    return {"type": "bytes", "base64": base64.b64encode(response.content).decode()}
+    return {"type": "bytes", "base64": base64.b64encode(content).decode()}
+
+
+def _is_utf8(content: bytes) -> bool:
+    try:
+        content.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
 
 
 def comparable_body(body: dict) -> dict:
+    """Bytes by content: a recording keeps a large body's sha256 only."""
     if body["type"] == "bytes":
-        return {"type": "bytes", "base64": body["base64"]}
+        content = base64.b64decode(body["base64"]) if "base64" in body else None
+        return {"type": "bytes", "sha256": body.get("sha256") or hashlib.sha256(content).hexdigest()}
     return body
 
 
@@ -217,8 +271,10 @@ def request_path(route: str, path: str, masker: Masker) -> str:
     if path.startswith("/v1/"):  # the Identity Toolkit, served under its host's name
         return IDENTITY_TOOLKIT + masker.unmask(path)
     template = route.split(" ", 1)[1]
+    if "<NAME>" not in template and "/o/" in template:  # a name the recorder kept as it was (a line break)
+        template = template.partition("/o/")[0] + "/o/<NAME>"
     pattern = re.escape(template).replace(re.escape("<NAME>"), "(.+?)") + "$"
-    match = re.match(pattern, path)
+    match = re.match(pattern, path, re.DOTALL)  # a name may hold a line break
     assert match, f"{path} does not follow its route {route}"
     names = iter(quote(masker.unmask(name), safe="!'()*") for name in match.groups())
     return re.sub("<NAME>", lambda _: next(names), masker.unmask(template))
@@ -227,19 +283,23 @@ def request_path(route: str, path: str, masker: Masker) -> str:
 def replay(base: str, recipe_file: str, plan: dict[int, Payload], bucket: str,
            accounts: dict[str, str] | None = None) -> list[RowResult]:
     """`accounts`: the recipe's account emails by role, as recorded (`<RUN>` masked)."""
-    recording = json.loads((RECORDINGS / recipe_file).read_text())
-    masker = Masker(run=secrets.token_hex(10), bucket=bucket, base=base, accounts=accounts or {})
+    text = (RECORDINGS / recipe_file).read_text()
+    recording = json.loads(text)
+    masker = Masker(run=secrets.token_hex(10), bucket=bucket, base=base, accounts=accounts or {},
+                    digests="<DIGEST>" in text)
     results = []
     with requests.Session() as http:
         for row in recording["exchanges"]:
             payload = plan.get(row["n"], Payload(row["method"]))
             assert payload.method == row["method"], f"{recipe_file} #{row['n']}: the plan sends {payload.method}"
-            query = [(k, masker.unmask(v)) for k, v in row["query"]]
+            order = {name: index for index, name in enumerate(payload.query_order)}
+            query = sorted(((k, masker.unmask(v)) for k, v in row["query"]),
+                           key=lambda pair: order.get(pair[0], len(order)))
             headers = dict(payload.headers)
             if payload.authorization is not None:
                 headers["Authorization"] = masker.unmask(payload.authorization)
             name = json.dumps(dict(query).get("name", ""))[1:-1]
-            body = payload.body.replace(NAME_FIELD.encode(), name.encode())
+            body = payload.body.replace(NAME_FIELD.encode(), name.encode()).replace(b"<RUN>", masker.run.encode())
             if payload.headers.get("Content-Type") == "application/json":
                 body = masker.unmask(body.decode()).encode()
             response = http.request(row["method"], base + request_path(row["route"], row["path"], masker), params=query,

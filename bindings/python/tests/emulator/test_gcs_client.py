@@ -138,6 +138,23 @@ def test_listing_with_prefix_delimiter_offsets_and_pages(gcs):
     assert [b.name for b in page] == ["b/y"] and page.prefixes == ("b/x/",)
 
 
+def test_listing_with_match_glob(emu, gcs):
+    bucket = gcs.bucket(BUCKET)
+    names = ["a/1.txt", "a/3.md", "a/b/2.txt", "b.txt", "c9", "cx"]
+    for name in names:
+        bucket.blob("glob/" + name).upload_from_string(b"x")
+
+    def matched(glob: str) -> list[str]:
+        return [b.name.removeprefix("glob/") for b in gcs.list_blobs(BUCKET, prefix="glob/", match_glob="glob/" + glob)]
+    if not emu.production:
+        assert matched("a/*") == names  # the firebase-tools flavor ignores matchGlob
+        return
+    assert matched("a/*") == ["a/1.txt", "a/3.md"]  # `*` stops at "/"
+    assert matched("a/**") == ["a/1.txt", "a/3.md", "a/b/2.txt"]
+    assert matched("**.{md,txt}") == ["a/1.txt", "a/3.md", "a/b/2.txt", "b.txt"]
+    assert matched("c[0-9]") == ["c9"] and matched("c[!0-9]") == ["cx"] and matched("?.txt") == ["b.txt"]
+
+
 def test_delete(gcs):
     blob = gcs.bucket(BUCKET).blob("gone")
     blob.upload_from_string(b"x")

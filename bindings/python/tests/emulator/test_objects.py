@@ -122,11 +122,13 @@ def test_download_token_bypasses_rules_and_token_admin_endpoints(emu):
     assert_error(emu, emu.http.post(url, params={"create_token": "yes"}, headers=ADMIN), 400, "Bad Request")
     created = emu.http.post(url, params={"create_token": "true"}, headers=ADMIN).json()
     tokens = created["downloadTokens"].split(",")
-    assert tokens[0] == token and len(tokens) == 2 and created["metageneration"] == "2"
+    # Production lists the new token first (production-replay/firebase--download-tokens.json).
+    new = tokens[0] if emu.production else tokens[1]
+    assert token in tokens and new != token and len(tokens) == 2 and created["metageneration"] == "2"
     deleted = emu.http.post(url, params={"delete_token": token}, headers={"Authorization": "Firebase owner"}).json()
-    assert deleted["downloadTokens"] == tokens[1] and deleted["metageneration"] == "3"
-    regenerated = emu.http.put(url, params={"delete_token": tokens[1]}, headers=ADMIN).json()
-    assert regenerated["downloadTokens"] not in ("", tokens[1]) and regenerated["metageneration"] == "5"
+    assert deleted["downloadTokens"] == new and deleted["metageneration"] == "3"
+    regenerated = emu.http.put(url, params={"delete_token": new}, headers=ADMIN).json()
+    assert regenerated["downloadTokens"] not in ("", new) and regenerated["metageneration"] == "5"
     assert_error(emu, emu.http.post(emu.object_url("none"), params={"create_token": "true"}, headers=ADMIN),
                  404, "Not Found")
 

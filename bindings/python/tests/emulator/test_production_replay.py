@@ -3,7 +3,8 @@
 
 Each recipe's plan rebuilds what the recipe sent beyond the recorded method, path and query
 (fireemu's conformance/src/storage-object/corpus.mjs declares them): upload bytes, metadata
-updates, Range headers. Rows not listed in a plan sent nothing more, as the owner.
+updates, Range headers, multipart bodies, resumable session commands, a request without the owner's
+credential. Rows not listed in a plan sent nothing more, as the owner.
 
 The two auth recipes (auth-corpus.mjs, production-auth.mjs) create two accounts through the
 Identity Toolkit, then read and write as anonymous, with a malformed token, and with each
@@ -20,13 +21,36 @@ import secrets
 import pytest
 
 from conftest import Emulator
-from production_replay import (RECORDINGS, Payload, byte_range, identity_call, json_update, multipart_upload,
-                               replay, upload)
+from production_replay import (RECORDINGS, Payload, byte_range, compact_json, firebase_session, identity_call,
+                               json_update, multipart_upload, replay, upload)
 
 BUCKET = "demo-project.appspot.com"
 BYTES = bytes([0, 1, 127, 128, 255])
 REVERSED = bytes(reversed(BYTES))
 CHECK_VECTOR, CHECK_MD5, CHECK_CRC32C = b"123456789", "JfnnlDI7RTiF9RgfG2JNCw==", "4waSgw=="  # the standard check vector
+PREFIX = "storage-object/<RUN>/"  # every recipe's objects live under it
+RESUMABLE_SIZE = 262147  # one 256 KiB chunk, then 3 bytes
+CHUNK = bytes([90]) * 262144
+LIST_NAMES = ("a.txt", "b.txt", "dir/c.txt", "dir/d.txt", "dir2/e.txt", "zz.txt")
+
+
+def firebase_resumable_start(name: str) -> Payload:
+    return Payload("POST", {
+        "X-Goog-Upload-Protocol": "resumable", "X-Goog-Upload-Command": "start",
+        "X-Goog-Upload-Header-Content-Length": str(RESUMABLE_SIZE),
+        "X-Goog-Upload-Header-Content-Type": "application/octet-stream",
+        "Content-Type": "application/json; charset=utf-8"},
+        compact_json({"name": name, "contentType": "application/octet-stream"}))
+
+
+def gcs_session(content_range: str, body: bytes = b"") -> Payload:
+    return Payload("PUT", {"Content-Range": content_range}, body)
+
+
+def list_seeds(dialect: str, first: int) -> dict:
+    """The list recipes' uploads, each object's bytes its own name, one upload every 3 exchanges."""
+    return {first + 3 * index: upload(f"{PREFIX}list/{dialect}/{suffix}".encode())
+            for index, suffix in enumerate(LIST_NAMES)}
 
 
 def first_upload_then_changed(recipe: str) -> dict:
@@ -164,8 +188,40 @@ PLANS = {
         {18: ("valid", "read"), 28: ("valid", "write"), 42: ("competitor", "read"), 52: ("competitor", "write")},
         seeds=[11, 35], cleanup=87),
     "gcs--metageneration-preconditions.json": seed_upload_then_updates("gcs--metageneration-preconditions.json"),
+    "firebase--multipart-upload.json": {
+        8: multipart_upload(BYTES, headers={"X-Goog-Upload-Protocol": "multipart"}),
+        13: multipart_upload(BYTES, json_text="{invalid-json", headers={"X-Goog-Upload-Protocol": "multipart"}),
+        19: multipart_upload(None, headers={"X-Goog-Upload-Protocol": "multipart"})},
+    "firebase--download-tokens.json": {
+        4: upload(bytes([0, 1, 255])), 9: Payload("POST"), 15: Payload("POST"),
+        **{n: Payload("GET", authorization=None) for n in (13, 14, 16)}},
+    "firebase--resumable-upload.json": {
+        8: firebase_resumable_start(f"{PREFIX}firebase/resumable.bin"), 9: firebase_session("query"),
+        10: firebase_session("upload", 0, CHUNK), 11: firebase_session("query"),
+        12: firebase_session("upload, finalize", len(CHUNK), bytes([0, 1, 255])),
+        17: firebase_resumable_start(f"{PREFIX}firebase/resumable-wrong-offset.bin"), 18: firebase_session("query"),
+        19: firebase_session("upload", 1, bytes([42])), 24: firebase_session("query"), 25: firebase_session("cancel"),
+        26: firebase_session("query"),
+        32: firebase_resumable_start(f"{PREFIX}firebase/resumable-cancel.bin"), 33: firebase_session("cancel"),
+        34: firebase_session("query")},
+    "gcs--resumable-upload.json": {
+        4: Payload("POST", {"Content-Type": "application/json", "X-Upload-Content-Type": "application/octet-stream",
+                            "X-Upload-Content-Length": str(RESUMABLE_SIZE)},
+                   compact_json({"name": f"{PREFIX}gcs/resumable.bin", "contentType": "application/octet-stream",
+                                 "metadata": {"marker": "gcs-resumable"}}),
+                   query_order=("uploadType", "name", "ifGenerationMatch")),
+        5: gcs_session(f"bytes 0-{len(CHUNK) - 1}/{RESUMABLE_SIZE}", CHUNK),
+        6: gcs_session(f"bytes */{RESUMABLE_SIZE}"),
+        7: gcs_session(f"bytes {len(CHUNK)}-{RESUMABLE_SIZE - 1}/{RESUMABLE_SIZE}", bytes([0, 1, 255]))},
+    "firebase--list.json": list_seeds("firebase", 16),
+    "gcs--list.json": list_seeds("gcs", 16),
+    "errors--object-name.json": {n: upload(bytes([0, 1, 255])) for n in (12, 21, 32, 41)},
+    "auth--admin.json": {6: upload(bytes([11, 0, 255])), 17: upload(bytes([22, 1, 128]))},
 }
-# The rules and accounts of the recipes that run under rules (others: none loaded, all allowed).
+# The rules and accounts of the recipes that run under rules of their own. The others ran under the
+# recording project's, which grant the recipes' objects to nobody: only the owner's credential
+# (every recipe's "admin") and download tokens reach them.
+PROJECT_RULES = "rules_version = '2';\nservice firebase.storage {\n  match /b/{bucket}/o {\n  }\n}\n"
 RULES = {"errors--authorization.json": AUTH_RULES, "auth--firebase-id-token.json": AUTH_RULES}
 ACCOUNTS = {"errors--authorization.json": auth_accounts("authorization-errors"),
             "auth--firebase-id-token.json": auth_accounts("firebase-id-token")}
@@ -184,7 +240,7 @@ def production():
 @pytest.mark.parametrize("recipe", sorted(PLANS))
 def test_production_answers_as_recorded(production, recipe):
     """Status, body and every header production sent, on every exchange of the recipe."""
-    rules = RULES.get(recipe, "")
+    rules = RULES.get(recipe, PROJECT_RULES)
     production.http.put(production.url("/_emulator/rules"), data=rules.encode()).raise_for_status()
     try:
         results = replay(production.base, recipe, PLANS[recipe], BUCKET, ACCOUNTS.get(recipe))

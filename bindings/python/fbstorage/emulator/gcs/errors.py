@@ -45,6 +45,18 @@ class InvalidLong(ApiError):
         self.value = value
 
 
+class PageError(ApiError):
+    """An error GCS answers as a text/html page holding its JSON error (an upload's refused name)."""
+
+
+def gcs_page(status: int, message: str, headers: dict[str, str] | None = None) -> web.Response:
+    reason = REASONS.get(status, "backendError")
+    body = {"error": {"code": status, "message": message,
+                      "errors": [{"message": message, "domain": "global", "reason": reason}]}}
+    return web.Response(status=status, text=json.dumps(body, separators=(",", ":")), content_type="text/html",
+                        headers=headers)
+
+
 def gcs_error(status: int, message: str, headers: dict[str, str] | None = None,
               reason: str | None = None, **detail: str) -> web.Response:
     """`detail`: more fields of the error item (production's `location` and `locationType`)."""
@@ -71,6 +83,8 @@ def renders_gcs_errors(handler: Handler) -> Handler:
                 return gcs_error(error.status, error.message, error.headers)
             return gcs_error(400, f"Invalid long value: '{error.value}'.", error.headers, "invalidParameter",
                              location=error.parameter, locationType="parameter")
+        except PageError as error:
+            return gcs_page(error.status, error.message, error.headers)
         except ApiError as error:
             return gcs_error(error.status, error.message, error.headers, error.reason)
     return wrapper

@@ -31,7 +31,8 @@ async def handle_gcs(request: web.Request) -> web.StreamResponse:
     method = "GET" if request.method == "HEAD" else request.method
     check_gcs_authorization(request.headers.get("Authorization"), request.app[STATE].service_accounts)
     try:
-        target = parse_target(request.raw_path)
+        target = parse_target(request.raw_path,
+                              check_names=not request.app[STATE].flavor.refuses_names_on_create_only)
     except UnknownTarget:
         raise not_implemented(request.method, request.path) from None
     response = await _dispatch(request, method, target)

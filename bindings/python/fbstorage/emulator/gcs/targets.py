@@ -31,7 +31,9 @@ class UnknownTarget(Exception):
     """The path is none of the GCS JSON API shapes the emulator serves."""
 
 
-def parse_target(raw_target: str) -> Target:
+def parse_target(raw_target: str, *, check_names: bool = True) -> Target:
+    """`check_names`: refuse a name no object can have (else reading it finds nothing); a copy's
+    destination is always checked, being created."""
     raw_path, _, raw_query = raw_target.partition("?")
     for prefix, api in PREFIXES.items():
         if raw_path.startswith(prefix + "/b"):
@@ -42,7 +44,9 @@ def parse_target(raw_target: str) -> Target:
     if segments[0] != "b" or len(segments) > 10 or (len(segments) > 2 and segments[2] != "o"):
         raise UnknownTarget(raw_path)
     bucket = decode_component(segments[1]) if len(segments) > 1 else None
-    name = check_object_name(decode_component(segments[3])) if len(segments) > 3 else None
+    name = decode_component(segments[3]) if len(segments) > 3 else None
+    if name is not None and check_names:
+        check_object_name(name)
     action, destination = None, None
     if len(segments) > 4:
         action = segments[4]

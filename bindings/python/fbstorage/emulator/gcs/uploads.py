@@ -6,7 +6,8 @@ a staged file and an emulator reset forgets it. The GCS protocol on its session 
   Bytes the session already holds are skipped (a re-sent chunk is accepted, as GCS does); a gap,
   a body of another length or bytes past the total are a 400 that keeps nothing.
 - The reply is 308 with `Range: bytes=0-N` (none while empty), or, once the bytes reach TOTAL,
-  the object resource: the upload is final.
+  the object resource: the upload is final. Production's 308 also names the held bytes' CRC32C
+  (X-Goog-Running-Hash) and MD5 (X-Range-MD5).
 - `Content-Range: bytes */TOTAL` or `bytes */*` with no body asks for the status: 308 again. It
   finalizes only when TOTAL is given and every byte is there (how a client ends an upload of
   unknown size on a chunk boundary).
@@ -15,21 +16,23 @@ a staged file and an emulator reset forgets it. The GCS protocol on its session 
 
 from __future__ import annotations
 
+import base64
 import re
 from dataclasses import dataclass
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from aiohttp import web
 
 from ..auth import ADMIN
 from ..blobs import BlobWriter
 from ..bodies import iter_body
-from ..errors import ApiError, bad_request
+from ..errors import ApiError, bad_request, upload_server_answer
 from ..metadata import check_upload_resource
 from ..multipart import MetadataJsonError, PartCountError, receive_multipart
-from ..names import check_object_name
+from ..names import check_object_name, production_name_refusal
 from ..state import EmulatorState
 from ..uploads import ACTIVE, CANCELLED, FINAL, UploadSession, commit_upload, receive_chunk
+from .errors import PageError
 from .objects import read_json
 from .preconditions import Preconditions
 from .resource import base_url, object_response
@@ -67,7 +70,7 @@ async def insert_object(request: web.Request, state: EmulatorState, bucket: str,
     if upload_type not in ("media", "multipart"):
         raise bad_request(f"Unsupported uploadType {upload_type!r}: media, multipart or resumable.")
     if upload_type == "media":
-        name = check_object_name(query.get("name", ""))  # before the body: a media body has no name
+        name = _new_name(query.get("name", ""), state)  # before the body: a media body has no name
     writer = state.store.new_writer(one_shot=True)
     try:
         if upload_type == "multipart":
@@ -78,7 +81,7 @@ async def insert_object(request: web.Request, state: EmulatorState, bucket: str,
                     raise
                 await writer.discard()  # production's page: its JSON error, sent as text/html
                 return web.Response(status=400, text=error_page_text(message), content_type="text/html")
-            name = check_object_name(query.get("name") or _resource_name(resource))
+            name = _new_name(query.get("name") or _resource_name(resource), state)
         else:
             async for piece in iter_body(request):
                 await writer.write(piece)
@@ -114,6 +117,14 @@ def _commit_check(state: EmulatorState, resource: dict, conditions: Precondition
     return check
 
 
+def _new_name(name: str, state: EmulatorState) -> str:
+    """The name of the object an upload creates; production refuses one it cannot have with a page."""
+    refusal = production_name_refusal(name) if state.flavor.refuses_names_on_create_only else None
+    if refusal:
+        raise PageError(400, refusal)
+    return check_object_name(name)
+
+
 def _resource_name(resource: dict) -> str:
     name = resource.get("name", "")
     if not isinstance(name, str):
@@ -127,7 +138,7 @@ async def _start_resumable(request: web.Request, state: EmulatorState, bucket: s
     check_upload_resource(resource)  # what the commit would refuse, refused before any byte is sent
     if state.flavor.checks_gcs_uploads:
         check_declared_digests(resource)
-    name = check_object_name(query.get("name") or _resource_name(resource))
+    name = _new_name(query.get("name") or _resource_name(resource), state)
     declared = request.headers.get("X-Upload-Content-Length")
     if declared is not None and not declared.strip().isdigit():
         raise bad_request(f"Invalid X-Upload-Content-Length {declared!r}.")
@@ -136,8 +147,11 @@ async def _start_resumable(request: web.Request, state: EmulatorState, bucket: s
         bucket=bucket, name=name, resource=resource, declared_size=int(declared) if declared else None,
         declared_content_type=request.headers.get("X-Upload-Content-Type"), writer=state.store.new_writer(),
         principal=ADMIN, protocol_state=ResumableUpload(conditions))
-    location = (f"{base_url(request)}/upload/storage/v1/b/{quote(bucket, safe='')}/o?uploadType=resumable"
-                f"&name={quote(name, safe='')}&upload_id={session.id}")
+    path = f"{base_url(request)}/upload/storage/v1/b/{quote(bucket, safe='')}/o"
+    if state.flavor.upload_server_answers:  # production's session URL keeps the start's query as sent
+        location = f"{path}?{urlencode([*request.query.items(), ('upload_id', session.id)], quote_via=quote)}"
+        return web.Response(text="", headers={"Location": location, "X-GUploader-UploadID": session.id})
+    location = f"{path}?uploadType=resumable&name={quote(name, safe='')}&upload_id={session.id}"
     return web.Response(headers={"Location": location, "X-GUploader-UploadID": session.id})
 
 
@@ -183,8 +197,20 @@ async def continue_resumable(request: web.Request, state: EmulatorState, upload_
             raise ApiError(404, "The upload session was reset.")
         if total is not None and session.received == total:
             return await _finalize(request, state, session)
-        received = session.received
-        return web.Response(status=308, headers={"Range": f"bytes=0-{received - 1}"} if received else {})
+        return await _incomplete(state, session)
+
+
+async def _incomplete(state: EmulatorState, session: UploadSession) -> web.Response:
+    """308: the bytes held so far, and in production their digests, from the upload server."""
+    received = session.received
+    headers = {"Range": f"bytes=0-{received - 1}"} if received else {}
+    if not state.flavor.upload_server_answers:
+        return web.Response(status=308, headers=headers)
+    if received:
+        md5, crc32c = await session.writer.digests()
+        headers["X-Goog-Running-Hash"] = "crc32c=" + base64.b64encode(crc32c.to_bytes(4, "big")).decode("ascii")
+        headers["X-Range-MD5"] = md5.hex()
+    return upload_server_answer(web.Response(status=308, text="", headers=headers))
 
 
 def _checked_total(session: UploadSession, total: int | None) -> int | None:
