@@ -4,7 +4,9 @@
 // `delete_token`, as the Firebase console does.
 extension StorageReference {
 
-    /// Adds a download token to the object and returns it.
+    /// Adds a download token to the object and returns it. Production lists a new token first,
+    /// the official emulator last: the token returned is the one the object did not have before
+    /// (read first, one request more).
     public func createDownloadToken() throws(StorageError) -> String {
         try storage.runBlocking(startCreateDownloadToken)
     }
@@ -15,13 +17,20 @@ extension StorageReference {
 
     func startCreateDownloadToken(_ done: @escaping StorageCompletion<String>) throws(StorageError) {
         let path = self.path
-        try startObjectRequest(method: "POST", query: "?create_token=true") { result in
-            done(result.decoding(StorageMetadata.decode).flatMap { metadata in
-                guard let token = metadata.downloadTokens.last else {
-                    return .failure(StorageError(code: .unknown, message: "\(path.gsURL): the server created no download token"))
+        try startGetMetadata { [self] before in
+            guard case .success(let before) = before else { return done(before.map { _ in "" }) }
+            do throws(StorageError) {
+                try startObjectRequest(method: "POST", query: "?create_token=true") { result in
+                    done(result.decoding(StorageMetadata.decode).flatMap { metadata in
+                        guard let token = metadata.downloadTokens.first(where: { !before.downloadTokens.contains($0) }) else {
+                            return .failure(StorageError(code: .unknown, message: "\(path.gsURL): the server created no download token"))
+                        }
+                        return .success(token)
+                    })
                 }
-                return .success(token)
-            })
+            } catch {
+                done(.failure(error))
+            }
         }
     }
 
