@@ -6,8 +6,9 @@ both driven by google-cloud-storage (clients/gcs_peer_client.py) in the same run
 - one resumable upload of 1 GiB (quick: 256 MiB) in 16 MiB chunks, MiB/s;
 - its download (`download_to_filename` to tmpfs), MiB/s;
 - listing, last (fake-gcs-server's writes slow down as its bucket grows): a folder of 10,000
-  objects (see `sizes`) walked in pages of 1000; each walk starts right after a
-  write elsewhere in the bucket, so no server can answer from what it computed for the last walk. The figure is the mean time per page.
+  objects (see `sizes`) walked in pages of 1000; each walk starts right after a write elsewhere
+  in the bucket, so no server can answer from what it computed for the last walk. The figure is
+  the mean time per page.
 
 Keys (section "peer_emulator"): {ours,fake_gcs}_cpu_ms_per_small_upload, _resumable_mibps,
 _download_mibps, _list_page_ms.
