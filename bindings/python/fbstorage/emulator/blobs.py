@@ -153,6 +153,7 @@ class BlobWriter:
 class Blob(ABC):
     """Stored bytes of an object, readable by ranges."""
 
+    __slots__ = ()  # a MemoryBlob has no __dict__ (there is one per small object)
     size: int
 
     @abstractmethod
@@ -161,6 +162,8 @@ class Blob(ABC):
 
 
 class MemoryBlob(Blob):
+    __slots__ = ("data", "size")
+
     def __init__(self, data: bytes):
         self.data = data
         self.size = len(data)

@@ -67,7 +67,7 @@ class Digest:
     crc32c: int
 
 
-@dataclass
+@dataclass(slots=True)  # no __dict__: ~100 B less per stored object
 class ObjectMetadata:
     bucket: str
     name: str

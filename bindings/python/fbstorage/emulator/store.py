@@ -47,7 +47,7 @@ ChangeObserver = Callable[[str, "StoredObject"], None]
 log = logging.getLogger(__name__)
 
 
-@dataclass
+@dataclass(slots=True)  # no __dict__: ~100 B less per stored object
 class StoredObject:
     metadata: ObjectMetadata
     blob: Blob
@@ -181,6 +181,7 @@ class ObjectStore:
                 stored = StoredObject(metadata, FileBlob(str(blob_path), metadata.size), blob_id)
             old = self._index(metadata.bucket).get(metadata.name)
             self._index(metadata.bucket)[metadata.name] = stored
+            metadata.bucket = self.buckets[metadata.bucket].name  # one string per bucket, not per object
             if old is None:
                 bisect.insort(self._live_names[metadata.bucket], metadata.name)
             self._memos.pop(metadata.bucket, None)
