@@ -28,6 +28,7 @@ import json
 import logging
 import os
 import shutil
+import sys
 import tempfile
 import uuid
 from dataclasses import dataclass
@@ -181,7 +182,10 @@ class ObjectStore:
                 stored = StoredObject(metadata, FileBlob(str(blob_path), metadata.size), blob_id)
             old = self._index(metadata.bucket).get(metadata.name)
             self._index(metadata.bucket)[metadata.name] = stored
-            metadata.bucket = self.buckets[metadata.bucket].name  # one string per bucket, not per object
+            # Strings many objects share are held once (a small object's metadata is most of its memory).
+            metadata.bucket = self.buckets[metadata.bucket].name
+            if metadata.content_type is not None:
+                metadata.content_type = sys.intern(metadata.content_type)
             if old is None:
                 bisect.insort(self._live_names[metadata.bucket], metadata.name)
             self._memos.pop(metadata.bucket, None)
