@@ -13,12 +13,17 @@ import urllib.request
 
 from .server import ServerProcess
 
+# The buckets the workloads use through the GCS API, which (production flavor) answers 404 for a
+# bucket never made: the bench buckets exist from the start and after every reset.
+BUCKETS = ("bench.appspot.com", "bench")
+
 
 class Emulator(ServerProcess):
     def __init__(self, python: str, pythonpath: str, tmpdir: str, *flags: str) -> None:
         self.python = python  # the test venv: it also runs the clients that need google-cloud-storage
         super().__init__([python, "-m", "fbstorage.emulator", "--host", "127.0.0.1", "--port", "0",
-                          "--stop-on-stdin-eof", *flags],
+                          "--stop-on-stdin-eof",
+                          *(flag for bucket in BUCKETS for flag in ("--bucket", bucket)), *flags],
                          dict(os.environ, PYTHONPATH=pythonpath, TMPDIR=tmpdir))
 
     def reset(self) -> None:

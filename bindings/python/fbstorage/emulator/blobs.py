@@ -158,6 +158,7 @@ class BlobWriter:
 class Blob(ABC):
     """Stored bytes of an object, readable by ranges."""
 
+    __slots__ = ()  # a MemoryBlob has no __dict__ (there is one per small object)
     size: int
 
     @abstractmethod
@@ -166,6 +167,8 @@ class Blob(ABC):
 
 
 class MemoryBlob(Blob):
+    __slots__ = ("data", "size")
+
     def __init__(self, data: bytes):
         self.data = data
         self.size = len(data)

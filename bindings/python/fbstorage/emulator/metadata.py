@@ -48,7 +48,9 @@ def new_token() -> str:
     return str(uuid.uuid4())
 
 
+@functools.lru_cache(maxsize=64)
 def rfc3339(timestamp_us: int) -> str:
+    """Cached: a resource shows one object's times up to four times (created, updated, finalized…)."""
     return f"{_utc_second(timestamp_us // 1_000_000)}.{timestamp_us // 1000 % 1000:03d}Z"
 
 
@@ -67,7 +69,7 @@ class Digest:
     crc32c: int
 
 
-@dataclass
+@dataclass(slots=True)  # no __dict__: ~100 B less per stored object
 class ObjectMetadata:
     bucket: str
     name: str

@@ -22,11 +22,13 @@ generation (its metadata has `time_deleted_us`), readable by generation until de
 from __future__ import annotations
 
 import asyncio
+import bisect
 import hashlib
 import json
 import logging
 import os
 import shutil
+import sys
 import tempfile
 import uuid
 from dataclasses import dataclass
@@ -46,7 +48,7 @@ ChangeObserver = Callable[[str, "StoredObject"], None]
 log = logging.getLogger(__name__)
 
 
-@dataclass
+@dataclass(slots=True)  # no __dict__: ~100 B less per stored object
 class StoredObject:
     metadata: ObjectMetadata
     blob: Blob
@@ -67,6 +69,10 @@ class ObjectStore:
         for directory in (self._tmp, self._blobs, self._records):
             directory.mkdir(parents=True, exist_ok=True)
         self._buckets: dict[str, dict[str, StoredObject]] = {}  # the live objects
+        # Each bucket's live names in order, kept as names come and go (a listing after a write
+        # then costs its own names, not a sort of the bucket). Python orders str by code point,
+        # which is the UTF-8 byte order.
+        self._live_names: dict[str, list[str]] = {}
         self._noncurrent: dict[str, dict[str, list[StoredObject]]] = {}  # older generations, oldest first
         self.buckets: dict[str, Bucket] = {}
         self._configured_buckets: set[str] = set()  # kept by a reset
@@ -102,15 +108,15 @@ class ObjectStore:
         return self._memos.setdefault(bucket, {})
 
     def sorted_names(self, bucket: str, *, noncurrent: bool = False) -> list[str]:
-        """The live objects' names in order; with `noncurrent`, also those of noncurrent generations."""
+        """The live objects' names in order; with `noncurrent`, also those of noncurrent generations
+        (sorted once per bucket state: listing versions is rare)."""
+        live = self._live_names.get(bucket, [])
+        if not noncurrent or not self._noncurrent.get(bucket):
+            return live
         memo = self.memo(bucket)
-        key = ("sorted_names", noncurrent)
-        names = memo.get(key)
+        names = memo.get("all_names")
         if names is None:
-            names = set(self._buckets.get(bucket, {}))
-            if noncurrent:
-                names.update(self._noncurrent.get(bucket, {}))
-            names = memo[key] = sorted(names, key=utf8_order)
+            names = memo["all_names"] = sorted({*live, *self._noncurrent[bucket]})
         return names
 
     # Buckets.
@@ -176,6 +182,12 @@ class ObjectStore:
                 stored = StoredObject(metadata, FileBlob(str(blob_path), metadata.size), blob_id)
             old = self._index(metadata.bucket).get(metadata.name)
             self._index(metadata.bucket)[metadata.name] = stored
+            # Strings many objects share are held once (a small object's metadata is most of its memory).
+            metadata.bucket = self.buckets[metadata.bucket].name
+            if metadata.content_type is not None:
+                metadata.content_type = sys.intern(metadata.content_type)
+            if old is None:
+                bisect.insort(self._live_names[metadata.bucket], metadata.name)
             self._memos.pop(metadata.bucket, None)
             if old is not None:
                 await self._retire(old)
@@ -203,6 +215,8 @@ class ObjectStore:
             live = stored is self._index(bucket).get(name)
             if live:
                 del self._index(bucket)[name]
+                names = self._live_names[bucket]
+                del names[bisect.bisect_left(names, name)]
             else:
                 versions = self._noncurrent[bucket][name]
                 versions.remove(stored)
@@ -221,6 +235,7 @@ class ObjectStore:
         """Delete every object of every bucket, and every bucket not configured."""
         async with self._commit_lock:
             self._buckets.clear()
+            self._live_names.clear()
             self._noncurrent.clear()
             self._memos.clear()
             self.buckets = {name: Bucket.new(name) for name in self._configured_buckets}
@@ -242,7 +257,11 @@ class ObjectStore:
     def _index(self, bucket: str) -> dict[str, StoredObject]:
         if bucket not in self.buckets:
             self.add_bucket(bucket)  # an object's bucket exists
-        return self._buckets.setdefault(bucket, {})
+        index = self._buckets.get(bucket)
+        if index is None:
+            index = self._buckets[bucket] = {}
+            self._live_names[bucket] = []
+        return index
 
     async def _retire(self, stored: StoredObject) -> None:
         """`stored` is no longer live: a noncurrent generation if its bucket is versioned, else gone."""
@@ -309,6 +328,8 @@ class ObjectStore:
                 self._index(metadata.bucket)[metadata.name] = stored
             else:
                 self._noncurrent.setdefault(metadata.bucket, {}).setdefault(metadata.name, []).append(stored)
+        for bucket, index in self._buckets.items():
+            self._live_names[bucket] = sorted(index)
         for versions in self._noncurrent.values():
             for generations in versions.values():
                 generations.sort(key=lambda stored: stored.metadata.generation)
