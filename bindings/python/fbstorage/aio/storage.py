@@ -94,10 +94,13 @@ class Storage:
         task._outcome.add_done_callback(self._task_ended)
         task._begin()
 
-    def _start_now(self, task: StorageTask) -> None:
-        """Starts a waiting task out of turn (to cancel it)."""
+    def _withdraw(self, task: StorageTask) -> bool:
+        """Takes a waiting task out of the queue (it is cancelled before its turn); False if it
+        was not waiting (withdrawn already)."""
+        if task not in self._waiting:
+            return False
         self._waiting.remove(task)
-        self._start(task)
+        return True
 
     def _task_ended(self, _: object) -> None:
         self._running -= 1

@@ -135,10 +135,15 @@ class StorageTask:
 
     def cancel(self) -> None:
         """Ends the task with FAILURE / StorageErrorCode.CANCELLED. A task waiting for its
-        turn is started and cancelled at once, so that its observers see the FAILURE."""
-        if self._task is None and not self.done():
-            self._reference.storage._start_now(self)
-        if self._task is not None:
+        turn never starts: it ends at once, and its FAILURE observers see the cancellation.
+        (Starting it only to cancel it raced: a small upload could be over first.)"""
+        if self._task is None:
+            if self._reference.storage._withdraw(self):
+                error = StorageError(StorageErrorCode.CANCELLED, f"{self._reference} was cancelled before its turn")
+                snapshot = TaskSnapshot(TaskStatus.FAILURE, 0, None, error, None, self._reference.sync,
+                                        None)  # type: ignore[arg-type]  # no library task
+                self._loop.call_soon(self._finish, snapshot)   # observers run on the loop, as ever
+        else:
             self._task.cancel()
 
     def __await__(self) -> Generator[Any, None, StorageMetadata | None]:
