@@ -272,6 +272,12 @@ struct JSONParser {
         }
     }
 
+    /// The elements of the array that comes next, as `readArray`; any other value is skipped
+    /// (a decoder's tolerance of a member of the wrong type).
+    mutating func readElementsOrSkip(_ element: (inout JSONParser) -> Bool) -> Bool {
+        peek() == UInt8(ascii: "[") ? readArray(element) : skipValue()
+    }
+
     /// The string that comes next; nil (having read nothing) when the next value is no string.
     mutating func readString() -> String? {
         guard peek() == UInt8(ascii: "\"") else { return nil }

@@ -19,14 +19,14 @@ struct ListResponse: Sendable, Equatable {
                 switch key {
                 case "prefixes":   // a repeated key: the last wins, as in JSONValue.parse
                     page.prefixes = []
-                    return parser.peek() != UInt8(ascii: "[") ? parser.skipValue() : parser.readArray { parser in
+                    return parser.readElementsOrSkip { parser in
                         guard let prefix = parser.readString() else { return parser.skipValue() }
                         page.prefixes.append(prefix)
                         return true
                     }
                 case "items":
                     page.items = []
-                    return parser.peek() != UInt8(ascii: "[") ? parser.skipValue() : parser.readArray { parser in
+                    return parser.readElementsOrSkip { parser in
                         guard parser.peek() == UInt8(ascii: "{") else { return parser.skipValue() }
                         var name: String?
                         let read = parser.readObject { parser, key in

@@ -14,6 +14,8 @@ an evaluation may read at most MAX_DOCUMENT_READS distinct documents, as in prod
 
 from __future__ import annotations
 
+import abc
+
 import asyncio
 import base64
 import contextvars
@@ -58,14 +60,15 @@ class _Evaluation:
 _current: contextvars.ContextVar[_Evaluation | None] = contextvars.ContextVar("firestore_documents", default=None)
 
 
-class DocumentSource:
+class DocumentSource(abc.ABC):
     """Where documents come from; `fetch` and `fetch_blocking` return None for a missing one."""
 
     async def fetch(self, path: str) -> Document:
         return self.fetch_blocking(path)
 
+    @abc.abstractmethod
     def fetch_blocking(self, path: str) -> Document:
-        raise NotImplementedError
+        """The document at `path` (each source reads its own: a fixture, Firestore's REST API)."""
 
 
 class FixtureDocuments(DocumentSource):
