@@ -10,22 +10,18 @@ public extension StorageReference {
     /// Uploads `uploadData`; `onProgress` receives each progress event's `Progress`.
     func putDataAsync(_ uploadData: Data, metadata: StorageMetadata? = nil,
                       onProgress: ((Progress?) -> Void)? = nil) async throws -> StorageMetadata {
-        try await awaiting { done in
-            observeProgress(startPutData(uploadData, metadata: metadata, done), onProgress)
-        }
+        try await awaiting { _ = startPutData(uploadData, metadata: metadata, onProgress: onProgress, $0) }
     }
 
     /// Uploads the file at `url`; `onProgress` receives each progress event's `Progress`.
     func putFileAsync(from url: URL, metadata: StorageMetadata? = nil,
                       onProgress: ((Progress?) -> Void)? = nil) async throws -> StorageMetadata {
-        try await awaiting { done in
-            observeProgress(startPutFile(from: url, metadata: metadata, done), onProgress)
-        }
+        try await awaiting { _ = startPutFile(from: url, metadata: metadata, onProgress: onProgress, $0) }
     }
 
     /// Downloads the object to `fileURL` and returns it.
     func writeAsync(toFile fileURL: URL, onProgress: ((Progress?) -> Void)? = nil) async throws -> URL {
-        try await awaiting { done in observeProgress(startWrite(toFile: fileURL, done), onProgress) }
+        try await awaiting { _ = startWrite(toFile: fileURL, onProgress: onProgress, $0) }
     }
 
     /// Fetches a long-lived download URL.
@@ -70,10 +66,5 @@ extension StorageReference {
         try await withCheckedThrowingContinuation { continuation in
             start { continuation.resume(with: $0) }
         }
-    }
-
-    private func observeProgress(_ task: StorageObservableTask, _ onProgress: ((Progress?) -> Void)?) {
-        guard let onProgress else { return }
-        task.observe(.progress) { onProgress($0.progress) }
     }
 }

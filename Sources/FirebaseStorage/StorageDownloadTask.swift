@@ -3,16 +3,9 @@ import Foundation
 
 /// A download started by `write(toFile:)` or `getData(maxSize:)`.
 open class StorageDownloadTask: StorageObservableTask, StorageTaskManagement {
-    private let lock = NSLock()
-    /// Set when getData cancelled the download for exceeding its maximum size.
-    private var sizeExceeded: StorageError?
-
-    init(reference: StorageReference, start: () throws(FBStorage.StorageError) -> FBStorage.StorageDownloadTask) {
-        super.init(reference: reference) { () throws(FBStorage.StorageError) in try start() }
-    }
-
-    override func failure(from error: FBStorage.StorageError) -> StorageError {
-        lock.withLock { sizeExceeded } ?? super.failure(from: error)
+    init(reference: StorageReference, failure: TaskFailure, hooks: TaskHooks,
+         start: ((FBStorage.StorageTask) -> Void) throws(FBStorage.StorageError) -> FBStorage.StorageDownloadTask) {
+        super.init(reference: reference, failure: failure, hooks: hooks, start: start)
     }
 
     /// getData: the core downloads to a temporary file (so pause, resume, retries and progress
@@ -20,19 +13,8 @@ open class StorageDownloadTask: StorageObservableTask, StorageTaskManagement {
     static func inMemory(reference: StorageReference, maxSize: Int64,
                          completion: @escaping (Result<Data, StorageError>) -> Void) -> StorageDownloadTask {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("fbstorage-data-\(UUID().uuidString)").path
-        let task = StorageDownloadTask(reference: reference) { () throws(FBStorage.StorageError) in
-            try reference.core.write(toFile: file)
-        }
-        if case .success(let core) = task.core {
-            // On the core's callback thread, so the check never waits for the callback queue.
-            _ = try! core.observe(.progress) { snapshot in
-                let size = max(snapshot.totalBytes, snapshot.bytesTransferred)
-                guard size > maxSize else { return }
-                task.lock.withLock { task.sizeExceeded = .downloadSizeExceeded(total: size, maxSize: maxSize) }
-                core.cancel()
-            }
-        }
-        task.complete(completion) { _ in
+        let failure = TaskFailure(reference: reference)
+        let hooks = TaskHooks(completion: completion, on: { reference.storage.callbackQueue }) { _ in
             defer { unlink(file) }
             guard let data = FileManager.default.contents(atPath: file) else {
                 return .failure(.unknown(message: "The downloaded data of \(reference) could not be read back", serverError: [:]))
@@ -42,6 +24,18 @@ open class StorageDownloadTask: StorageObservableTask, StorageTaskManagement {
             }
             return .success(data)
         }
-        return task
+        return StorageDownloadTask(reference: reference, failure: failure, hooks: hooks) {
+            (prepare) throws(FBStorage.StorageError) in
+            try reference.core.write(toFile: file) { core in
+                // First, on the core's callback thread: the check never waits for the callback queue.
+                _ = try! core.observe(.progress) { snapshot in
+                    let size = max(snapshot.totalBytes, snapshot.bytesTransferred)
+                    guard size > maxSize else { return }
+                    failure.cancelling(because: .downloadSizeExceeded(total: size, maxSize: maxSize))
+                    core.cancel()
+                }
+                prepare(core)
+            }
+        }
     }
 }

@@ -23,18 +23,24 @@ open class StorageObservableTask: StorageTask {
             live[handle] = status
             return handle
         }
-        let deliver = { [self] (snapshot: StorageTaskSnapshot) in
-            reference.storage.callbackQueue.async { [self] in
-                if lock.withLock({ live[handle] != nil }) { handler(snapshot) }
-            }
+        let call = { [self] (snapshot: StorageTaskSnapshot) in
+            if lock.withLock({ live[handle] != nil }) { handler(snapshot) }
         }
+        let queue = reference.storage.callbackQueue
         switch core {
         case .success(let task):
             // Only `.unknown` makes observe throw.
-            let coreHandle = try! task.observe(coreStatus) { [self] in deliver(snapshot(of: $0)) }
+            let coreHandle = try! task.observe(coreStatus) { [self] coreSnapshot in
+                let snapshot = snapshot(of: coreSnapshot)
+                if status == .progress {
+                    forward(to: queue, holding: task) { call(snapshot) }
+                } else {
+                    queue.async { call(snapshot) }
+                }
+            }
             lock.withLock { coreHandles[handle] = coreHandle }
         case .failure:
-            if status == .failure { deliver(snapshot) }
+            if status == .failure { queue.async { call(self.snapshot) } }
         }
         return handle
     }

@@ -55,14 +55,13 @@ open class StorageReference {
         startPutData(uploadData, metadata: metadata, completion.map(Self.pair))
     }
 
-    func startPutData(_ uploadData: Data, metadata: StorageMetadata?,
+    func startPutData(_ uploadData: Data, metadata: StorageMetadata?, onProgress: ((Progress?) -> Void)? = nil,
                       _ done: ((Result<StorageMetadata, StorageError>) -> Void)?) -> StorageUploadTask {
         let bytes = [UInt8](uploadData)
-        let task = StorageUploadTask(reference: self) { [core] () throws(FBStorage.StorageError) in
-            try core.putData(bytes, metadata: metadata?.core)
+        return StorageUploadTask(reference: self, hooks: hooks(done, onProgress, Self.uploadedMetadata)) {
+            [core] (prepare) throws(FBStorage.StorageError) in
+            try core.putData(bytes, metadata: metadata?.core, prepare: prepare)
         }
-        task.complete(done, Self.uploadedMetadata)
-        return task
     }
 
     /// Uploads the file at `fileURL`, streamed from disk; the task starts at once.
@@ -79,18 +78,17 @@ open class StorageReference {
         startPutFile(from: fileURL, metadata: metadata, completion.map(Self.pair))
     }
 
-    func startPutFile(from fileURL: URL, metadata: StorageMetadata?,
+    func startPutFile(from fileURL: URL, metadata: StorageMetadata?, onProgress: ((Progress?) -> Void)? = nil,
                       _ done: ((Result<StorageMetadata, StorageError>) -> Void)?) -> StorageUploadTask {
-        let task = StorageUploadTask(reference: self) { [core] () throws(FBStorage.StorageError) in
+        StorageUploadTask(reference: self, hooks: hooks(done, onProgress, Self.uploadedMetadata)) {
+            [core] (prepare) throws(FBStorage.StorageError) in
             do throws(FBStorage.StorageError) {
-                return try core.putFile(fileURL.path, metadata: metadata?.core)
+                return try core.putFile(fileURL.path, metadata: metadata?.core, prepare: prepare)
             } catch where error.code == .unknown {   // the file is missing or unreadable
                 throw FBStorage.StorageError(code: .unknown, message: "File at URL: \(fileURL.absoluteString) is not reachable. "
                                              + "Ensure file URL is not a directory, symbolic link, or invalid url.")
             }
         }
-        task.complete(done, Self.uploadedMetadata)
-        return task
     }
 
     /// The metadata the server returned for a finished upload.
@@ -119,12 +117,21 @@ open class StorageReference {
         startWrite(toFile: fileURL, completion.map(Self.pair))
     }
 
-    func startWrite(toFile fileURL: URL, _ done: ((Result<URL, StorageError>) -> Void)?) -> StorageDownloadTask {
-        let task = StorageDownloadTask(reference: self) { [core] () throws(FBStorage.StorageError) in
-            try core.write(toFile: fileURL.path)
+    func startWrite(toFile fileURL: URL, onProgress: ((Progress?) -> Void)? = nil,
+                    _ done: ((Result<URL, StorageError>) -> Void)?) -> StorageDownloadTask {
+        StorageDownloadTask(reference: self, failure: TaskFailure(reference: self),
+                            hooks: hooks(done, onProgress) { _ in .success(fileURL) }) {
+            [core] (prepare) throws(FBStorage.StorageError) in
+            try core.write(toFile: fileURL.path, prepare: prepare)
         }
-        task.complete(done) { _ in .success(fileURL) }
-        return task
+    }
+
+    /// The hooks of a task whose completion is `done` (with `success` of the final snapshot) and
+    /// whose async form reports to `onProgress`.
+    private func hooks<U>(_ done: ((Result<U, StorageError>) -> Void)?, _ onProgress: ((Progress?) -> Void)?,
+                          _ success: @escaping (FBStorage.StorageTaskSnapshot) -> Result<U, StorageError>) -> TaskHooks {
+        let queue = { [storage] in storage.callbackQueue }
+        return TaskHooks(completion: done, on: queue, success).reportingProgress(onProgress, on: queue)
     }
 
     /// Fetches a long-lived download URL (with the object's first download token).

@@ -7,13 +7,23 @@ open class StorageTask {
     /// The running core task, or the error that kept it from starting (a missing file, the
     /// bucket root): such a task reports that failure to its observers and completion.
     let core: Result<FBStorage.StorageTask, StorageError>
+    /// Maps a core failure to the error the task reports (a download over its size limit
+    /// replaces the cancel).
+    private let failure: TaskFailure
 
-    init(reference: StorageReference, start: () throws(FBStorage.StorageError) -> FBStorage.StorageTask) {
+    /// `start` creates the core task and runs the `prepare` it is given on it before it starts,
+    /// as the Apple SDK adds a completion's observers before it enqueues the task: `hooks`
+    /// observe every event, even of a task that ends at once.
+    init(reference: StorageReference, failure: TaskFailure, hooks: TaskHooks,
+         start: ((FBStorage.StorageTask) -> Void) throws(FBStorage.StorageError) -> FBStorage.StorageTask) {
         self.reference = reference
+        self.failure = failure
         do {
-            core = .success(try start())
+            core = .success(try start { task in hooks.attach(task, failure) })
         } catch {
-            core = .failure(reference.error(from: error))
+            let error = failure.map(error)
+            core = .failure(error)
+            hooks.failedToStart(error, reference.storage.callbackQueue)
         }
     }
 
@@ -30,29 +40,86 @@ open class StorageTask {
         StorageTaskSnapshot(task: self, status: StorageTaskStatus(rawValue: Int(core.status.rawValue)) ?? .unknown,
                             bytes: core.bytesTransferred, total: core.totalBytes,
                             metadata: core.metadata.map(StorageMetadata.init(core:)),
-                            error: core.error.map { failure(from: $0).nsError })
+                            error: core.error.map { failure.map($0).nsError })
+    }
+}
+
+/// The error a task's core failure reports: the reference's, unless the task stopped itself
+/// for a reason of its own (`getData` over its size limit).
+final class TaskFailure: @unchecked Sendable {
+    private let reference: StorageReference
+    private let lock = NSLock()
+    private var ownReason: StorageError?
+
+    init(reference: StorageReference) {
+        self.reference = reference
     }
 
-    /// The error a core failure reports (a download over its size limit replaces the cancel).
-    func failure(from error: FBStorage.StorageError) -> StorageError {
-        reference.error(from: error)
+    /// Records why the task is about to cancel itself; its failure reports that instead.
+    func cancelling(because reason: StorageError) {
+        lock.withLock { ownReason = reason }
     }
 
-    /// Calls `done` once on the callback queue: with `success` of the final snapshot when the task
-    /// succeeded, with its error when it failed.
-    func complete<U>(_ done: ((Result<U, StorageError>) -> Void)?,
-                     _ success: @escaping (FBStorage.StorageTaskSnapshot) -> Result<U, StorageError>) {
+    func map(_ error: FBStorage.StorageError) -> StorageError {
+        lock.withLock { ownReason } ?? reference.error(from: error)
+    }
+}
+
+/// What the calls that create a task attach to it before it starts: the completion handler
+/// (from SUCCESS and FAILURE observers, so it runs after every PROGRESS observer, as in the
+/// Apple SDK) and the async forms' `onProgress`.
+struct TaskHooks {
+    private var observers: [(FBStorage.StorageTask, TaskFailure) -> Void] = []
+    private var startFailures: [(StorageError, DispatchQueue) -> Void] = []
+
+    init() {}
+
+    /// Calls `done` once on `queue`: with `success` of the final snapshot when the task
+    /// succeeded (evaluated on `queue`), with its error when it failed.
+    init<U>(completion done: ((Result<U, StorageError>) -> Void)?, on queue: @escaping () -> DispatchQueue,
+            _ success: @escaping (FBStorage.StorageTaskSnapshot) -> Result<U, StorageError>) {
         guard let done else { return }
-        switch core {
-        case .failure(let error):
-            reference.storage.callbackQueue.async { done(.failure(error)) }
-        case .success(let task):
-            // On the transfer thread: straight to the callback queue, not through the core's
-            // callback thread (one thread switch less per task).
-            task.onEnd { [self] snapshot in
-                let result = snapshot.error.map { .failure(failure(from: $0)) } ?? success(snapshot)
-                reference.storage.callbackQueue.async { done(result) }
+        observers.append { task, failure in
+            let end: StorageTaskObserver = { snapshot in
+                let error = snapshot.error.map(failure.map)
+                queue().async { done(error.map { .failure($0) } ?? success(snapshot)) }
             }
+            // Only `.unknown` makes observe throw.
+            _ = try! task.observe(.success, end)
+            _ = try! task.observe(.failure, end)
         }
+        startFailures.append { error, queue in queue.async { done(.failure(error)) } }
+    }
+
+    /// Also calls `onProgress` with each PROGRESS event's `Progress` on `queue`.
+    func reportingProgress(_ onProgress: ((Progress?) -> Void)?, on queue: @escaping () -> DispatchQueue) -> TaskHooks {
+        guard let onProgress else { return self }
+        var hooks = self
+        hooks.observers.insert({ task, _ in
+            _ = try! task.observe(.progress) { snapshot in
+                let progress = Progress(totalUnitCount: snapshot.totalBytes)
+                progress.completedUnitCount = snapshot.bytesTransferred
+                forward(to: queue(), holding: task) { onProgress(progress) }
+            }
+        }, at: 0)
+        return hooks
+    }
+
+    func attach(_ task: FBStorage.StorageTask, _ failure: TaskFailure) {
+        for observe in observers { observe(task, failure) }
+    }
+
+    func failedToStart(_ error: StorageError, _ queue: DispatchQueue) {
+        for report in startFailures { report(error, queue) }
+    }
+}
+
+/// Runs a PROGRESS handler on `queue`, holding the task's end until it returned: a pause() or
+/// cancel() it calls takes effect before the end, however fast the last bytes came.
+func forward(to queue: DispatchQueue, holding task: FBStorage.StorageTask, _ handler: @escaping () -> Void) {
+    task.holdEnd()
+    queue.async {
+        handler()
+        task.releaseEnd()
     }
 }

@@ -250,7 +250,17 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
         }
     }
 
+    /// Every byte is here. The end waits for the PROGRESS events still on their way to observers:
+    /// on a fast link the last bytes come before the callback thread ran an observer that pauses
+    /// or cancels, and such a call still takes effect (a pause then resumes straight to the end).
     private func succeed() {
+        afterProgressDelivered { [self] in
+            guard !ended, !paused else { return }
+            finish()
+        }
+    }
+
+    private func finish() {
         let wholeObject = range == nil || (objectSize >= 0 && window == 0..<objectSize)
         if wholeObject, let expectedCRC, !crc32c.matches(server: expectedCRC) {
             return fail(StorageError(code: .nonMatchingChecksum,
@@ -258,7 +268,7 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
         }
         if let error = sink.finish() { return fail(error) }
         ended = true
-        emit(.progress, bytes: delivered, total: delivered, force: true)
+        emit(.progress, bytes: delivered, total: delivered)
         emit(.success, bytes: delivered, total: delivered)
     }
 

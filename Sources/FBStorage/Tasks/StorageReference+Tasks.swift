@@ -1,13 +1,16 @@
 extension StorageReference {
-    /// Uploads a copy of `bytes`. The task starts at once.
-    public func putData(_ bytes: [UInt8], metadata: StorageMetadata? = nil) throws(StorageError) -> StorageUploadTask {
-        try startTask(StorageUploadTask(reference: self, source: FixedUploadSource(bytes: bytes), metadata: metadata))
+    /// Uploads a copy of `bytes`. The task starts at once, after `prepare` ran on it (see
+    /// `startTask`).
+    public func putData(_ bytes: [UInt8], metadata: StorageMetadata? = nil,
+                        prepare: (StorageUploadTask) -> Void = { _ in }) throws(StorageError) -> StorageUploadTask {
+        try startTask(StorageUploadTask(reference: self, source: FixedUploadSource(bytes: bytes), metadata: metadata), prepare)
     }
 
     /// Uploads the regular file at `localPath`, streamed from disk. Without a content type in
-    /// `metadata`, it is inferred from the file's extension.
-    public func putFile(_ localPath: String, metadata: StorageMetadata? = nil) throws(StorageError) -> StorageUploadTask {
-        try startTask(StorageUploadTask(reference: self, source: FixedUploadSource(filePath: localPath), metadata: metadata))
+    /// `metadata`, it is inferred from the file's extension. `prepare` as for `putData`.
+    public func putFile(_ localPath: String, metadata: StorageMetadata? = nil,
+                        prepare: (StorageUploadTask) -> Void = { _ in }) throws(StorageError) -> StorageUploadTask {
+        try startTask(StorageUploadTask(reference: self, source: FixedUploadSource(filePath: localPath), metadata: metadata), prepare)
     }
 
     /// Continues a persisted resumable session (from `StorageUploadTask.uploadSession`), possibly
@@ -34,9 +37,11 @@ extension StorageReference {
         try startTask(StorageUploadTask(reference: self, source: StreamUploadSource(descriptor: fd), metadata: metadata))
     }
 
-    /// Downloads the object to `localPath` (via a temporary file renamed on success).
-    public func write(toFile localPath: String) throws(StorageError) -> StorageDownloadTask {
-        try startTask(StorageDownloadTask(reference: self, sink: FileSink(destination: localPath)))
+    /// Downloads the object to `localPath` (via a temporary file renamed on success). `prepare` as
+    /// for `putData`.
+    public func write(toFile localPath: String,
+                      prepare: (StorageDownloadTask) -> Void = { _ in }) throws(StorageError) -> StorageDownloadTask {
+        try startTask(StorageDownloadTask(reference: self, sink: FileSink(destination: localPath)), prepare)
     }
 
     /// Streams the object, or `range` of it, to `sink` on the transfer thread, each byte once
@@ -60,7 +65,11 @@ extension StorageReference {
         try startTask(StorageDownloadTask(reference: self, sink: DescriptorSink(fd: fd)))
     }
 
-    private func startTask<Task: StorageTask>(_ task: Task) throws(StorageError) -> Task {
+    /// Starts `task` after `prepare` ran on it: observers added there see every event of the
+    /// task, even of one that ends before the call returns (a layer's completion handler, the
+    /// progress of an async form).
+    private func startTask<Task: StorageTask>(_ task: Task, _ prepare: (Task) -> Void = { _ in }) throws(StorageError) -> Task {
+        prepare(task)
         try task.start()
         return task
     }

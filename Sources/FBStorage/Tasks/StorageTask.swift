@@ -4,6 +4,12 @@ public typealias StorageTaskObserver = @Sendable (StorageTaskSnapshot) -> Void
 /// An observable upload or download, as in the Apple SDK: events RESUME, PROGRESS, PAUSE, then
 /// one SUCCESS or FAILURE, after which every observer is removed.
 ///
+/// The order is the Apple SDK's: every PROGRESS event of a task is delivered before its SUCCESS or
+/// FAILURE, which is its last. PROGRESS is reported per chunk sent or received, coalesced: while
+/// one is undelivered, newer numbers replace its snapshot instead of queueing another, so a slow
+/// observer (or a fast link) costs one event per delivery, and the latest numbers still come
+/// before the end.
+///
 /// Subclasses run their state machine on the transfer thread and report through `emit`; this
 /// class delivers events on the callback thread with no lock held while an observer runs.
 public class StorageTask: StorageWork, @unchecked Sendable {
@@ -23,7 +29,12 @@ public class StorageTask: StorageWork, @unchecked Sendable {
     private var latest: StorageTaskSnapshot
     /// A PROGRESS event waiting on the callback thread; newer progress replaces it in place.
     private var queuedProgress: StorageTaskSnapshot?
-    private var lastProgressTime = 0.0
+    /// A PROGRESS event's observers are running on the callback thread.
+    private var deliveringProgress = false
+    /// Holds a layer put on the task's end (`holdEnd`), and the end waiting for the PROGRESS
+    /// events on their way and for those holds (`afterProgressDelivered`).
+    private var endHolds = 0
+    private var endAfterProgress: (@Sendable () -> Void)?
     /// Events enqueued for the callback thread and not yet delivered, per status.
     private var undelivered: [StorageTaskStatus: Int] = [:]
     private var terminalDelivered = false
@@ -185,23 +196,18 @@ public class StorageTask: StorageWork, @unchecked Sendable {
         storage.isClosed ? StorageError(code: .cancelled, message: "The storage was closed; \(reference.path.gsURL) was cancelled") : error
     }
 
-    /// Records a new state and schedules its delivery. PROGRESS is throttled (`force` skips the
-    /// throttle) and coalesced with an undelivered PROGRESS event, so a slow observer sees the
-    /// latest numbers instead of a backlog.
+    /// Records a new state and schedules its delivery. PROGRESS is coalesced with an undelivered
+    /// PROGRESS event (its snapshot is replaced), so a slow observer sees the latest numbers
+    /// instead of a backlog, and each chunk costs no more than a lock when nobody is waiting.
     func emit(_ status: StorageTaskStatus, bytes: Int64, total: Int64, error: StorageError? = nil,
-              metadata: StorageMetadata? = nil, force: Bool = false) {
+              metadata: StorageMetadata? = nil) {
         storage.engine.assertOnTransferThread()
         let snapshot = StorageTaskSnapshot(status: status, bytesTransferred: bytes, totalBytes: total,
                                            error: error, metadata: metadata, reference: reference)
-        let now = storage.engine.now()
         var endedHere = false
         var dropped: [Observer] = []
         let enqueue = state.withLock { () -> Bool in
             guard !latest.status.isTerminal else { return false }
-            if status == .progress && !force && now - lastProgressTime < Self.progressInterval {
-                latest = snapshot
-                return false
-            }
             latest = snapshot
             // No observer to call and nothing of this task waiting on the callback thread: the
             // event is delivered here, without waking that thread (a small upload nobody
@@ -214,7 +220,6 @@ public class StorageTask: StorageWork, @unchecked Sendable {
                 return false
             }
             if status == .progress {
-                lastProgressTime = now
                 let alreadyQueued = queuedProgress != nil
                 queuedProgress = snapshot
                 if alreadyQueued { return false }
@@ -239,6 +244,45 @@ public class StorageTask: StorageWork, @unchecked Sendable {
         }
     }
 
+    /// Runs `end` on the transfer thread once the task's PROGRESS events on their way were
+    /// delivered and every `holdEnd` was released: a pause() or cancel() that an observer of the
+    /// last PROGRESS calls reaches the transfer thread before `end` does, so it takes effect
+    /// however fast the last bytes came (`end` checks the task's state again).
+    func afterProgressDelivered(_ end: @escaping @Sendable () -> Void) {
+        storage.engine.assertOnTransferThread()
+        let runsNow = state.withLock { () -> Bool in
+            guard progressOnItsWay else { return true }
+            endAfterProgress = end
+            return false
+        }
+        if runsNow { end() }
+    }
+
+    /// Holds the task's end (see `afterProgressDelivered`) until `releaseEnd()`: for a layer that
+    /// forwards PROGRESS to an executor of its own (FirebaseStorage's `callbackQueue`), from a
+    /// PROGRESS observer's call until the forwarded call returned, so that a pause() there takes
+    /// effect as one from a core observer does.
+    public func holdEnd() {
+        state.withLock { endHolds += 1 }
+    }
+
+    public func releaseEnd() {
+        state.withLock { endHolds -= 1 }
+        runEndIfProgressDelivered()
+    }
+
+    /// Under the lock: a PROGRESS event is queued, being delivered, or held by a layer.
+    private var progressOnItsWay: Bool { queuedProgress != nil || deliveringProgress || endHolds > 0 }
+
+    private func runEndIfProgressDelivered() {
+        let end = state.withLock { () -> (@Sendable () -> Void)? in
+            guard !progressOnItsWay else { return nil }
+            defer { endAfterProgress = nil }
+            return endAfterProgress
+        }
+        if let end { storage.engine.perform(end) }
+    }
+
     /// Runs on the callback thread: calls the observer `lookUp` finds (under the lock), marked as
     /// running so that a concurrent removal waits for it.
     private func invoke(_ handle: Int64, _ snapshot: StorageTaskSnapshot, _ lookUp: () -> StorageTaskObserver?) {
@@ -259,16 +303,16 @@ public class StorageTask: StorageWork, @unchecked Sendable {
         state.broadcast()
     }
 
-    /// Minimum time between two PROGRESS events.
-    static let progressInterval = 0.05
-
     /// Runs on the callback thread; nil delivers the queued PROGRESS snapshot. Observers added
     /// meanwhile are left out (they get their own "already in that status" call); removed ones
     /// are skipped.
     private func deliver(_ event: StorageTaskSnapshot?) {
         let (snapshot, handles) = state.withLock { () -> (StorageTaskSnapshot?, [Int64]) in
             let snapshot = event ?? queuedProgress
-            if event == nil { queuedProgress = nil }
+            if event == nil {
+                queuedProgress = nil
+                deliveringProgress = true
+            }
             guard let snapshot else { return (nil, []) }
             undelivered[snapshot.status, default: 1] -= 1
             return (snapshot, observers.filter { $0.status == snapshot.status }.map(\.handle))
@@ -276,6 +320,10 @@ public class StorageTask: StorageWork, @unchecked Sendable {
         guard let snapshot else { return }
         for handle in handles {
             invoke(handle, snapshot) { observers.first { $0.handle == handle }?.callback }
+        }
+        if event == nil {
+            state.withLock { deliveringProgress = false }
+            runEndIfProgressDelivered()
         }
         if snapshot.status.isTerminal {
             _ = state.withLock { markTerminalDelivered() }   // every observer, released unlocked

@@ -300,7 +300,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
                 confirmed = received
                 LogHook.log(.info, "\(reference.path.gsURL): the server has \(received) of \(total) bytes; continuing from there")
             }
-            emit(.progress, bytes: confirmed, total: total, force: true)
+            emit(.progress, bytes: confirmed, total: total)
             sendNextChunk()
         case .cancelled:
             fail(StorageError(code: .unknown, message: "The server cancelled the upload session", httpStatus: response.status))
@@ -319,7 +319,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         adoptSession(nil)
         confirmed = 0
         checksums.reset()
-        emit(.progress, bytes: 0, total: total, force: true)
+        emit(.progress, bytes: 0, total: total)
         let cause = StorageError(code: .unknown, message: "The server no longer knows the upload session")
         // The server answered: delays grown while it failed would only idle (the soak saw 15 s
         // after an emulator restart). The deadline stays.
@@ -343,7 +343,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         confirmed = 0
         checksums.reset()
         LogHook.log(.warning, "\(reference.path.gsURL): the server has \(received) bytes of the session but its string vouches for \(vouched); starting over so that no unverified byte is stored (persist the session string as the upload progresses to resume further)")
-        emit(.progress, bytes: 0, total: total, force: true)
+        emit(.progress, bytes: 0, total: total)
         begin()
     }
 
@@ -398,7 +398,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         }
         ended = true
         adoptSession(nil)
-        emit(.progress, bytes: total, total: total, force: true)
+        emit(.progress, bytes: total, total: total)
         emit(.success, bytes: total, total: total, metadata: serverMetadata)
     }
 
