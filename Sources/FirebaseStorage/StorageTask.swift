@@ -19,7 +19,15 @@ open class StorageTask {
         self.reference = reference
         self.failure = failure
         do {
-            core = .success(try start { task in hooks.attach(task, failure) })
+            let task = try start { task in
+                // A download does not end before the callback queue ran what was queued when the
+                // task was created: code there that creates a task and then observes, pauses or
+                // cancels it in the same block misses none of its end (as on the Apple SDK's main queue).
+                task.holdEnd()
+                hooks.attach(task, failure)
+            }
+            core = .success(task)
+            reference.storage.callbackQueue.async { task.releaseEnd() }
         } catch {
             let error = failure.map(error)
             core = .failure(error)

@@ -250,17 +250,24 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
         }
     }
 
-    /// Every byte is here. The end waits for the PROGRESS events still on their way to observers:
-    /// on a fast link the last bytes come before the callback thread ran an observer that pauses
-    /// or cancels, and such a call still takes effect (a pause then resumes straight to the end).
+    /// Every byte is here. The last PROGRESS goes first and the end waits until it and those
+    /// before it reached their observers: on a fast link the bytes come before the callback
+    /// thread ran an observer that pauses or cancels, and such a call still takes effect (a
+    /// pause then resumes straight to the end).
     private func succeed() {
         afterProgressDelivered { [self] in
             guard !ended, !paused else { return }
-            finish()
+            emit(.progress, bytes: delivered, total: delivered)
+            afterProgressDelivered { [self] in
+                guard !ended, !paused else { return }
+                finish()
+            }
         }
     }
 
     private func finish() {
+        // A cancel() that returned before this point wins, even if its turn here has not come yet.
+        if isCancelRequested { return cancelOnTransferThread() }
         let wholeObject = range == nil || (objectSize >= 0 && window == 0..<objectSize)
         if wholeObject, let expectedCRC, !crc32c.matches(server: expectedCRC) {
             return fail(StorageError(code: .nonMatchingChecksum,
@@ -268,7 +275,6 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
         }
         if let error = sink.finish() { return fail(error) }
         ended = true
-        emit(.progress, bytes: delivered, total: delivered)
         emit(.success, bytes: delivered, total: delivered)
     }
 

@@ -35,6 +35,7 @@ public class StorageTask: StorageWork, @unchecked Sendable {
     /// events on their way and for those holds (`afterProgressDelivered`).
     private var endHolds = 0
     private var endAfterProgress: (@Sendable () -> Void)?
+    private var cancelRequested = false
     /// Events enqueued for the callback thread and not yet delivered, per status.
     private var undelivered: [StorageTaskStatus: Int] = [:]
     private var terminalDelivered = false
@@ -149,7 +150,14 @@ public class StorageTask: StorageWork, @unchecked Sendable {
     /// they act at once: no further byte of the task reaches the sink after `pause` returns.
     public func pause() { onTransferThread { [self] in pauseOnTransferThread() } }
     public func resume() { onTransferThread { [self] in resumeOnTransferThread() } }
-    public func cancel() { onTransferThread { [self] in cancelOnTransferThread() } }
+    public func cancel() {
+        state.withLock { cancelRequested = true }
+        onTransferThread { [self] in cancelOnTransferThread() }
+    }
+
+    /// cancel() was called: a task checks it before it commits its end, so a cancel() that
+    /// returned before then is never lost behind the work queued for the transfer thread.
+    var isCancelRequested: Bool { state.withLock { cancelRequested } }
 
     private func onTransferThread(_ work: @escaping @Sendable () -> Void) {
         if storage.engine.isTransferThread { work() } else { storage.engine.perform(work) }
