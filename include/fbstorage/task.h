@@ -13,6 +13,11 @@ extern "C" {
  * Tasks — uploads and file downloads, observable as in the Apple SDK.
  * Events: RESUME when the task starts or resumes, PROGRESS as bytes move, PAUSE, then one
  * SUCCESS or FAILURE, after which every observer is removed and no event follows.
+ * Order: every PROGRESS of a task is delivered before its SUCCESS or FAILURE, which is its last
+ * event. PROGRESS is reported per chunk sent or received, coalesced: while one is undelivered,
+ * newer numbers replace it, and the latest numbers come before the end. A download's SUCCESS
+ * waits until its PROGRESS events were delivered, and fbs_task_cancel() called before the
+ * download committed its file wins over the success.
  * ---------------------------------------------------------------------------------------- */
 typedef enum fbs_task_status {
     FBS_TASK_STATUS_UNKNOWN  = 0,
