@@ -1,6 +1,7 @@
 // The Apple SDK's event order through the Apple API, with stress loops for the races: every
-// PROGRESS before the completion, async forms returning after their progress, and cancel() right
-// after a task starts (on the callback queue, as an app's main-queue code) never lost.
+// PROGRESS before the completion, async forms returning after their progress, cancel() right
+// after a task starts (on the callback queue, as an app's main-queue code) never lost, and a
+// pause() from a PROGRESS observer taking effect before the end of a download on loopback.
 import EmulatorProcess
 import FirebaseStorage
 import Foundation
@@ -92,5 +93,45 @@ struct EventOrderTests {
             #expect(!FileManager.default.fileExists(atPath: local.path))
         }
         #expect(outcomes.all.isEmpty, "\(outcomes.all.prefix(5))")
+    }
+
+    @Test("a pause() from the first PROGRESS past 256 KiB of a 1 MiB download on loopback takes effect",
+          arguments: Flavor.allCases)
+    func pauseCatchesFastDownload(flavor: Flavor) async throws {
+        let storage = makeStorage(flavor)
+        let ref = storage.reference().child("large/1mb.bin")
+        let bytes = randomData(1024 * 1024)
+        _ = try await ref.putDataAsync(bytes)
+        for round in 0..<20 {
+            let local = FileManager.default.temporaryDirectory.appendingPathComponent("event-order-\(UUID()).bin")
+            defer { try? FileManager.default.removeItem(at: local) }
+            var created: StorageDownloadTask?
+            // Created and observed in one block on the callback queue, as an app's main-queue code.
+            let pausedAt: Int64 = await called { done in TestQueue.queue.sync {
+                let task = ref.write(toFile: local)
+                created = task
+                let asked = Recorder<Int64>()
+                task.observe(.progress) { snapshot in
+                    let bytesNow = snapshot.progress!.completedUnitCount
+                    if asked.all.isEmpty && bytesNow > 256 * 1024 {
+                        asked.add(bytesNow)
+                        task.pause()
+                    }
+                }
+                task.observe(.pause) { done($0.progress!.completedUnitCount) }
+                task.observe(.success) { _ in done(-1) }
+            } }
+            let task = try #require(created)
+            #expect(pausedAt > 256 * 1024, "round \(round): the download ended before the pause took effect")
+            guard pausedAt > 0 else { return }
+            #expect(!FileManager.default.fileExists(atPath: local.path))
+            task.removeAllObservers()
+            let finished = await called { done in
+                task.observe(.success) { done($0.progress!.completedUnitCount) }
+                task.resume()
+            }
+            #expect(finished == Int64(bytes.count))
+            #expect(try Data(contentsOf: local) == bytes)
+        }
     }
 }

@@ -255,7 +255,9 @@ public class StorageTask: StorageWork, @unchecked Sendable {
     /// Runs `end` on the transfer thread once the task's PROGRESS events on their way were
     /// delivered and every `holdEnd` was released: a pause() or cancel() that an observer of the
     /// last PROGRESS calls reaches the transfer thread before `end` does, so it takes effect
-    /// however fast the last bytes came (`end` checks the task's state again).
+    /// however fast the last bytes came (`end` checks the task's state again). `end` always
+    /// waits its turn behind the work posted to the transfer thread: an observer may have
+    /// returned from its pause() while this thread was still busy with the last bytes.
     func afterProgressDelivered(_ end: @escaping @Sendable () -> Void) {
         storage.engine.assertOnTransferThread()
         let runsNow = state.withLock { () -> Bool in
@@ -263,7 +265,7 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             endAfterProgress = end
             return false
         }
-        if runsNow { end() }
+        if runsNow { storage.engine.perform(end) }
     }
 
     /// Holds the task's end (see `afterProgressDelivered`) until `releaseEnd()`: for a layer that
