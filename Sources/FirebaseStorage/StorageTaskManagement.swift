@@ -1,7 +1,8 @@
-/// Task operations, as the Apple SDK declares them for every task it runs: `enqueue()` begins a
-/// task; `pause()`, `cancel()` and `resume()` act on it. `StorageUploadTask` and
-/// `StorageDownloadTask` adopt it, so code written against the protocol compiles unchanged.
-/// (The Apple SDK marks the last three optional, an Objective-C feature; here every task has them.)
+/// Task operations, as the Apple SDK declares them: every task implements `enqueue()`, which
+/// begins it, and may implement `pause()`, `cancel()` and `resume()`. The Apple SDK marks those
+/// three `@objc optional`, an Objective-C feature; here they are requirements with default
+/// implementations that do nothing, so a type adopting the protocol needs `enqueue()` only, as on
+/// Apple platforms. `StorageUploadTask` and `StorageDownloadTask` implement all four.
 public protocol StorageTaskManagement: AnyObject {
     /// Prepares a task and begins execution.
     func enqueue()
@@ -14,4 +15,10 @@ public protocol StorageTaskManagement: AnyObject {
 
     /// Resumes a paused task.
     func resume()
+}
+
+public extension StorageTaskManagement {
+    func pause() {}
+    func cancel() {}
+    func resume() {}
 }

@@ -45,6 +45,21 @@ struct FidelityTests {
         #expect((failed as? NSError)?.code == StorageErrorCode.cancelled.rawValue)
     }
 
+    @Test("a type adopting StorageTaskManagement needs enqueue() only: pause, cancel and resume are optional as in the Apple SDK")
+    func optionalTaskOperations() {
+        final class Enqueued: StorageTaskManagement {
+            var calls = 0
+            func enqueue() { calls += 1 }
+        }
+        let task = Enqueued()
+        let managed: any StorageTaskManagement = task
+        managed.enqueue()
+        managed.pause()
+        managed.resume()
+        managed.cancel()
+        #expect(task.calls == 1)
+    }
+
     @Test("a server's error carries the HTTP error under NSUnderlyingErrorKey, as GTMSessionFetcher reports it",
           arguments: Flavor.allCases)
     func underlyingHTTPError(flavor: Flavor) async throws {
