@@ -194,7 +194,7 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
             crc32c.update(block)
             delivered += Int64(block.count)
             bodyOffset += Int64(block.count)
-            emit(.progress, bytes: delivered, total: total)
+            emit(.progress, bytes: delivered, total: total, paced: true)
         }
         if let window, delivered == Int64(window.count), rest.count < bytes.count {
             windowFilled = true   // the answer goes on past the window: stop it here

@@ -5,10 +5,11 @@ public typealias StorageTaskObserver = @Sendable (StorageTaskSnapshot) -> Void
 /// one SUCCESS or FAILURE, after which every observer is removed.
 ///
 /// The order is the Apple SDK's: every PROGRESS event of a task is delivered before its SUCCESS or
-/// FAILURE, which is its last. PROGRESS is reported per chunk sent or received, coalesced: while
-/// one is undelivered, newer numbers replace its snapshot instead of queueing another, so a slow
-/// observer (or a fast link) costs one event per delivery, and the latest numbers still come
-/// before the end.
+/// FAILURE, which is its last. PROGRESS is reported per chunk sent or received, at least every
+/// 256 KiB, at most every 50 ms below that, and coalesced: while one is undelivered, newer numbers
+/// replace its snapshot instead of queueing another. So a fast link costs a few hundred events per
+/// 128 MiB, a slow observer sees the latest numbers instead of a backlog, and the latest numbers
+/// come before the end.
 ///
 /// Subclasses run their state machine on the transfer thread and report through `emit`; this
 /// class delivers events on the callback thread with no lock held while an observer runs.
@@ -29,6 +30,9 @@ public class StorageTask: StorageWork, @unchecked Sendable {
     private var latest: StorageTaskSnapshot
     /// A PROGRESS event waiting on the callback thread; newer progress replaces it in place.
     private var queuedProgress: StorageTaskSnapshot?
+    /// A paced PROGRESS not queued yet (see `emit`), and the last PROGRESS queued.
+    private var heldProgress: StorageTaskSnapshot?
+    private var lastQueuedProgress: (bytes: Int64, time: Double) = (0, -.infinity)
     /// A PROGRESS event's observers are running on the callback thread.
     private var deliveringProgress = false
     /// Holds a layer put on the task's end (`holdEnd`), and the end waiting for the PROGRESS
@@ -206,17 +210,25 @@ public class StorageTask: StorageWork, @unchecked Sendable {
 
     /// Records a new state and schedules its delivery. PROGRESS is coalesced with an undelivered
     /// PROGRESS event (its snapshot is replaced), so a slow observer sees the latest numbers
-    /// instead of a backlog, and each chunk costs no more than a lock when nobody is waiting.
+    /// instead of a backlog. A `paced` PROGRESS (one per chunk sent or received) is queued only
+    /// when `progressStep` bytes moved or `progressInterval` passed since the last one queued;
+    /// one held back goes out before the task's next event of another status, so observers
+    /// always have the latest numbers before a PAUSE or the end.
     func emit(_ status: StorageTaskStatus, bytes: Int64, total: Int64, error: StorageError? = nil,
-              metadata: StorageMetadata? = nil) {
+              metadata: StorageMetadata? = nil, paced: Bool = false) {
         storage.engine.assertOnTransferThread()
         let snapshot = StorageTaskSnapshot(status: status, bytesTransferred: bytes, totalBytes: total,
                                            error: error, metadata: metadata, reference: reference)
+        let now = storage.engine.now()
         var endedHere = false
         var dropped: [Observer] = []
-        let enqueue = state.withLock { () -> Bool in
-            guard !latest.status.isTerminal else { return false }
+        let (progressJob, eventJob) = state.withLock { () -> (Bool, Bool) in
+            guard !latest.status.isTerminal else { return (false, false) }
             latest = snapshot
+            var progressJob = false
+            if status != .progress, let held = heldProgress {
+                progressJob = queueProgress(held, at: now)
+            }
             // No observer to call and nothing of this task waiting on the callback thread: the
             // event is delivered here, without waking that thread (a small upload nobody
             // observes cost ~11 thread switches).
@@ -225,15 +237,18 @@ public class StorageTask: StorageWork, @unchecked Sendable {
                     dropped = markTerminalDelivered()
                     endedHere = true
                 }
-                return false
+                return (progressJob, false)
             }
             if status == .progress {
-                let alreadyQueued = queuedProgress != nil
-                queuedProgress = snapshot
-                if alreadyQueued { return false }
+                if paced && queuedProgress == nil && bytes - lastQueuedProgress.bytes < Self.progressStep
+                    && now - lastQueuedProgress.time < Self.progressInterval {
+                    heldProgress = snapshot
+                    return (false, false)
+                }
+                return (queueProgress(snapshot, at: now), false)
             }
             undelivered[status, default: 0] += 1
-            return true
+            return (progressJob, true)
         }
         withExtendedLifetime(dropped) {}   // the observers of other statuses: released here, unlocked
         if status.isTerminal {
@@ -246,10 +261,24 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             for handler in handlers { handler(snapshot) }
         }
         if endedHere { state.broadcast() }
-        guard enqueue else { return }
-        storage.callbackQueue.enqueue { [self] in
-            deliver(status == .progress ? nil : snapshot)
-        }
+        if progressJob { storage.callbackQueue.enqueue { [self] in deliver(nil) } }
+        if eventJob { storage.callbackQueue.enqueue { [self] in deliver(snapshot) } }
+    }
+
+    /// A paced PROGRESS is queued once this many bytes moved since the last one queued...
+    static let progressStep: Int64 = 256 << 10
+    /// ...or this many seconds passed (a slow link still reports each chunk, up to 20 a second).
+    static let progressInterval = 0.05
+
+    /// Under the lock: puts `progress` on its way to the callback thread, in place of a queued
+    /// one's snapshot if there is one. True when a delivery job must be enqueued.
+    private func queueProgress(_ progress: StorageTaskSnapshot, at now: Double) -> Bool {
+        heldProgress = nil
+        defer { queuedProgress = progress }
+        guard queuedProgress == nil else { return false }
+        lastQueuedProgress = (progress.bytesTransferred, now)
+        undelivered[.progress, default: 0] += 1
+        return true
     }
 
     /// Runs `end` on the transfer thread once the task's PROGRESS events on their way were

@@ -238,7 +238,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
                 onUploadProgress: { [self] sent in
                     guard let offset = onWire?.chunk.offset else { return }
                     onWire?.sent = sent
-                    if !paused { emit(.progress, bytes: offset + sent, total: total) }
+                    if !paused { emit(.progress, bytes: offset + sent, total: total, paced: true) }
                 },
                 classify: { [self] result, outcome in
                     answered = onWire?.chunk
