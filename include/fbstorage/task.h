@@ -14,10 +14,13 @@ extern "C" {
  * Events: RESUME when the task starts or resumes, PROGRESS as bytes move, PAUSE, then one
  * SUCCESS or FAILURE, after which every observer is removed and no event follows.
  * Order: every PROGRESS of a task is delivered before its SUCCESS or FAILURE, which is its last
- * event. PROGRESS is reported per chunk sent or received, coalesced: while one is undelivered,
- * newer numbers replace it, and the latest numbers come before the end. A download's SUCCESS
- * waits until its PROGRESS events were delivered, and fbs_task_cancel() called before the
- * download committed its file wins over the success.
+ * event, and the latest numbers come before a PAUSE or the end. PROGRESS follows the chunks
+ * sent or received: at least every 256 KiB while data flows, at most every 50 ms below that,
+ * coalesced while one is undelivered (newer numbers replace it rather than queue up behind a
+ * slow observer). A download's SUCCESS waits until its PROGRESS observers returned, so an
+ * fbs_task_pause() or fbs_task_cancel() called from one takes effect before the end on any link
+ * (a pause after the last byte: PAUSE, and a resume then ends the task at once); an
+ * fbs_task_cancel() that returned before a download committed its file wins over the success.
  * ---------------------------------------------------------------------------------------- */
 typedef enum fbs_task_status {
     FBS_TASK_STATUS_UNKNOWN  = 0,
