@@ -46,9 +46,24 @@ public final class Storage: RequestHost, @unchecked Sendable {
         try self.init(bucket: bucket, engine: HTTPEngine(name: "fbstorage-transfer"))
     }
 
-    /// A storage whose requests go through `engine` (tests pass a fake one).
-    init(bucket: String, engine: @autoclosure () throws(StorageError) -> any TransferEngine) throws(StorageError) {
-        self.bucket = try StoragePath.parseBucket(bucket)
+    /// A storage without a bucket, as the Apple SDK makes one for `Storage.storage(url: "")` or an
+    /// empty `storageBucket`: its references work (their bucket is ""), and every request fails at
+    /// once with `noBucket`, sending nothing.
+    public static func withoutBucket() throws(StorageError) -> Storage {
+        try Storage(bucket: nil, engine: HTTPEngine(name: "fbstorage-transfer"))
+    }
+
+    /// The error of every request of a storage without a bucket.
+    static let noBucket = StorageError(code: .bucketNotFound,
+                                       message: "No bucket: the storage was made without one (an empty storageBucket, or a storage for the URL \"\")")
+
+    /// A storage whose requests go through `engine` (tests pass a fake one); nil: no bucket.
+    init(bucket: String?, engine: @autoclosure () throws(StorageError) -> any TransferEngine) throws(StorageError) {
+        if let bucket {
+            self.bucket = try StoragePath.parseBucket(bucket)
+        } else {
+            self.bucket = ""
+        }
         if let endpoint = try Endpoint.emulator(environment: "FIREBASE_STORAGE_EMULATOR_HOST") {
             currentSettings.endpoint = endpoint
             currentSettings.endpointFromEnvironment = true

@@ -27,16 +27,20 @@ open class Storage {
         storage(app: defaultApp(), url: url)
     }
 
-    /// The storage of `app`'s default bucket.
+    /// The storage of `app`'s default bucket. No bucket in the options stops the program; an
+    /// empty one gives a storage without a bucket, as in the Apple SDK (see `storage(app:url:)`).
     open class func storage(app: FirebaseApp) -> Storage {
-        guard let bucket = app.options.storageBucket, !bucket.isEmpty else {
+        guard let bucket = app.options.storageBucket else {
             fatalError("No default Storage bucket found. Did you configure Firebase Storage properly?")
         }
         return instance(app: app, bucket: bucket)
     }
 
-    /// The storage of the bucket `url` (`gs://bucket`, no object path) for `app`.
+    /// The storage of the bucket `url` (`gs://bucket`, no object path) for `app`. An empty `url`
+    /// gives a storage without a bucket, as in the Apple SDK: its references work (their bucket is
+    /// ""), and every operation fails with `bucketNotFound`.
     open class func storage(app: FirebaseApp, url: String) -> Storage {
+        guard !url.isEmpty else { return instance(app: app, bucket: "") }
         let path: StoragePath
         do {
             path = try StoragePath.parse(url: url)
@@ -73,7 +77,7 @@ open class Storage {
     init(app: FirebaseApp, bucket: String) {
         self.app = app
         do {
-            core = try FBStorage.Storage(bucket: bucket)
+            core = try bucket.isEmpty ? FBStorage.Storage.withoutBucket() : FBStorage.Storage(bucket: bucket)
         } catch {
             fatalError("Cannot create the storage for bucket '\(bucket)': \(error.message)")
         }

@@ -108,3 +108,47 @@ struct ReferenceTests {
         #expect(parsed.dictionaryRepresentation()["generation"] as? String == "12345")
     }
 }
+
+@Suite("A storage without a bucket, as the Apple SDK's Storage.storage(url: \"\")", .timeLimit(.minutes(1)))
+struct NoBucketTests {
+    private func app(bucket: String?) -> FirebaseApp {
+        let id = UUID().uuidString.lowercased()
+        let options = FirebaseOptions(googleAppID: "1:1234:ios:\(id)", gcmSenderID: "1234")
+        options.storageBucket = bucket
+        options.projectID = "demo-tests"
+        FirebaseApp.configure(name: "app-\(id)", options: options)
+        return FirebaseApp.app(name: "app-\(id)")!
+    }
+
+    private func expectBucketNotFound(_ error: Error?) {
+        let nsError = error as NSError?
+        #expect(nsError.flatMap { StorageErrorCode(rawValue: $0.code) } == .bucketNotFound, "\(String(describing: error))")
+    }
+
+    @Test("storage(url: \"\") and an empty storageBucket give references whose operations fail with bucketNotFound",
+          arguments: Flavor.allCases)
+    func emptyBucket(flavor: Flavor) async throws {
+        let configured = app(bucket: "bucket-\(UUID().uuidString.prefix(8).lowercased())")
+        for storage in [Storage.storage(app: configured, url: ""), Storage.storage(app: app(bucket: ""))] {
+            storage.useEmulator(withHost: "127.0.0.1", port: Emulators.port(flavor))
+            storage.callbackQueue = TestQueue.queue
+            let ref = storage.reference(withPath: "ios/public/testBytesUpload")
+            #expect(ref.bucket == "" && ref.fullPath == "ios/public/testBytesUpload")
+            // As the Apple SDK's testNoDeadlocks: an upload from another upload's completion.
+            let data = Data("Hello Swift World".utf8)
+            let error: Error? = await called { done in
+                ref.putData(data) { _, _ in ref.putData(data) { _, error in done(error) } }
+            }
+            expectBucketNotFound(error)
+            expectBucketNotFound(await called { done in ref.getMetadata { _, error in done(error) } })
+            let local = FileManager.default.temporaryDirectory.appendingPathComponent("no-bucket-\(UUID()).txt")
+            expectBucketNotFound(await called { done in ref.write(toFile: local) { _, error in done(error) } })
+            do {
+                _ = try await ref.listAll()
+                Issue.record("listAll succeeded without a bucket")
+            } catch {
+                expectBucketNotFound(error as NSError)
+            }
+        }
+    }
+}

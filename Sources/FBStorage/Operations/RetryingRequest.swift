@@ -96,6 +96,7 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
     /// Starts the first attempt: at once on the transfer thread, else posted to it. A registered
     /// request fails at once if the storage is closed.
     func start() throws(StorageError) {
+        if case .object(let path) = subject, path.bucket.isEmpty { throw Storage.noBucket }
         if options.registered { try host.register(self) }
         if host.engine.isTransferThread {
             attempt(rejectedToken: nil)
