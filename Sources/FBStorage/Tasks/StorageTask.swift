@@ -137,7 +137,8 @@ public class StorageTask: StorageWork, @unchecked Sendable {
 
     /// Calls `handler` once with the final snapshot when the task ends: on the transfer thread,
     /// without waking the callback thread, or at once on the caller's thread if it already ended.
-    /// For layers that deliver on an executor of their own (FirebaseStorage's `callbackQueue`):
+    /// It may run before the task's PROGRESS events reached their observers: a completion that
+    /// observers may watch runs from SUCCESS and FAILURE observers instead (FirebaseStorage's).
     /// `handler` must return quickly and never block.
     public func onEnd(_ handler: @escaping StorageTaskObserver) {
         let ended = state.withLock { () -> StorageTaskSnapshot? in
