@@ -89,9 +89,11 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             return (handle, current)
         }
         if let current {
-            // Ahead of events still waiting (a fast task's first PROGRESS): RESUME came first.
+            // A RESUME goes ahead of events still waiting (a fast task's first PROGRESS): it came
+            // first. Any other status reports the current state, later than what is waiting (a
+            // PROGRESS held back by the pacing must not pass a RESUME on its way).
             // The call looks the observer up, so that a removal meanwhile releases it at once.
-            storage.callbackQueue.enqueue(aheadOfEvents: true) { [self] in
+            storage.callbackQueue.enqueue(aheadOfEvents: status == .resume) { [self] in
                 invoke(handle, current) {
                     guard let owed = owedAtOnce[handle], mayRunAtOnce(owed.status) else { return nil }
                     owedAtOnce[handle] = nil
