@@ -38,8 +38,7 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
         /// Counts changes of user, so that a refresh finishing after a sign-out or another
         /// sign-in does not bring the old user back.
         var generation = 0
-        var refreshWaiters: [@Sendable (Result<String?, StorageError>) -> Void] = []
-        var refreshing = false
+        var refresh = RenewalInFlight<String?>()
         var listeners: [Int64: Listener] = [:]
         var nextListener: Int64 = 1
         var persistence: AuthPersistence?
@@ -232,9 +231,7 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
         let step = lock.withLock { () -> Step in
             guard let user = state.user else { return .answer(nil) }
             if let token = user.idToken, token != rejected, user.hasFreshToken(at: now) { return .answer(token) }
-            state.refreshWaiters.append(completion)
-            guard !state.refreshing else { return .wait }
-            state.refreshing = true
+            guard state.refresh.join(completion) else { return .wait }
             return .refresh(user.refreshToken, generation: state.generation)
         }
         switch step {
@@ -251,32 +248,32 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
 
     private func finishRefresh(_ result: Result<AuthUser, StorageError>, generation: Int) {
         var changed: (user: AuthUser?, persistence: AuthPersistence?, userChanged: Bool)?
-        let (waiters, answer) = lock.withLock { () -> ([@Sendable (Result<String?, StorageError>) -> Void], Result<String?, StorageError>) in
-            defer { state.refreshWaiters = []; state.refreshing = false }
+        let (waiters, answer) = lock.withLock { () -> (RenewalInFlight<String?>.Waiters, Result<String?, StorageError>) in
+            let waiters = state.refresh.end()
             guard generation == state.generation, let current = state.user else {
                 // Signed out or signed in anew meanwhile: the refresh was for a user who is gone.
-                return (state.refreshWaiters, .success(state.user?.idToken))
+                return (waiters, .success(state.user?.idToken))
             }
             switch result {
             case .success(let refreshed):
                 let user = refreshed.keeping(profileOf: current)
                 state.user = user
                 changed = (user, state.persistence, false)
-                return (state.refreshWaiters, .success(user.idToken))
+                return (waiters, .success(user.idToken))
             case .failure(let error):
                 if AuthErrors.endsSession(error) {
                     state.user = nil
                     state.generation += 1
                     changed = (nil, state.persistence, true)
                 }
-                return (state.refreshWaiters, .failure(error))
+                return (waiters, .failure(error))
             }
         }
         if let changed {
             save(changed.user, to: changed.persistence)
             notify(changed.user, userChanged: changed.userChanged)
         }
-        for waiter in waiters { waiter(answer) }
+        waiters.answer(answer)
     }
 
     private func startIDToken(_ forceRefresh: Bool, _ done: @escaping StorageCompletion<String>) {
