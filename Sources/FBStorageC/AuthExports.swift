@@ -269,11 +269,20 @@ public func fbs_storage_use_auth(_ storage: OpaquePointer?, _ auth: OpaquePointe
 @_cdecl("fbs_storage_set_auth_token_provider_async")
 public func fbs_storage_set_auth_token_provider_async(_ storage: OpaquePointer?, _ provider: fbs_token_provider_async?,
                                                      _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    Errors.status { () throws(StorageError) in
+    fbs_storage_set_auth_token_provider_async_full(storage, provider, userData, nil)
+}
+
+@_cdecl("fbs_storage_set_auth_token_provider_async_full")
+public func fbs_storage_set_auth_token_provider_async_full(_ storage: OpaquePointer?, _ provider: fbs_token_provider_async?,
+                                                          _ userData: UnsafeMutableRawPointer?,
+                                                          _ destroy: fbs_destroy_notify?) -> Int32 {
+    // Owned from here: the provider and every request it was given and has not answered keep it.
+    let userData = OwnedUserData(userData, destroy: destroy)
+    return Errors.status { () throws(StorageError) in
         let storage = try Storage.behind(storage)
-        let userData = UserData(pointer: userData)
         guard let provider else { return storage.setAuthTokenProvider(async: nil) }
         storage.setAuthTokenProvider(async: { forceRefresh, request in
+            request.holdUntilAnswered(userData)
             // The request handle is the library's: released once answered (fbs_token_request_*).
             provider(forceRefresh ? 1 : 0, Handles.make(request, owned: false), userData.pointer)
         })

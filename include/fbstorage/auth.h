@@ -173,6 +173,15 @@ typedef struct fbs_token_request fbs_token_request;
 typedef void (*fbs_token_provider_async)(int force_refresh, fbs_token_request *request, void *user_data);
 int fbs_storage_set_auth_token_provider_async(fbs_storage *storage, fbs_token_provider_async fn,
                                               void *user_data);
+/* As fbs_storage_set_auth_token_provider_async(), with a destroy callback for user_data (may be
+ * NULL; see fbs_destroy_notify). It is called once, when the provider has been dropped
+ * (replaced by any fbs_storage_set_auth_token* or fbs_storage_use_auth call, removed with fn
+ * NULL, or the storage freed), no request in flight still uses it, and every request it was
+ * given has been answered: an answer given later, from another thread, may still use user_data.
+ * It runs with no library lock held, after the provider's last call returned. With fn NULL, or
+ * when the call fails, destroy is called at once. */
+int fbs_storage_set_auth_token_provider_async_full(fbs_storage *storage, fbs_token_provider_async fn,
+                                                   void *user_data, fbs_destroy_notify destroy);
 /* Errors: FBS_ERR_INVALID_ARGUMENT (a request already answered, invalid UTF-8 or a control
  * character in token). The waiting request then fails with FBS_ERR_INVALID_ARGUMENT too. */
 int fbs_token_request_complete(fbs_token_request *request, const char *token);

@@ -331,6 +331,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_user_free": (None, [_U]),
     "fbs_storage_use_auth": (STATUS, [_S, _A]),
     "fbs_storage_set_auth_token_provider_async": (STATUS, [_S, TOKEN_PROVIDER_ASYNC, c_void_p]),
+    "fbs_storage_set_auth_token_provider_async_full": (STATUS, [_S, TOKEN_PROVIDER_ASYNC, c_void_p, DESTROY_NOTIFY]),
     "fbs_token_request_complete": (STATUS, [TokenRequestHandle, c_char_p]),
     "fbs_token_request_fail": (STATUS, [TokenRequestHandle, c_char_p]),
     # Admin access (fbstorage/admin.h)

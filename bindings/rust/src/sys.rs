@@ -254,6 +254,8 @@ unsafe extern "C" {
     pub fn fbs_storage_use_auth(storage: *mut fbs_storage, auth: *mut fbs_auth) -> c_int;
     pub fn fbs_storage_set_auth_token_provider_async(storage: *mut fbs_storage, f: fbs_token_provider_async,
                                                      user_data: *mut c_void) -> c_int;
+    pub fn fbs_storage_set_auth_token_provider_async_full(storage: *mut fbs_storage, f: fbs_token_provider_async,
+                                                          user_data: *mut c_void, destroy: fbs_destroy_notify) -> c_int;
     pub fn fbs_token_request_complete(request: *mut fbs_token_request, token: *const c_char) -> c_int;
     pub fn fbs_token_request_fail(request: *mut fbs_token_request, message: *const c_char) -> c_int;
 }
