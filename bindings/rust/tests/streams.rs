@@ -2,6 +2,7 @@
 mod common;
 
 use std::io::{Read, Seek, SeekFrom, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -102,6 +103,59 @@ fn a_stream_resumes_with_range_after_a_fault() {
         let mut all = Vec::new();
         reader.read_to_end(&mut all).unwrap();
         assert!(all == data[10..], "{flavor}: {} bytes", all.len());
+    }
+}
+
+/// A proxy to `emulator` whose first forwarded response is cut after `cut_after` bytes (the
+/// emulator's faults cannot cut a response body mid-way); returns its port and the request
+/// heads it forwarded, one per connection.
+fn cutting_proxy(emulator: &Emulator, cut_after: u64) -> (u16, Arc<Mutex<Vec<String>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let heads = Arc::new(Mutex::new(Vec::new()));
+    let (target, seen) = (emulator.address(), heads.clone());
+    std::thread::spawn(move || {
+        for (index, client) in listener.incoming().enumerate() {
+            let (Ok(mut client), Ok(mut server)) = (client, TcpStream::connect(&target)) else { continue };
+            let (mut client_reader, mut server_writer) = (client.try_clone().unwrap(), server.try_clone().unwrap());
+            let seen = seen.clone();
+            std::thread::spawn(move || {
+                let mut head = vec![0; 4096];
+                let n = client_reader.read(&mut head).unwrap_or(0);
+                seen.lock().unwrap().push(String::from_utf8_lossy(&head[..n]).into_owned());
+                let _ = server_writer.write_all(&head[..n]);
+                let _ = std::io::copy(&mut client_reader, &mut server_writer);
+                let _ = server_writer.shutdown(Shutdown::Both);
+            });
+            std::thread::spawn(move || {
+                let _ = if index == 0 { std::io::copy(&mut (&mut server).take(cut_after), &mut client) } else { std::io::copy(&mut server, &mut client) };
+                let _ = client.shutdown(Shutdown::Both);
+                let _ = server.shutdown(Shutdown::Both);
+            });
+        }
+    });
+    (port, heads)
+}
+
+/// A connection cut mid-body: the stream goes on with Range from the first byte not delivered.
+#[test]
+fn a_stream_resumes_with_range_after_a_cut_connection() {
+    for flavor in FLAVORS {
+        let emulator = Emulator::get(flavor);
+        let data = payload(2 << 20);
+        let reference = written(&emulator.storage(), "streams/cut.bin", &data);
+        let (port, heads) = cutting_proxy(emulator, 300_000);
+        let proxied = emulator.storage();
+        proxied.use_emulator("127.0.0.1", port).unwrap();
+        let mut all = Vec::new();
+        proxied.reference(&reference.full_path()).unwrap().range_reader(10, Some(data.len() as u64 - 10)).unwrap().read_to_end(&mut all).unwrap();
+        assert!(all == data[10..], "{flavor}: {} bytes", all.len());
+        let heads = heads.lock().unwrap();
+        let range = |head: &String| head.lines().find_map(|l| l.strip_prefix("Range: bytes=")).map(str::to_owned);
+        assert!(heads.len() >= 2, "{flavor}: {heads:?}");
+        assert_eq!(range(&heads[0]).as_deref(), Some(format!("10-{}", data.len() - 1).as_str()), "{flavor}");
+        let resumed_at: u64 = range(&heads[1]).and_then(|r| r.split('-').next().and_then(|s| s.parse().ok())).expect("a Range on the second request");
+        assert!(resumed_at > 10 && resumed_at < 300_010, "{flavor}: resumed at {resumed_at}");
     }
 }
 
