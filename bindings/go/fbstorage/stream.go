@@ -126,6 +126,7 @@ func (o *ObjectReader) Read(p []byte) (int, error) {
 	}
 	if len(o.blocks) == 0 {
 		o.mu.Unlock()
+		readers.remove(o.key) // the sink is not called after the end
 		if _, err := o.task.Wait(context.Background()); err != nil {
 			return 0, err
 		}
@@ -183,6 +184,7 @@ func (o *ObjectReader) Close() error {
 		_ = o.task.Cancel()
 	}
 	<-o.task.done
+	readers.remove(o.key)
 	return nil
 }
 
@@ -293,7 +295,8 @@ func (w *ObjectWriter) wakeSource() {
 	}
 }
 
-// Write queues a copy of p for the upload, waiting while the buffer is full. After the upload
+// Write queues a copy of p for the upload, waiting while the buffer is full (so memory holds
+// at most the buffer and one p). After the upload
 // ended it returns the upload's error (or ErrInvalidArgument after Close).
 func (w *ObjectWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
@@ -327,6 +330,7 @@ func (w *ObjectWriter) Close() error {
 	w.mu.Unlock()
 	w.wakeSource()
 	snapshot, err := w.task.Wait(context.Background())
+	writers.remove(w.key) // the source is not called after the end
 	if err == nil {
 		w.metadata = snapshot.Metadata
 	}
@@ -345,6 +349,7 @@ func (w *ObjectWriter) Abort(cause error) {
 	w.mu.Unlock()
 	w.task.cancelFor(cause)
 	<-w.task.done
+	writers.remove(w.key)
 }
 
 // Metadata is the stored object's metadata after a successful Close; nil before.
