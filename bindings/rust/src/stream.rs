@@ -56,7 +56,11 @@ impl<S: Default> Shared<S> {
 
     /// Pending (the waker kept) until `ready(state)`; then `Some(state)`.
     fn poll_ready(&self, waker: &Waker, ready: impl Fn(&S) -> bool) -> Option<MutexGuard<'_, S>> {
-        lock(&self.wakers).push(waker.clone()); // before looking: a notify in between wakes it
+        let mut wakers = lock(&self.wakers); // registered before looking: a notify in between wakes it
+        if !wakers.iter().any(|w| w.will_wake(waker)) {
+            wakers.push(waker.clone());
+        }
+        drop(wakers);
         let state = self.lock();
         ready(&state).then_some(state)
     }
