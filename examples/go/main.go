@@ -63,7 +63,7 @@ func main() {
 	}
 	check(writer.Close())
 	fmt.Println()
-	done := fbstorage.Snapshot{Metadata: writer.Metadata()}
+	metadata := writer.Metadata()
 
 	reader, err := reference.NewReader(ctx)
 	check(err)
@@ -86,7 +86,7 @@ func main() {
 	}
 	fmt.Printf("read back %d bytes: SHA-256 %x, last %d bytes match\n", stat.Size(), remote.Sum(nil), len(tail))
 
-	fmt.Printf("uploaded %s: %d bytes, %s\n", reference, done.Metadata.Size, done.Metadata.ContentType)
+	fmt.Printf("uploaded %s: %d bytes, %s\n", reference, metadata.Size, metadata.ContentType)
 	url, err := reference.DownloadURL(ctx)
 	check(err)
 	fmt.Println("download URL:", url)
