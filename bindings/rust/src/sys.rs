@@ -40,6 +40,7 @@ pub type fbs_source_callback = Option<unsafe extern "C" fn(buffer: *mut c_void, 
 
 /// `fbs_allocator` (operations.h): memory a download fills, from the caller.
 #[repr(C)]
+#[derive(Debug)]
 pub struct fbs_allocator {
     pub allocate: Option<unsafe extern "C" fn(length: usize, user_data: *mut c_void) -> *mut c_void>,
     pub release: Option<unsafe extern "C" fn(memory: *mut c_void, user_data: *mut c_void)>,
