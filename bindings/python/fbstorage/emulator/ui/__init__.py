@@ -11,7 +11,7 @@ from pathlib import Path
 from aiohttp import web
 
 from ..errors import ApiError, json_error
-from ..identity.routes import IDENTITY_TOOLKIT, LEGACY_RELYING_PARTY, SECURE_TOKEN
+from ..identity.paths import IDENTITY_TOOLKIT, LEGACY_RELYING_PARTY, SECURE_TOKEN
 from ..server import CONTROL_PREFIX, UI_PREFIX as PREFIX
 from ..state import STATE, EmulatorState
 from .activity import recorder

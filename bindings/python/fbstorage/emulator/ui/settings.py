@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
-from ..identity.routes import IDENTITY_TOOLKIT
+from ..identity.paths import IDENTITY_TOOLKIT
 from .activity import ActivityLog
 
 WILDCARD_HOSTS = ("", "0.0.0.0", "::")
