@@ -102,7 +102,7 @@ def test_no_cross_origin_access_to_the_ui_but_downloads_have_cors(start_emulator
     assert "Access-Control-Allow-Origin" not in page.headers
     assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
     emulator.upload_ok("f.txt", b"hello")
-    download = emulator.download("f.txt", headers={"Origin": "http://app.test", **ADMIN})
+    download = emulator.download("f.txt", headers={"Origin": "http://app.test"})  # a user, not the owner
     assert download.content == b"hello"
     assert download.headers["Access-Control-Allow-Origin"] == "http://app.test"  # a streamed response too
 
