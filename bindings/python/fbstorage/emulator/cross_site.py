@@ -25,7 +25,10 @@ from .signed_urls import is_signed_url
 CONTROL_PREFIXES = ("/_emulator/", "/internal/", "/_admin/", "/emulator/v1/", "/ui/api/")
 BROWSER_API_PREFIXES = ("/v0/", IDENTITY_TOOLKIT + "/accounts:", LEGACY_RELYING_PARTY + "/", SECURE_TOKEN,
                         TOKEN_PATH)
-UI_PAGES = "/ui"  # the UI's page and static files: no CORS; their own guard (ui/__init__.py)
+# The UI's page and static files: no CORS, their own guard (ui/__init__.py). Exact: any other
+# path under /ui could be the XML API's (a bucket named `ui`).
+UI_PAGES = ("/ui", "/ui/")
+UI_STATIC = "/ui/static/"
 CORS_EXPOSED = ", ".join([
     "Content-Type", "X-Firebase-Storage-Version", "X-Goog-Upload-Size-Received", "X-Goog-Upload-URL",
     "X-Goog-Upload-Command", "X-GUploader-UploadID", "X-Goog-Upload-Header-Content-Length",
@@ -42,7 +45,7 @@ def is_control(path: str) -> bool:
 
 
 def _is_ui_page(path: str) -> bool:
-    return path.startswith(UI_PAGES) and not is_control(path)
+    return path in UI_PAGES or path.startswith(UI_STATIC)
 
 
 def _refusal(request: web.Request) -> str | None:
@@ -53,7 +56,8 @@ def _refusal(request: web.Request) -> str | None:
     if is_control(path):
         return f"{path} is not open to other origins' pages (docs/security.md; --cors-allow-origin opens it to one)."
     if not (path.startswith(BROWSER_API_PREFIXES) or is_signed_url(request.query)):
-        return "The GCS APIs act as an admin: they are not open to other origins' pages (docs/security.md)."
+        return (f"{path}: other origins' pages may use the Firebase API, Auth's user routes and signed URLs only "
+                "(the GCS APIs take every caller as an admin; docs/security.md).")
     if is_admin_credential(request.headers.get("Authorization")):
         return "Admin credentials are not accepted from another origin's page (docs/security.md)."
     return None

@@ -39,6 +39,8 @@ CONTROL_CALLS = [
     ("DELETE", "/emulator/v1/projects/demo-project/accounts", None),
     ("GET", "/ui/api/requests", None),
     ("POST", "/ui/api/delete-folder", '{"bucket": "b", "prefix": "users/"}'),
+    ("GET", "/ui/api/../../_emulator/requests", None),
+    ("GET", "/%5Femulator/requests", None),
 ]
 NO_CORS = ("Access-Control-Allow-Origin", "Access-Control-Allow-Methods", "Access-Control-Allow-Headers",
            "Access-Control-Expose-Headers")
@@ -136,7 +138,7 @@ def test_admin_credentials_are_refused_from_a_foreign_page(seeded, authorization
 
 def test_the_gcs_apis_act_as_admin_so_a_foreign_page_gets_none(seeded):
     foreign = {"Origin": OTHER_PORT}
-    for method, path in [("GET", "/storage/v1/b/b/o"), ("GET", "/storage/v1/b/b/o/users%2Fada%2Fsecret?alt=media"),
+    for method, path in [("GET", "/storage/v1/b/b/o"), ("GET", "/ui/secret"), ("GET", "/uibucket/secret"), ("GET", "/storage/v1/b/b/o/users%2Fada%2Fsecret?alt=media"),
                          ("DELETE", "/storage/v1/b/b/o/users%2Fada%2Fsecret"), ("GET", "/b/users/ada/secret"),
                          ("POST", "/upload/storage/v1/b/b/o?uploadType=media&name=planted"),
                          ("POST", "/batch/storage/v1")]:
