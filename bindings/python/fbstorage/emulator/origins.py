@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -55,7 +56,14 @@ class CrossSitePolicy:
             return False
         if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or port is None:
             return False  # `null` (a sandboxed frame, a file: page) is nobody's own
-        return host_is_own(parts.hostname, self.bind_host) and (port in self.own_ports or port == _local_port(request))
+        return self._origin_host_is_own(parts.hostname) and (port in self.own_ports or port == _local_port(request))
+
+    def _origin_host_is_own(self, name: str) -> bool:
+        """Stricter than host_is_own: listening on every interface, a page's host must still be a
+        loopback name or an address, never another name (a rebinding needs one)."""
+        if name in LOOPBACK_HOSTS or name == self.bind_host.strip("[]").lower():
+            return True
+        return self.bind_host in WILDCARD_HOSTS and _is_address(name)
 
     def foreign(self, request: web.Request) -> bool:
         """Whether a browser sent this from a page that is not the emulator's own."""
@@ -64,6 +72,14 @@ class CrossSitePolicy:
             fetch_site = request.headers.get("Sec-Fetch-Site")
             return fetch_site is not None and fetch_site not in TRUSTED_FETCH_SITES
         return not self.is_own(origin, request)
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
 
 
 def _local_port(request: web.Request) -> int | None:

@@ -106,6 +106,15 @@ def test_a_rebound_name_is_foreign_even_on_the_emulators_port(seeded):
                                    headers={"Origin": rebound, "Host": f"attacker.example:{seeded.port}"}))
 
 
+def test_listening_on_every_interface_a_rebound_name_is_still_foreign(start_emulator):
+    """Any address may then be the emulator's own (a LAN address), but no other name."""
+    emulator = start_emulator("--host", "0.0.0.0")
+    own = emulator.http.get(emulator.url("/_emulator/requests"), headers={"Origin": f"http://10.1.2.3:{emulator.port}"})
+    assert own.status_code == 200
+    assert_refused(emulator.http.get(emulator.url("/_emulator/requests"), headers={
+        "Origin": f"http://attacker.example:{emulator.port}", "Host": f"attacker.example:{emulator.port}"}))
+
+
 def test_tools_and_the_emulators_own_pages_keep_every_route(seeded):
     """No Origin (curl, the SDKs, firebase-tools), a typed address (Sec-Fetch-Site: none), and
     pages of the emulator's own port under any loopback name."""
