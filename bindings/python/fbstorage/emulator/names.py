@@ -13,6 +13,9 @@ from urllib.parse import unquote_to_bytes
 from .errors import bad_request, not_found
 
 MAX_NAME_BYTES = 1024
+# Names GCS reserves (cloud.google.com/storage/docs/objects#naming): no object has them.
+RESERVED_NAMES = (".", "..")
+RESERVED_PREFIX = ".well-known/acme-challenge/"
 _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 
@@ -64,6 +67,8 @@ def production_name_refusal(name: str) -> str | None:
                 f" '{shown}'")
     if "\r" in name or "\n" in name:
         return f"Disallowed unicode characters present in object name '{name}'"
+    if name in RESERVED_NAMES or name.startswith(RESERVED_PREFIX):
+        return f"Object name '{name}' is reserved: '.', '..' and names under '{RESERVED_PREFIX}' are not allowed"
     return None
 
 
