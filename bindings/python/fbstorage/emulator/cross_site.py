@@ -17,7 +17,7 @@ from aiohttp import web
 
 from .auth import is_admin_credential
 from .errors import json_error
-from .identity.routes import IDENTITY_TOOLKIT, LEGACY_RELYING_PARTY, SECURE_TOKEN
+from .identity.paths import IDENTITY_TOOLKIT, LEGACY_RELYING_PARTY, SECURE_TOKEN
 from .oauth import TOKEN_PATH
 from .origins import CrossSitePolicy
 from .signed_urls import is_signed_url
