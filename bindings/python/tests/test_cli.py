@@ -252,8 +252,13 @@ def first_chunk_size(emulator: EmulatorServer) -> int:
 
 
 @pytest.mark.timeout(300)
+@pytest.mark.parametrize(("stop", "status", "said"), [
+    (signal.SIGINT, 130, b"interrupted"),  # Ctrl-C
+    (signal.SIGTERM, 143, b"terminated by SIGTERM"),  # kill, a service manager
+    (signal.SIGHUP, 129, b"terminated by SIGHUP"),  # the terminal closed
+])
 def test_interrupted_upload_continues_where_it_stopped(
-        fbstorage_cli, emulator, cli_env, tmp_path) -> None:
+        fbstorage_cli, emulator, cli_env, tmp_path, stop, status, said) -> None:
     data = payload(16 * SMALL_CHUNK)
     source = tmp_path / "large.bin"
     source.write_bytes(data)
@@ -270,12 +275,12 @@ def test_interrupted_upload_continues_where_it_stopped(
         # The fault is used up once the second chunk arrived; the session is saved by then.
         assert eventually(lambda: not faults(emulator) and any(sessions.glob("*.json")),
                           timeout=60)
-        first.send_signal(signal.SIGINT)
+        first.send_signal(stop)
         _, error = first.communicate(timeout=COMMAND_TIMEOUT)
     finally:
         first.kill()
-    assert first.returncode == 130
-    assert error == b"fbstorage: interrupted; 1 upload session kept: run the same command again to resume\n"
+    assert first.returncode == status
+    assert error == b"fbstorage: " + said + b"; 1 upload session kept: run the same command again to resume\n"
     assert len(list(sessions.glob("*.json"))) == 1
 
     # The server is done with the interrupted request once it is logged.
