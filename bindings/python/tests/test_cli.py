@@ -138,6 +138,18 @@ def test_stdin_stdout_and_cat_ranges(fbstorage_cli, emulator) -> None:
                             ("100-100", data[100:101])):
         ranged = fbstorage_cli("cat", "--range", given, "gs://test-bucket/piped/in.bin")
         assert ranged.returncode == 0 and ranged.stdout == expected, (given, ranged.stderr)
+    # As gsutil's cat -r (the server answers the Range): a range running past the end gives the bytes
+    # that exist, one starting past it fails.
+    short = os.urandom(17)
+    assert fbstorage_cli("cp", "-", "gs://test-bucket/short.bin", stdin=short).returncode == 0
+    for given, expected in (("15-40", short[15:]), ("0-16", short), ("16-16", short[16:]), ("-40", short),
+                            ("-17", short), ("3-", short[3:])):
+        ranged = fbstorage_cli("cat", "--range", given, "gs://test-bucket/short.bin")
+        assert ranged.returncode == 0 and ranged.stdout == expected, (given, ranged.stderr)
+    for beyond in ("17-20", "40-50", "20-"):
+        failed = fbstorage_cli("cat", "-r", beyond, "gs://test-bucket/short.bin")
+        assert failed.returncode == 1 and failed.stdout == b"", beyond
+        assert b"RANGE_NOT_SATISFIABLE" in failed.stderr and b"past the end" in failed.stderr, beyond
     past = fbstorage_cli("cat", "-r", "700000-700001", "gs://test-bucket/piped/in.bin")
     assert past.returncode == 1 and b"past the end" in past.stderr
     assert fbstorage_cli("cat", "-r", "9-3", "gs://test-bucket/piped/in.bin").returncode == 2
