@@ -94,7 +94,7 @@ class Workflows:
 
 def _document_source(fixture: str | None, project: str) -> firestore.DocumentSource | None:
     if fixture:
-        return firestore.FixtureDocuments(fixture)
+        return firestore.FixtureDocuments.from_file(fixture)
     host = os.environ.get("FIRESTORE_EMULATOR_HOST")
     if host:
         log.info("firestore.get()/exists() in rules read the Firestore emulator at %s", host)
