@@ -37,6 +37,7 @@ from typing import Any, Callable, Iterator
 
 from .blobs import Blob, BlobWriter, FileBlob, MemoryBlob
 from .buckets import Bucket
+from .directory_swap import fsync_directory
 from .metadata import ObjectMetadata, now_us
 
 SMALL_OBJECT_BYTES = 1 << 20
@@ -304,7 +305,7 @@ class ObjectStore:
     def _commit_blob(self, staged_path: str, blob_path: Path) -> None:
         os.rename(staged_path, blob_path)
         if self.persistent:
-            _fsync_directory(self._blobs)
+            fsync_directory(self._blobs)
 
     def _record(self, stored: StoredObject) -> tuple[Path, bytes]:
         """Where and what `stored`'s record is, encoded on the event loop: a request may change the
@@ -319,7 +320,7 @@ class ObjectStore:
 
     def _remove_record(self, bucket: str, name: str, noncurrent_generation: int | None) -> None:
         self._record_path(bucket, name, noncurrent_generation).unlink(missing_ok=True)
-        _fsync_directory(self._records)
+        fsync_directory(self._records)
 
     async def _drop_blob(self, stored: StoredObject) -> None:
         # Readers that already opened the file keep streaming it after the unlink, which can take
@@ -384,12 +385,5 @@ def _write_atomically(tmp: Path, path: Path, data: bytes) -> None:
         file.flush()
         os.fsync(file.fileno())
     os.rename(temp, path)
-    _fsync_directory(path.parent)
+    fsync_directory(path.parent)
 
-
-def _fsync_directory(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
