@@ -16,6 +16,9 @@ src/emulator/storage/files.ts `export`/`import`, src/emulator/storage/metadata.t
 KEY is a UUID in current firebase-tools and `bucket/object/path` in older ones: a metadata file's
 path under metadata/, less `.json`, is its blob's path under blobs/. Other emulators' entries of an
 existing export directory (firestore_export, auth_export, …) are kept when this one re-exports it.
+
+An export replaces only a previous export (or an empty directory), in one step; an import reads
+nothing outside its directory.
 """
 
 from __future__ import annotations

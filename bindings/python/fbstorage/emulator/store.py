@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from .blobs import Blob, BlobWriter, FileBlob, MemoryBlob
-from .buckets import Bucket
+from .buckets import Bucket, bucket_name_characters_allowed
 from .directory_swap import fsync_directory
 from .metadata import ObjectMetadata, now_us
 
@@ -123,7 +123,10 @@ class ObjectStore:
     # Buckets.
 
     def configure_buckets(self, names: list[str]) -> None:
-        """Buckets that exist from the start and after every reset."""
+        """Buckets that exist from the start and after every reset (requests refuse other names)."""
+        for name in names:
+            if not bucket_name_characters_allowed(name):
+                raise ValueError(f"bucket {name!r}: GCS allows only a-z, 0-9, '.', '-' and '_' in bucket names")
         self._configured_buckets.update(names)
         for name in names:
             self.add_bucket(name)

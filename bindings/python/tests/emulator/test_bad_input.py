@@ -6,7 +6,7 @@ import struct
 
 import pytest
 
-from conftest import assert_error, assert_json_error, wait_until
+from conftest import Emulator, assert_error, assert_json_error, wait_until
 
 
 def raw_request(emu, request: bytes) -> bytes:
@@ -70,7 +70,7 @@ def test_malformed_multipart(emu, body, message, production_message):
 @pytest.mark.parametrize("path", [
     "/v0/b/b/o/a%zz", "/v0/b/b/o/%C3%28", "/v0/b/b/o/%", "/v0/b/b/o?name=%zz", "/v0/b/b/o?name=%FF",
     "/v0/b/b/o?name=", "/v0/b/b/o/a%0Ab", "/v0/b/%ZZ/o/x", "/v0/b//o/x", "/v0/b/b/o?name=" + "x" * 1025,
-    "/v0/b/b/o?name=a%00b", "/v0/b/b/o/a%00b", "/v0/b/b%00a/o?name=x", "/v0/b/Caps/o?name=x",
+    "/v0/b/b/o?name=a%00b", "/v0/b/b/o/a%00b", "/v0/b/b%00a/o?name=x", "/v0/b/Caps/o?name=x", "/v0/b/odd%22bucket/o?name=x",
 ])
 def test_bad_names(emu, path):
     reply = raw_request(emu, f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nConnection: close\r\n\r\nx".encode())
@@ -96,6 +96,11 @@ def test_nul_names_are_refused_by_the_gcs_api(emu):
                                    emu.url(path), data=b"x")
         assert refused.status_code == 400 and "Invalid bucket name: 'b\\u0000a'" in refused.text, refused.text
     assert emu.list(prefix="a").json().get("items", []) == []
+
+
+def test_a_configured_bucket_name_gcs_refuses_stops_the_start():
+    with pytest.raises(RuntimeError, match="bucket 'Bad Bucket': GCS allows only"):
+        Emulator("--bucket", "Bad Bucket")
 
 
 def test_unencoded_slash_and_unknown_paths_are_json_404(emu):
