@@ -205,18 +205,17 @@ class ObjectStore:
         self._notify("finalized", stored)
         return stored
 
-    async def save_metadata(self, stored: StoredObject) -> bool:
-        """Persist a metadata change made in place; False if `stored` was replaced or deleted
-        meanwhile (the change then came before that, and is not written over what replaced it)."""
+    async def save_metadata(self, stored: StoredObject) -> None:
+        """Persist a metadata change made in place, unless `stored` was replaced or deleted
+        meanwhile: the change then came before that, and is not written over what replaced it."""
         if self.persistent:
             async with self._commit_lock:
                 if not self._holds(stored):
-                    return False
+                    return
                 await self._in_thread(self._write_record, self._record(stored))
         elif not self._holds(stored):
-            return False
+            return
         self._notify("metadataUpdated", stored)
-        return True
 
     async def delete(self, bucket: str, name: str, precondition: Precondition | None = None,
                      generation: int | None = None) -> bool:
