@@ -12,8 +12,12 @@ Layout of the root directory (a private temp dir unless --data-dir is given):
 A write is durable and atomic in a data directory: the blob is fsynced and renamed into
 blobs/, then the record is written to tmp/, fsynced and renamed over the old one; the old blob
 is deleted last. A crash leaves either the old or the new object, plus at worst an unreferenced
-blob that the next start deletes. Without a data directory nothing is fsynced and objects up to
-SMALL_OBJECT_BYTES are kept in memory.
+blob that the next start deletes. In a versioned bucket the replaced or deleted object's
+noncurrent record is written before its live record goes (a crash between leaves both: the next
+start keeps the live one). The in-memory index changes after the disk. A metadata change made in
+place is written only while its object is still the store's, so it never brings back a replaced
+or deleted one. Without a data directory nothing is fsynced and objects up to SMALL_OBJECT_BYTES
+are kept in memory.
 
 In a bucket with versioning enabled, a replaced or deleted object stays as a noncurrent
 generation (its metadata has `time_deleted_us`), readable by generation until deleted by it.
