@@ -114,20 +114,20 @@ async def _replace_export(target: Path, marker: str, write: Callable[[Path], Awa
         shutil.rmtree(staging, ignore_errors=True)
         raise
     _crash_point("replaced")
-    if retired is not None:
-        shutil.rmtree(retired, ignore_errors=True)
-    _remove_abandoned_stagings(target)
+    await asyncio.get_running_loop().run_in_executor(None, _remove_old_exports, retired, target)
 
 
 def _staging_prefix(target: Path) -> str:
     return f".{target.name}.export-"
 
 
-def _remove_abandoned_stagings(target: Path) -> None:
-    """Directories a killed export left beside `target`: ours if they hold STAGING_MARKER (or
-    nothing, killed before it was written)."""
-    for leftover in target.parent.glob(_staging_prefix(target) + "*"):
-        if leftover.is_symlink() or not leftover.is_dir():
+def _remove_old_exports(retired: Path | None, target: Path) -> None:
+    """The export `target` held before, and the directories killed exports left beside it: ours if
+    they hold STAGING_MARKER (or nothing, killed before it was written)."""
+    if retired is not None:
+        shutil.rmtree(retired, ignore_errors=True)
+    for leftover in target.parent.iterdir():
+        if not leftover.name.startswith(_staging_prefix(target)) or leftover.is_symlink() or not leftover.is_dir():
             continue
         if (leftover / STAGING_MARKER).is_file():
             shutil.rmtree(leftover, ignore_errors=True)
