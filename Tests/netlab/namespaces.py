@@ -17,6 +17,8 @@ import subprocess
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from .processes import wait_for
+
 PREFIX = "fbsnet-"
 NETNS_ETC = Path("/etc/netns")
 CLIENT_V4, SERVER_V4 = "10.213.7.1", "10.213.7.2"
@@ -76,9 +78,13 @@ class Topology:
         for name, old, v4, v6 in ((self.client, "fbsv-c", self.client_v4, self.client_v6),
                                   (self.server, "fbsv-s", self.server_v4, self.server_v6)):
             ip("link", "set", old, "name", self.device, netns=name)
+            # A link taken down keeps its IPv6 addresses (Linux drops them by default).
+            subprocess.run(["ip", "netns", "exec", name, "sysctl", "-qw",
+                            f"net.ipv6.conf.{self.device}.keep_addr_on_down=1"], check=True, timeout=30)
             ip("addr", "add", f"{v4}/24", "dev", self.device, netns=name)
             ip("-6", "addr", "add", f"{v6}/64", "dev", self.device, "nodad", netns=name)
             ip("link", "set", self.device, "up", netns=name)
+        self.wait_for_carrier()
         resolv = NETNS_ETC / self.client / "resolv.conf"
         resolv.parent.mkdir(parents=True, exist_ok=True)
         resolv.write_text(f"nameserver {self.server_v4}\n{RESOLV_OPTIONS}\n")
@@ -95,6 +101,23 @@ class Topology:
         ip("link", "set", self.device, "up" if up else "down", netns=self.client)
         if up:
             ip("link", "set", self.device, "up", netns=self.server)
+            self.wait_for_carrier()
+
+    def wait_for_carrier(self) -> None:
+        """Waits until both ends are up with carrier (a moment after `ip link set up`)."""
+        def operational(name: str) -> bool:
+            return ip("-br", "link", "show", self.device, netns=name).stdout.split()[1] == "UP"
+
+        wait_for(lambda: operational(self.client) and operational(self.server), 10, "the veth pair did not come up")
+
+    def drop_ipv6_route(self, dropped: bool) -> None:
+        """Removes the client's IPv6 route to the server (IPv6 unreachable, IPv4 fine), or puts
+        it back."""
+        route = (f"{self.server_v6.rsplit(':', 2)[0]}::/64", "dev", self.device)
+        if dropped:
+            ip("-6", "route", "del", *route, netns=self.client)
+        else:
+            ip("-6", "route", "replace", *route, netns=self.client)
 
     def shape(self, rate_mbit: float | None) -> None:
         """Caps both directions at `rate_mbit` with tbf (netem is not in this kernel), or removes

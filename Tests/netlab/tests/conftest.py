@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import os
 import signal
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,9 +52,16 @@ class Lab:
     def relayed_storage(self, **settings: float) -> fbstorage.Storage:
         return self.storage(STORAGE_HOST, RELAY_PORT, **settings)
 
+    def server_peers(self, port: int = PORT) -> set[str]:
+        """The client addresses of the connections established to `port` in the server namespace."""
+        listing = subprocess.run(["ip", "netns", "exec", self.topology.server, "ss", "-Htn", "state", "established",
+                                  f"( sport = :{port} )"], capture_output=True, text=True, check=True, timeout=30)
+        return {line.split()[-1].rpartition(":")[0].strip("[]") for line in listing.stdout.splitlines()}
+
     def restore(self) -> None:
         """Every knob back to normal, whatever a test left turned."""
         self.topology.set_link(True)
+        self.topology.drop_ipv6_route(False)
         self.topology.shape(None)
         if self.dns.process is None:
             self.dns.start()
