@@ -20,8 +20,15 @@ public struct StorageSettings: Sendable {
     /// uses 100 MiB). Memory stays flat at any size (chunks stream from disk); a failed request
     /// re-sends at most one chunk, less where the server keeps what it received.
     public var uploadChunkSize: Int64 = 128 << 20
-    /// TCP/TLS connect timeout (seconds).
+    /// TCP/TLS connect timeout (seconds). It also bounds the name lookup.
     public var connectTimeout: Double = 30
+    /// How long a loopback endpoint (127.0.0.0/8, ::1, localhost) may refuse connections before
+    /// the work fails (seconds; 0: at the first refusal). Nothing listening on this machine is
+    /// usually an emulator not started or a wrong port, and minutes of retries would only hide
+    /// that; the grace lets an emulator that is restarting come back. Other endpoints are retried
+    /// until the retry deadline.
+    public var loopbackRefusedGrace: Double = StorageSettings.defaultLoopbackRefusedGrace
+    public static let defaultLoopbackRefusedGrace = 2.0
     /// Also verify uploads against the server's `md5Hash` (CRC32C is always verified).
     public var verifyMD5 = false
     /// A PEM CA bundle replacing the system store for https.

@@ -167,6 +167,21 @@ public func fbs_storage_get_connect_timeout(_ storage: OpaquePointer?, _ out: Un
     read(storage, out) { $0.connectTimeout }
 }
 
+@_cdecl("fbs_storage_set_loopback_refused_grace")
+public func fbs_storage_set_loopback_refused_grace(_ storage: OpaquePointer?, _ seconds: Double) -> Int32 {
+    update(storage) { settings throws(StorageError) in
+        guard seconds.isFinite, seconds >= 0 else {
+            throw StorageError(code: .invalidArgument, message: "loopback refused grace must be 0 or a positive number of seconds")
+        }
+        settings.loopbackRefusedGrace = seconds
+    }
+}
+
+@_cdecl("fbs_storage_get_loopback_refused_grace")
+public func fbs_storage_get_loopback_refused_grace(_ storage: OpaquePointer?, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
+    read(storage, out) { $0.loopbackRefusedGrace }
+}
+
 @_cdecl("fbs_storage_set_verify_md5")
 public func fbs_storage_set_verify_md5(_ storage: OpaquePointer?, _ enabled: Int32) -> Int32 {
     update(storage) { settings throws(StorageError) in

@@ -142,7 +142,7 @@ public enum StorageError: Error, CustomNSError {
         switch error.code {
         // The Apple SDK has no timeout, TLS or range codes: only the C API's wait, https and
         // fbstorage's ranged and streaming reads report them.
-        case .unknown, .timeout, .tls, .rangeNotSatisfiable, .objectChanged: self = .unknown(message: unknown, serverError: server)
+        case .unknown, .timeout, .tls, .rangeNotSatisfiable, .objectChanged, .hostNotFound: self = .unknown(message: unknown, serverError: server)
         case .objectNotFound: self = .objectNotFound(object: object, serverError: server)
         case .bucketNotFound: self = .bucketNotFound(bucket: bucket)
         case .projectNotFound: self = .projectNotFound(project: error.message)

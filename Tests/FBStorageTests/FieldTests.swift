@@ -15,6 +15,38 @@ import Testing
         }
     }
 
+    /// What no retry fixes fails at once with its own code; a resolver that did not answer is retried.
+    @Test func transportFailuresAreClassified() {
+        let subject = RequestSubject.service("test call")
+        func outcome(_ error: TransportError) -> AttemptOutcome {
+            AttemptOutcome(.failure(error), subject: subject, settings: StorageSettings(), mayRefreshToken: false)
+        }
+        func failedCode(_ outcome: AttemptOutcome) -> StorageErrorCode? {
+            if case .fail(let error) = outcome { error.code } else { nil }
+        }
+        #expect(failedCode(outcome(.hostNotFound(host: "firebasestorage.tset"))) == .hostNotFound)
+        #expect(failedCode(outcome(.rejectedByLibcurl(message: "libcurl refused CURLOPT_BUFFERSIZE: x"))) == .internalError)
+        #expect(failedCode(outcome(.invalidRequest(message: "invalid request header field"))) == .invalidArgument)
+        guard case .retry = outcome(.failed(code: 6, message: "Could not resolve host (Temporary failure in name resolution)")) else {
+            Issue.record("a resolver failure must be retried")
+            return
+        }
+        if case .fail(let error) = outcome(.hostNotFound(host: "firebasestorage.tset")) {
+            #expect(error.message.contains("firebasestorage.tset"))
+        }
+    }
+
+    /// The loopback grace is the storage's setting; 0 gives up at the first refusal.
+    @Test func loopbackGraceComesFromTheSettings() {
+        var patient = Backoff(deadline: 100, refusedGrace: 5, random: { 0 })
+        #expect(patient.nextDelay(now: 0, retryAfter: nil, refused: true) != nil)
+        #expect(patient.nextDelay(now: 4.9, retryAfter: nil, refused: true) != nil)
+        #expect(patient.nextDelay(now: 5, retryAfter: nil, refused: true) == nil)
+        var impatient = Backoff(deadline: 100, refusedGrace: 0, random: { 0 })
+        #expect(impatient.nextDelay(now: 0, retryAfter: nil, refused: true) == nil)
+        #expect(StorageSettings().loopbackRefusedGrace == 2)
+    }
+
     @Test func caDiscoveryFollowsGosOrder() {
         func discover(_ env: [String: String], _ present: Set<String>) -> SystemTrust.Locations {
             SystemTrust.discover(environment: { env[$0] }, exists: { present.contains($0) })

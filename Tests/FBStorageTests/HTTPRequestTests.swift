@@ -110,8 +110,8 @@ struct HTTPRequestTests {
         defer { engine.shutdown() }
         let result = await engine.run(HTTPRequest(
             method: "GET", url: server.url("/echo"), headers: [("Authorization", "secret\r\nX-Evil: 1")]))
-        guard case .failed(_, let message)? = result.failure else {
-            Issue.record("expected .failed, got \(result)")
+        guard case .invalidRequest(let message)? = result.failure else {
+            Issue.record("expected .invalidRequest, got \(result)")
             return
         }
         #expect(!message.contains("secret"))

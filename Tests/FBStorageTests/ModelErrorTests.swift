@@ -26,6 +26,7 @@ import Testing
             (.tls, -13061, "FBS_ERR_TLS"),
             (.rangeNotSatisfiable, -13062, "FBS_ERR_RANGE_NOT_SATISFIABLE"),
             (.objectChanged, -13063, "FBS_ERR_OBJECT_CHANGED"),
+            (.hostNotFound, -13064, "FBS_ERR_HOST_NOT_FOUND"),
             (.authInvalidAPIKey, -13100, "FBS_ERR_AUTH_INVALID_API_KEY"),
             (.authInvalidEmail, -13101, "FBS_ERR_AUTH_INVALID_EMAIL"),
             (.authWrongPassword, -13102, "FBS_ERR_AUTH_WRONG_PASSWORD"),

@@ -41,6 +41,7 @@ typedef enum fbs_error_code {
     FBS_ERR_TLS                    = -13061, /* the server's TLS certificate failed verification (never retried) */
     FBS_ERR_RANGE_NOT_SATISFIABLE  = -13062, /* a byte range reaches past the end of the object */
     FBS_ERR_OBJECT_CHANGED         = -13063, /* the object was replaced (new generation) during a download */
+    FBS_ERR_HOST_NOT_FOUND         = -13064, /* the endpoint's host name does not exist (NXDOMAIN; never retried) */
     /* Firebase Auth (fbstorage/auth.h), after the Apple SDK's AuthErrorCode. */
     FBS_ERR_AUTH_INVALID_API_KEY       = -13100, /* the API key is not valid for this project */
     FBS_ERR_AUTH_INVALID_EMAIL         = -13101, /* malformed email address */

@@ -118,9 +118,19 @@ int fbs_storage_get_max_operation_retry_time(const fbs_storage *storage, double 
 int fbs_storage_set_upload_chunk_size(fbs_storage *storage, int64_t bytes);
 int fbs_storage_get_upload_chunk_size(const fbs_storage *storage, int64_t *out_bytes);
 
-/* TCP/TLS connect timeout in seconds (default 30; > 0). */
+/* TCP/TLS connect timeout in seconds (default 30; > 0). It also bounds the host name lookup:
+ * a resolver that does not answer within it fails the attempt, which is retried. */
 int fbs_storage_set_connect_timeout(fbs_storage *storage, double seconds);
 int fbs_storage_get_connect_timeout(const fbs_storage *storage, double *out_seconds);
+
+/* How long a loopback endpoint (127.0.0.0/8, ::1, localhost) may refuse connections before an
+ * operation fails with FBS_ERR_RETRY_LIMIT_EXCEEDED, in seconds (default 2; >= 0, finite; 0:
+ * at the first refusal). Nothing listening on this machine is usually an emulator not started
+ * or a wrong port; the grace lets one that restarts come back (raise it to ride out a slower
+ * restart). Refused connections to other endpoints are retried until the retry deadline.
+ * Applies to operations started afterwards. Errors: FBS_ERR_INVALID_ARGUMENT. */
+int fbs_storage_set_loopback_refused_grace(fbs_storage *storage, double seconds);
+int fbs_storage_get_loopback_refused_grace(const fbs_storage *storage, double *out_seconds);
 
 /* Also verify uploads against the server's md5Hash (off by default: CRC32C is always
  * verified, at a fraction of MD5's CPU cost). enabled: 0 or 1. */

@@ -119,7 +119,7 @@ extension EasyTransfer {
         check(ccurl_setopt_slist(h, CURLOPT_HTTPHEADER, headerList), "HTTPHEADER")
 
         if rc != CURLE_OK {
-            throw .failed(code: Int32(rc.rawValue), message: "\(String(cString: curl_easy_strerror(rc))) (CURLOPT_\(badOption))")
+            throw .rejectedByLibcurl(message: "libcurl refused CURLOPT_\(badOption): \(String(cString: curl_easy_strerror(rc)))")
         }
     }
 
@@ -135,8 +135,7 @@ extension EasyTransfer {
                   !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 })
             else {
                 // The value may be a credential: name the field only when the name itself is printable.
-                throw .failed(code: Int32(CURLE_BAD_FUNCTION_ARGUMENT.rawValue),
-                              message: "invalid request header field (control character or bad name)")
+                throw .invalidRequest(message: "invalid request header field (control character or bad name)")
             }
             hasExpect = hasExpect || HTTPHeaders.namesEqual(name, "Expect")
             hasContentType = hasContentType || HTTPHeaders.namesEqual(name, "Content-Type")

@@ -6,6 +6,7 @@ import CCurl
 final class EasyTransfer {
     let id: TransferID
     let easy: UnsafeMutableRawPointer
+    let url: String
     let callbacks: TransferCallbacks
     let body: (any RequestBody)?
     let bodyLength: Int64
@@ -34,6 +35,7 @@ final class EasyTransfer {
     init(id: TransferID, easy: UnsafeMutableRawPointer, request: HTTPRequest, callbacks: TransferCallbacks) {
         self.id = id
         self.easy = easy
+        self.url = request.url
         self.callbacks = callbacks
         self.body = request.body
         self.bodyLength = request.body?.length ?? 0

@@ -14,6 +14,9 @@ final class TransferLoop {
     /// Transfers paused to keep to a speed cap, and when to resume them (nanoseconds).
     private var throttled: [TransferID: UInt64] = [:]
     private var idleHandles: [UnsafeMutableRawPointer] = []
+    /// Transfers whose name lookup failed, by host, until `NameProbe` says whether the name
+    /// exists: one probe per host however many transfers wait for it.
+    private var awaitingProbe: [String: [(id: TransferID, callbacks: TransferCallbacks, result: TransportError)]] = [:]
     private var stopping = false
 
     /// Longest poll without a wakeup, timer or curl timeout; only a safety net.
@@ -74,7 +77,7 @@ final class TransferLoop {
         case let .start(id, request, callbacks):
             if stopping { callbacks.onComplete(.failure(.cancelled)) } else { begin(id, request, callbacks) }
         case let .cancel(id):
-            if let t = transfers[id] { finish(t, code: nil) }
+            if let t = transfers[id] { finish(t, code: nil) } else { cancelProbeWait(id) }
         case let .perform(work):
             if !stopping { work() }
         case let .addTimer(id, deadline, work):
@@ -112,7 +115,7 @@ final class TransferLoop {
         do {
             try t.configure(request, tuning: tuning, userAgent: userAgent)
         } catch {
-            recycle(t)
+            recycle(t, reusable: false)
             callbacks.onComplete(.failure(error))
             return
         }
@@ -121,9 +124,9 @@ final class TransferLoop {
         let rc = curl_multi_add_handle(multi, easy)
         guard rc == CURLM_OK else {
             Unmanaged.passUnretained(t).release()
-            recycle(t)
+            recycle(t, reusable: false)
             let message = String(cString: curl_multi_strerror(rc))
-            callbacks.onComplete(.failure(.failed(code: Int32(rc.rawValue), message: "curl_multi_add_handle: \(message)")))
+            callbacks.onComplete(.failure(.rejectedByLibcurl(message: "libcurl refused curl_multi_add_handle: \(message)")))
             return
         }
         transfers[id] = t
@@ -147,21 +150,77 @@ final class TransferLoop {
         transfers[t.id] = nil
         throttled[t.id] = nil
         let result = code.map { t.result(code: $0) } ?? .failure(.cancelled)
-        recycle(t)
+        // Only a handle whose transfer ran to its end goes back to the pool: curl 7.88 keeps state
+        // of a failed one past `curl_easy_reset` (after a failed name lookup, its receive buffer,
+        // so that setting CURLOPT_BUFFERSIZE on it failed for every later request).
+        recycle(t, reusable: code == CURLE_OK)
         Unmanaged.passUnretained(t).release()
-        t.callbacks.onComplete(result)
+        if code == CURLE_COULDNT_RESOLVE_HOST, case .failure(let error) = result, let host = Self.host(of: t.url) {
+            awaitProbe(of: host, t.id, t.callbacks, error)
+        } else {
+            t.callbacks.onComplete(result)
+        }
     }
 
-    /// Returns the easy handle to the pool (reset, so no option or pointer of `t` survives) and frees
-    /// what curl referenced.
-    private func recycle(_ t: EasyTransfer) {
-        if idleHandles.count < tuning.easyHandlePoolSize {
+    /// Returns the easy handle to the pool (reset, so no option or pointer of `t` survives) when
+    /// `reusable`, else frees it; frees what curl referenced.
+    private func recycle(_ t: EasyTransfer, reusable: Bool) {
+        if reusable && idleHandles.count < tuning.easyHandlePoolSize {
             curl_easy_reset(t.easy)
             idleHandles.append(t.easy)
         } else {
             curl_easy_cleanup(t.easy)
         }
         t.releaseResources()
+    }
+
+    // MARK: failed name lookups
+
+    /// Holds a transfer whose lookup of `host` failed until `NameProbe` tells a name that does not
+    /// exist (reported as `.hostNotFound`, never retried) from a resolver that did not answer
+    /// (reported as it failed, with the resolver's reason: retried).
+    private func awaitProbe(of host: String, _ id: TransferID, _ callbacks: TransferCallbacks, _ error: TransportError) {
+        let probing = awaitingProbe[host] != nil
+        awaitingProbe[host, default: []].append((id, callbacks, error))
+        guard !probing else { return }
+        let loop = LoopReference(self)
+        NameProbe.start(host: host) { answer in
+            _ = loop.value.inbox.post(.perform { loop.value.probeAnswered(host, answer) })
+        }
+    }
+
+    private func probeAnswered(_ host: String, _ answer: NameProbe.Answer) {
+        for waiting in awaitingProbe.removeValue(forKey: host) ?? [] {
+            var error = waiting.result
+            switch answer {
+            case .doesNotExist: error = .hostNotFound(host: host)
+            case .resolverFailed(let reason):
+                if case .failed(let code, let message) = error { error = .failed(code: code, message: "\(message) (\(reason))") }
+            case .resolves: break
+            }
+            waiting.callbacks.onComplete(.failure(error))
+        }
+    }
+
+    private func cancelProbeWait(_ id: TransferID) {
+        for (host, waiting) in awaitingProbe {
+            guard let index = waiting.firstIndex(where: { $0.id == id }) else { continue }
+            let cancelled = waiting[index]
+            awaitingProbe[host]!.remove(at: index)   // the probe's answer finds an empty list
+            cancelled.callbacks.onComplete(.failure(.cancelled))
+            return
+        }
+    }
+
+    /// The host part of `url` (no brackets around an IPv6 address), by libcurl's URL parser.
+    private static func host(of url: String) -> String? {
+        guard let handle = curl_url() else { return nil }
+        defer { curl_url_cleanup(handle) }
+        var host: UnsafeMutablePointer<CChar>?
+        guard curl_url_set(handle, CURLUPART_URL, url, 0) == CURLUE_OK,
+              curl_url_get(handle, CURLUPART_HOST, &host, 0) == CURLUE_OK, let host else { return nil }
+        defer { curl_free(host) }
+        return String(cString: host)
     }
 
     // MARK: timers
@@ -202,8 +261,17 @@ final class TransferLoop {
         // `.stop` is the last command the closed inbox accepted, so nothing is queued behind it.
         timers.removeAll()
         for t in transfers.values.sorted(by: { $0.id.raw < $1.id.raw }) { finish(t, code: nil) }
+        for waiting in awaitingProbe.values.joined() { waiting.callbacks.onComplete(.failure(.cancelled)) }
+        awaitingProbe.removeAll()
         for easy in idleHandles { curl_easy_cleanup(easy) }
         idleHandles.removeAll()
         curl_multi_cleanup(multi)
     }
+}
+
+/// The loop, handed to a `NameProbe` thread that only posts work back to it through the inbox
+/// (which runs it on the transfer thread, or drops it once the loop stopped).
+private struct LoopReference: @unchecked Sendable {
+    let value: TransferLoop
+    init(_ value: TransferLoop) { self.value = value }
 }

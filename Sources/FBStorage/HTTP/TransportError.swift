@@ -12,4 +12,12 @@ enum TransportError: Error, Sendable, Equatable {
     case failed(code: Int32, message: String)
     /// The proxy answered the CONNECT of an https request with this error status (e.g. 403, 407).
     case proxyRefused(status: Int)
+    /// The resolver answered that the host name does not exist (NXDOMAIN), as opposed to failing
+    /// to answer: a misspelled host, which no retry fixes (see `NameProbe`).
+    case hostNotFound(host: String)
+    /// A libcurl call refused its arguments (an option, a multi-handle call): a bug in the library
+    /// or a libcurl without a feature it needs, which no retry fixes. The message names the call.
+    case rejectedByLibcurl(message: String)
+    /// The request cannot be sent as asked (a header field with a control character): the caller's input.
+    case invalidRequest(message: String)
 }

@@ -23,17 +23,19 @@ struct Backoff: Sendable {
     /// When the current run of refused connections to a loopback endpoint began (nil: none).
     private var refusedSince: Double?
 
-    /// How long a loopback endpoint may refuse connections before the work fails: nothing
-    /// listens there (an emulator not started, a wrong port), and minutes of retries would only
-    /// hide that. The grace lets an emulator that is restarting come back.
-    static let loopbackRefusedGrace = 2.0
+    /// How long a loopback endpoint may refuse connections before the work fails
+    /// (`StorageSettings.loopbackRefusedGrace`).
+    let refusedGrace: Double
 
     /// - Parameters:
     ///   - deadline: absolute, in seconds on the monotonic clock.
     ///   - random: a source of uniform values in [0, 1) (values outside are clamped).
+    ///   - refusedGrace: how long refused connections to a loopback endpoint are retried.
     init(deadline: Double, initialDelay: Double = 0.5, maxDelay: Double = 32,
+         refusedGrace: Double = StorageSettings.defaultLoopbackRefusedGrace,
          random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
         self.deadline = deadline
+        self.refusedGrace = refusedGrace
         self.initialDelay = initialDelay
         self.maxDelay = maxDelay
         self.random = random
@@ -41,7 +43,7 @@ struct Backoff: Sendable {
 
     /// The delay before the next attempt (shortened to end at the deadline, or at the end of the
     /// loopback grace), or `nil` once that limit has come: the deadline passed, or a loopback
-    /// endpoint has refused every connection for `loopbackRefusedGrace`.
+    /// endpoint has refused every connection for `refusedGrace`.
     /// - Parameters:
     ///   - retryAfter: the server's `Retry-After` in seconds, which replaces the computed delay
     ///     (see `parseRetryAfter`).
@@ -64,7 +66,7 @@ struct Backoff: Sendable {
         // The last attempt happens at the limit itself: a delay that would pass it is shortened
         // (an emulator back 1.5 s after a restart is then reached within the 2 s grace).
         var limit = deadline
-        if let refusedSince { limit = min(limit, refusedSince + Self.loopbackRefusedGrace) }
+        if let refusedSince { limit = min(limit, refusedSince + refusedGrace) }
         guard now < limit else { return nil }
         return min(delay, limit - now)
     }

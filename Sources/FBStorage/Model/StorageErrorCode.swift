@@ -40,6 +40,9 @@ public enum StorageErrorCode: Int32, Sendable, CaseIterable {
     case rangeNotSatisfiable = -13062
     /// The object was replaced (another generation) while a download read it (fbstorage's own).
     case objectChanged = -13063
+    /// The resolver answered that the endpoint's host name does not exist (NXDOMAIN): a
+    /// misspelled host. Never retried, unlike a resolver that fails to answer (fbstorage's own).
+    case hostNotFound = -13064
 
     // Firebase Auth (the Apple SDK's AuthErrorCode).
     /// The API key is not valid for the project.
@@ -101,6 +104,7 @@ public enum StorageErrorCode: Int32, Sendable, CaseIterable {
         case .tls: "FBS_ERR_TLS"
         case .rangeNotSatisfiable: "FBS_ERR_RANGE_NOT_SATISFIABLE"
         case .objectChanged: "FBS_ERR_OBJECT_CHANGED"
+        case .hostNotFound: "FBS_ERR_HOST_NOT_FOUND"
         case .authInvalidAPIKey: "FBS_ERR_AUTH_INVALID_API_KEY"
         case .authInvalidEmail: "FBS_ERR_AUTH_INVALID_EMAIL"
         case .authWrongPassword: "FBS_ERR_AUTH_WRONG_PASSWORD"

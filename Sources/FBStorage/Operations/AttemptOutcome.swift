@@ -54,6 +54,9 @@ extension TransportError: CustomStringConvertible {
         case .bodyTooLarge(let limit): return "The server's response was larger than \(limit) bytes"
         case .failed(_, let message): return "Network error: \(message)"
         case .proxyRefused(let status): return StorageError.proxyRefused(status: status).message
+        case .hostNotFound(let host): return "The host name \"\(host)\" does not exist (the resolver answered that no such name is known)"
+        case .rejectedByLibcurl(let message): return "Internal error: \(message)"
+        case .invalidRequest(let message): return message
         }
     }
 
@@ -63,6 +66,9 @@ extension TransportError: CustomStringConvertible {
         case .cancelled: return .cancelled(subject)
         case .aborted, .bodyTooLarge: return StorageError(code: .unknown, message: description)
         case .proxyRefused(let status): return .proxyRefused(status: status)
+        case .hostNotFound: return StorageError(code: .hostNotFound, message: "\(description): is the endpoint's name spelled right?")
+        case .rejectedByLibcurl: return StorageError(code: .internalError, message: description)
+        case .invalidRequest: return StorageError(code: .invalidArgument, message: description)
         case .failed(let code, let message):
             if Self.tlsCurlCodes.contains(code) {
                 return StorageError(code: .tls, message: "TLS failed for \(subject): \(message)")
@@ -109,8 +115,13 @@ extension StorageError {
         var error = cause
         error.code = cause.httpStatus == 429 ? .quotaExceeded : .retryLimitExceeded
         error.message = backoff.nothingListening
-            ? "Gave up after connections were refused for \(Int(min(Backoff.loopbackRefusedGrace, seconds))) s: \(cause.message)"
-            : "Gave up after retrying for up to \(Int(seconds)) s; last error: \(cause.message)"
+            ? "Gave up after connections were refused for \(Self.seconds(min(backoff.refusedGrace, seconds))) s: \(cause.message)"
+            : "Gave up after retrying for up to \(Self.seconds(seconds)) s; last error: \(cause.message)"
         return error
+    }
+
+    /// Whole seconds as an integer ("2"), others with one decimal ("0.5").
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String((value * 10).rounded() / 10)
     }
 }

@@ -90,7 +90,7 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
         self.hooks = hooks
         self.build = build
         self.completion = completion
-        backoff = Backoff(deadline: deadline ?? host.engine.now() + retryTime)
+        backoff = Backoff(deadline: deadline ?? host.engine.now() + retryTime, refusedGrace: settings.loopbackRefusedGrace)
     }
 
     /// Starts the first attempt: at once on the transfer thread, else posted to it. A registered

@@ -323,7 +323,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         let cause = StorageError(code: .unknown, message: "The server no longer knows the upload session")
         // The server answered: delays grown while it failed would only idle (the soak saw 15 s
         // after an emulator restart). The deadline stays.
-        var backoff = Backoff(deadline: deadline)
+        var backoff = Backoff(deadline: deadline, refusedGrace: settings.loopbackRefusedGrace)
         guard let delay = backoff.nextDelay(now: storage.engine.now(), retryAfter: nil) else {
             return fail(.retryLimit(after: cause, seconds: settings.maxUploadRetryTime, backoff: backoff))
         }

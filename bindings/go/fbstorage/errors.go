@@ -33,6 +33,7 @@ const (
 	CodeTLS                     Code = -13061
 	CodeRangeNotSatisfiable     Code = -13062
 	CodeObjectChanged           Code = -13063
+	CodeHostNotFound            Code = -13064
 	CodeAuthInvalidAPIKey       Code = -13100
 	CodeAuthInvalidEmail        Code = -13101
 	CodeAuthWrongPassword       Code = -13102
@@ -73,6 +74,7 @@ var (
 	ErrTLS                     error = CodeTLS
 	ErrRangeNotSatisfiable     error = CodeRangeNotSatisfiable
 	ErrObjectChanged           error = CodeObjectChanged
+	ErrHostNotFound            error = CodeHostNotFound
 	ErrAuthInvalidAPIKey       error = CodeAuthInvalidAPIKey
 	ErrAuthInvalidEmail        error = CodeAuthInvalidEmail
 	ErrAuthWrongPassword       error = CodeAuthWrongPassword

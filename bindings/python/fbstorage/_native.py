@@ -180,6 +180,8 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_storage_get_upload_chunk_size": (STATUS, [_S, POINTER(c_int64)]),
     "fbs_storage_set_connect_timeout": (STATUS, [_S, c_double]),
     "fbs_storage_get_connect_timeout": (STATUS, [_S, POINTER(c_double)]),
+    "fbs_storage_set_loopback_refused_grace": (STATUS, [_S, c_double]),
+    "fbs_storage_get_loopback_refused_grace": (STATUS, [_S, POINTER(c_double)]),
     "fbs_storage_set_verify_md5": (STATUS, [_S, c_int]),
     "fbs_storage_set_ca_file": (STATUS, [_S, c_char_p]),
     "fbs_storage_set_proxy": (STATUS, [_S, c_char_p, c_char_p, c_char_p, c_char_p]),

@@ -33,6 +33,7 @@ class StorageErrorCode(enum.IntEnum):
     TLS = -13061
     RANGE_NOT_SATISFIABLE = -13062
     OBJECT_CHANGED = -13063
+    HOST_NOT_FOUND = -13064
     # Firebase Auth (fbstorage/auth.h)
     AUTH_INVALID_API_KEY = -13100
     AUTH_INVALID_EMAIL = -13101

@@ -338,7 +338,12 @@ class Storage:
         "max_operation_retry_time", "Seconds any other operation may keep retrying (default 120)."
     )
     connect_timeout = _seconds_setting(
-        "connect_timeout", "TCP/TLS connect timeout in seconds (default 30)."
+        "connect_timeout", "TCP/TLS connect timeout in seconds, name lookup included (default 30)."
+    )
+    loopback_refused_grace = _seconds_setting(
+        "loopback_refused_grace",
+        "Seconds a loopback endpoint may refuse connections before an operation fails (default 2;"
+        " 0: at the first refusal). Raise it to ride out a slower emulator restart.",
     )
 
     max_upload_speed = _speed_setting("upload")

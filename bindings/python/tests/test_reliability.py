@@ -15,7 +15,7 @@ import pytest
 
 import fbstorage
 from fbstorage import StorageError, StorageErrorCode
-from fbstorage.testing import EmulatorServer
+from fbstorage.testing import TEST_BUCKET, EmulatorServer
 
 from conftest import SMALL_CHUNK, header, payload, slow_chunks, upload_chunk_requests
 
@@ -148,10 +148,12 @@ def test_offline_upload_fails_within_deadline() -> None:
     assert "connect" in str(raised.value)
 
 
-def test_a_server_back_within_the_loopback_grace_is_reached() -> None:
-    """A restart of about 1.5 s fails no client: the last attempt is made at the end of the 2 s
-    grace the library gives a loopback address that refuses connections. The restarted server is
-    a bare HTTP listener (it binds at once, where an emulator would spend its start-up time)."""
+@pytest.mark.parametrize(("grace", "downtime"), [(None, 1.5), (6.0, 4.0)])
+def test_a_server_back_within_the_loopback_grace_is_reached(grace: float | None, downtime: float) -> None:
+    """A restart within the grace fails no client: the last attempt is made at the end of the
+    grace (2 s by default, `loopback_refused_grace`) the library gives a loopback address that
+    refuses connections. The restarted server is a bare HTTP listener (it binds at once, where an
+    emulator would spend its start-up time)."""
     import http.server
     import threading
 
@@ -179,14 +181,17 @@ def test_a_server_back_within_the_loopback_grace_is_reached() -> None:
 
     storage = fbstorage.Storage("grace-bucket")
     storage.use_emulator("127.0.0.1", port)
+    if grace is not None:
+        storage.loopback_refused_grace = grace
+    assert storage.loopback_refused_grace == (grace or 2.0)
     started = time.monotonic()
-    timer = threading.Timer(1.5, come_back)   # the downtime the scenario is about, not an ordering
+    timer = threading.Timer(downtime, come_back)   # the downtime the scenario is about, not an ordering
     timer.start()
     try:
         with pytest.raises(StorageError) as failure:
             storage.reference("missing.txt").get_metadata()
         assert failure.value.code == StorageErrorCode.OBJECT_NOT_FOUND   # the server was reached
-        assert time.monotonic() - started < 3
+        assert time.monotonic() - started < downtime + 1.5
     finally:
         storage.close()
         while not servers and timer.is_alive():
@@ -194,3 +199,68 @@ def test_a_server_back_within_the_loopback_grace_is_reached() -> None:
         for server in servers:
             server.shutdown()
         timer.join()
+
+
+def test_zero_loopback_grace_fails_at_the_first_refusal() -> None:
+    with socket.socket() as probe:  # a port with nothing listening
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with fbstorage.Storage("offline-bucket") as storage:
+        storage.use_emulator("127.0.0.1", port)
+        storage.loopback_refused_grace = 0
+        started = time.monotonic()
+        with pytest.raises(StorageError) as raised:
+            storage.reference("a.txt").get_metadata()
+        assert time.monotonic() - started < 1
+        assert raised.value.code == StorageErrorCode.RETRY_LIMIT_EXCEEDED
+        assert "Nothing is listening" in str(raised.value)
+        for bad in (-1, float("nan"), float("inf")):
+            with pytest.raises(StorageError) as invalid:
+                storage.loopback_refused_grace = bad
+            assert invalid.value.code == StorageErrorCode.INVALID_ARGUMENT
+
+
+def test_a_failed_name_lookup_leaves_the_storage_working(emulator: EmulatorServer) -> None:
+    """The reproduction of the real-networks issue: after one failed lookup every later request
+    of the storage failed ("A libcurl function was given a bad argument (CURLOPT_BUFFERSIZE)").
+    A name that does not exist fails at once; where this machine's resolver cannot answer, the
+    lookup is retried until the deadline. Either way the storage then serves a reachable endpoint,
+    here by name (localhost), from the first call on."""
+    with fbstorage.Storage(TEST_BUCKET) as storage:
+        storage.max_operation_retry_time = 2
+        storage.max_upload_retry_time = 3
+        storage.use_endpoint(f"http://nonexistent.invalid:{emulator.port}")
+        started = time.monotonic()
+        with pytest.raises(StorageError) as lookup:
+            storage.reference("a.txt").get_metadata()
+        elapsed = time.monotonic() - started
+        assert lookup.value.code in (StorageErrorCode.HOST_NOT_FOUND, StorageErrorCode.RETRY_LIMIT_EXCEEDED)
+        if lookup.value.code == StorageErrorCode.HOST_NOT_FOUND:
+            assert elapsed < 1.5 and "nonexistent.invalid" in str(lookup.value)
+        assert "CURLOPT" not in str(lookup.value)
+
+        storage.use_endpoint(f"http://localhost:{emulator.port}")
+        for i in range(20):
+            storage.reference(f"after-lookup/{i}.txt").put_data(b"x").wait()
+        assert len(storage.reference("after-lookup").list_all().items) == 20
+
+
+def test_an_option_libcurl_refuses_fails_at_once_without_retrying(emulator: EmulatorServer) -> None:
+    """A programming error is reported at once as INTERNAL, naming the option, never retried for
+    the minutes of the retry deadline; the credential it carried appears nowhere."""
+    secret = "s" * 8_000_001   # over libcurl's CURL_MAX_INPUT_LENGTH: CURLOPT_PROXYPASSWORD refuses it
+    with fbstorage.Storage(TEST_BUCKET) as storage:
+        storage.use_emulator(emulator.host, emulator.port)
+        storage.max_operation_retry_time = 120
+        storage.set_proxy(f"http://127.0.0.1:{emulator.port}", username="user", password=secret)
+        started = time.monotonic()
+        with pytest.raises(StorageError) as raised:
+            storage.reference("a.txt").get_metadata()
+        assert time.monotonic() - started < 1
+        assert raised.value.code == StorageErrorCode.INTERNAL
+        assert "CURLOPT_PROXYPASSWORD" in str(raised.value)
+        assert "sss" not in str(raised.value)
+        storage.set_proxy("")   # the same storage works again once the input is fixed
+        with pytest.raises(StorageError) as missing:
+            storage.reference("a.txt").get_metadata()
+        assert missing.value.code == StorageErrorCode.OBJECT_NOT_FOUND

@@ -64,6 +64,8 @@ codes! {
     RangeNotSatisfiable = -13062,
     /// The object was replaced (a new generation) during a download.
     ObjectChanged = -13063,
+    /// The endpoint's host name does not exist (NXDOMAIN); never retried.
+    HostNotFound = -13064,
     AuthInvalidApiKey = -13100,
     AuthInvalidEmail = -13101,
     AuthWrongPassword = -13102,

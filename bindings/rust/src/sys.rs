@@ -81,6 +81,8 @@ unsafe extern "C" {
     pub fn fbs_storage_get_upload_chunk_size(storage: *const fbs_storage, out_bytes: *mut i64) -> c_int;
     pub fn fbs_storage_set_connect_timeout(storage: *mut fbs_storage, seconds: f64) -> c_int;
     pub fn fbs_storage_get_connect_timeout(storage: *const fbs_storage, out_seconds: *mut f64) -> c_int;
+    pub fn fbs_storage_set_loopback_refused_grace(storage: *mut fbs_storage, seconds: f64) -> c_int;
+    pub fn fbs_storage_get_loopback_refused_grace(storage: *const fbs_storage, out_seconds: *mut f64) -> c_int;
     pub fn fbs_storage_set_verify_md5(storage: *mut fbs_storage, enabled: c_int) -> c_int;
     pub fn fbs_storage_set_ca_file(storage: *mut fbs_storage, pem_path: *const c_char) -> c_int;
 }

@@ -211,6 +211,7 @@ class Storage:
     max_download_retry_time = _forwarded("max_download_retry_time")
     max_operation_retry_time = _forwarded("max_operation_retry_time")
     connect_timeout = _forwarded("connect_timeout")
+    loopback_refused_grace = _forwarded("loopback_refused_grace")
     upload_chunk_size = _forwarded("upload_chunk_size")
     verify_md5 = _forwarded("verify_md5")
     ca_file = _forwarded("ca_file")
