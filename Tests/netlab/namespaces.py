@@ -111,13 +111,10 @@ class Topology:
         wait_for(lambda: operational(self.client) and operational(self.server), 10, "the veth pair did not come up")
 
     def drop_ipv6_route(self, dropped: bool) -> None:
-        """Removes the client's IPv6 route to the server (IPv6 unreachable, IPv4 fine), or puts
-        it back."""
-        route = (f"{self.server_v6.rsplit(':', 2)[0]}::/64", "dev", self.device)
-        if dropped:
-            ip("-6", "route", "del", *route, netns=self.client)
-        else:
-            ip("-6", "route", "replace", *route, netns=self.client)
+        """Makes the server's IPv6 address unreachable from the client (an `unreachable` route:
+        connecting fails at once, IPv4 is untouched), or reachable again."""
+        route = ("-6", "route", "del" if not dropped else "add", "unreachable", f"{self.server_v6}/128")
+        ip(*route, netns=self.client, check=dropped)
 
     def shape(self, rate_mbit: float | None) -> None:
         """Caps both directions at `rate_mbit` with tbf (netem is not in this kernel), or removes

@@ -54,9 +54,15 @@ class Lab:
 
     def server_peers(self, port: int = PORT) -> set[str]:
         """The client addresses of the connections established to `port` in the server namespace."""
-        listing = subprocess.run(["ip", "netns", "exec", self.topology.server, "ss", "-Htn", "state", "established",
-                                  f"( sport = :{port} )"], capture_output=True, text=True, check=True, timeout=30)
-        return {line.split()[-1].rpartition(":")[0].strip("[]") for line in listing.stdout.splitlines()}
+        return {line.split()[-1].rpartition(":")[0].strip("[]") for line in self._ss("-Htn", port).splitlines()}
+
+    def close_connections(self, port: int = PORT) -> None:
+        """Closes (ss -K) the server's end of every connection to `port`: the client's pool starts afresh."""
+        self._ss("-HtnK", port)
+
+    def _ss(self, options: str, port: int) -> str:
+        return subprocess.run(["ip", "netns", "exec", self.topology.server, "ss", options, "state", "established",
+                               f"( sport = :{port} )"], capture_output=True, text=True, check=True, timeout=30).stdout
 
     def restore(self) -> None:
         """Every knob back to normal, whatever a test left turned."""
@@ -96,6 +102,7 @@ def network(lab: Lab) -> Iterator[Lab]:
     """The lab, in order, its emulator emptied; put back in order afterwards."""
     lab.restore()
     lab.emulator.control.reset()
+    lab.close_connections()
     yield lab
     lab.restore()
 
