@@ -20,6 +20,11 @@ from .namespaces import Topology
 from .processes import NamespaceProcess, wait_for
 
 PORT = 9443
+#: Auth on its own port, plain http: the binding's Auth reaches an emulator over http only.
+AUTH_PORT = 9099
+#: Short-lived ID tokens, so that tests see them refreshed (the client refreshes a twelfth of
+#: the lifetime before expiry).
+TOKEN_LIFETIME = 12
 
 
 class NetworkEmulator:
@@ -41,7 +46,8 @@ class NetworkEmulator:
         self.process = NamespaceProcess(self.topology.server, [
             self._python, "-m", "fbstorage.emulator", "--host", "", "--port", str(PORT),
             "--tls-cert", str(self.ca_file), "--tls-key", str(self._key), "--data-dir", str(self.data_dir),
-            "--no-ui", "--no-auth", "--stop-on-stdin-eof"], stdin=True)
+            "--no-ui", "--auth-port", str(AUTH_PORT), "--auth-token-lifetime", str(TOKEN_LIFETIME),
+            "--stop-on-stdin-eof"], stdin=True)
         wait_for(self._answers, 30, "the emulator did not answer")
 
     def _answers(self) -> bool:
