@@ -41,9 +41,10 @@ class Relay:
     def stall(self, seconds: float) -> None:
         self._command(f"stall {seconds}")
 
-    def reset(self) -> None:
-        """Every open connection aborted with a TCP reset."""
-        self._command("reset")
+    def reset(self, min_bytes_down: int = 0) -> None:
+        """Every open connection aborted with a TCP reset; with `min_bytes_down`, only those
+        that have sent the client that much (past their TLS handshake)."""
+        self._command(f"reset {min_bytes_down}")
 
     def _command(self, line: str) -> None:
         assert self.process is not None and self.process.process.stdin is not None

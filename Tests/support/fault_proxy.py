@@ -26,7 +26,7 @@ Command line (the C tests, the test network): ``fault_proxy.py --upstream HOST:P
 [--mean-cut-bytes N] [--tls-cert PEM --tls-key PEM]`` listens on 127.0.0.1 (``--host``,
 ``--port``, default 0: a free one), prints ``READY <port>`` and runs until stdin reaches EOF, so
 it never outlives its parent. Lines on stdin turn the knobs: ``delay MS JITTER_MS``, ``stall
-SECONDS``, ``reset``; each is answered ``OK`` once in force.
+SECONDS``, ``reset [MIN_BYTES_DOWN]``; each is answered ``OK`` once in force.
 """
 
 from __future__ import annotations
@@ -97,6 +97,8 @@ class FaultProxy:
         self.delay = 0.0
         self.jitter = 0.0
         self._stalled_until = 0.0
+        # Client transport -> (its server transport, bytes sent to the client so far).
+        self._pairs: dict[asyncio.BaseTransport, tuple[asyncio.BaseTransport, list[int]]] = {}
 
     # -- lifecycle ------------------------------------------------------------------------
     def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
@@ -159,15 +161,19 @@ class FaultProxy:
 
         self._run_on_loop(begin)
 
-    def reset_all(self) -> None:
-        """Aborts every open connection with a TCP reset (both sides); returns once done."""
+    def reset_all(self, min_bytes_down: int = 0) -> None:
+        """Aborts with a TCP reset (both sides) every open connection that has sent the client
+        at least `min_bytes_down` bytes; returns once done."""
 
         def reset() -> None:
-            for transport in list(self._transports):
-                sock = transport.get_extra_info("socket")
-                if sock is not None:  # linger 0: close sends RST, not FIN
-                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-                transport.abort()
+            for client, (server, moved) in list(self._pairs.items()):
+                if moved[0] < min_bytes_down:
+                    continue
+                for transport in (client, server):
+                    sock = transport.get_extra_info("socket")
+                    if sock is not None:  # linger 0: close sends RST, not FIN
+                        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                    transport.abort()
             self.stats.resets += 1
 
         self._run_on_loop(reset)
@@ -200,6 +206,7 @@ class FaultProxy:
                 client_writer.transport.abort()
                 return
             self._transports.add(server_writer.transport)
+            self._pairs[client_writer.transport] = (server_writer.transport, [0])
             cut = self._choose_cut()
             transports = (client_writer.transport, server_writer.transport)
             delay = (self.delay, self.jitter)
@@ -213,6 +220,7 @@ class FaultProxy:
         finally:
             self._connections.discard(task)
             self._transports.discard(client_writer.transport)
+            self._pairs.pop(client_writer.transport, None)
             if server_writer is not None:
                 self._transports.discard(server_writer.transport)
 
@@ -289,6 +297,8 @@ class FaultProxy:
                 return
             writer.write(data)
             self._count(up, len(data))
+            if not up and (pair := self._pairs.get(writer.transport)) is not None:
+                pair[1][0] += len(data)
             if cut is not None and cut.up == up:
                 cut.moved[0] += len(data)
             await writer.drain()
@@ -323,7 +333,7 @@ def _serve_commands(proxy: FaultProxy) -> None:
         elif command == "stall":
             proxy.stall(float(values[0]))
         elif command == "reset":
-            proxy.reset_all()
+            proxy.reset_all(int(values[0]) if values else 0)
         else:
             print(f"ERROR unknown command {command!r}", flush=True)
             continue
