@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runs pytest inside the test network's client namespace: `run.py [pytest arguments]`
-(default: every test of Tests/netlab/tests).
+(every test of Tests/netlab/tests unless they name test files).
 
 Builds the two namespaces (after removing a crashed run's), runs
 `ip netns exec CLIENT python -m pytest ...` with the topology in $FBSTORAGE_NETLAB, and removes
@@ -38,7 +38,9 @@ def main(arguments: list[str]) -> int:
         topology.create()
         environment = dict(os.environ, FBSTORAGE_NETLAB=topology.to_json())
         pytest = subprocess.Popen(["ip", "netns", "exec", topology.client, sys.executable, "-m", "pytest",
-                                   "-p", "no:cacheprovider", *(arguments or [str(TESTS)])], env=environment)
+                                   "-c", str(TESTS.parent / "pytest.ini"), "-p", "no:cacheprovider", *arguments,
+                                   *([] if any(Path(argument.split("::")[0]).exists() for argument in arguments)
+                                     else [str(TESTS)])], env=environment)
         return pytest.wait()
     except KeyboardInterrupt:
         return 130
