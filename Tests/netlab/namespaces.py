@@ -145,10 +145,19 @@ def remove_stale() -> list[str]:
     removed = []
     listing = ip("netns", "list", check=False).stdout
     for name in re.findall(rf"^({re.escape(PREFIX)}[cs]-(\d+))", listing, re.MULTILINE):
-        if not Path(f"/proc/{name[1]}").exists():
+        if not process_alive(int(name[1])):
             remove(name[0])
             removed.append(name[0])
     return removed
+
+
+def process_alive(pid: int) -> bool:
+    """False for a process that is gone or a zombie (killed, not yet reaped)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
 
 
 def namespaces_permitted() -> str | None:

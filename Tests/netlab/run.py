@@ -32,7 +32,7 @@ def main(arguments: list[str]) -> int:
         print(f"test-netlab: removed namespace {stale} left by a crashed run")
     topology = namespaces.Topology.for_this_process()
     # SIGTERM (timeout, CI) unwinds through the finally below like Ctrl-C.
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     pytest = None
     try:
         topology.create()
