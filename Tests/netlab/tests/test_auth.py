@@ -33,6 +33,7 @@ def test_sign_in_and_refresh_ride_out_dns_outages(network: Lab) -> None:
         signing_in = threading.Thread(target=lambda: signed_in.append(auth.sign_in_anonymously()))
         signing_in.start()
         time.sleep(OUTAGE)  # the outage itself
+        assert signing_in.is_alive() and not signed_in, "sign-in ended while DNS was down"
         network.dns.start()
         signing_in.join(60)
         assert signed_in, "sign-in did not finish after DNS came back"
