@@ -43,7 +43,7 @@ deps:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv >/dev/null; \
 	fi
 
-lib: $(SO) $(LIBDIR)/pkgconfig/fbstorage.pc
+lib: $(SO) $(LIBDIR)/pkgconfig/fbstorage.pc $(BUILD)/share/fbstorage/valgrind.supp
 
 # -static-stdlib on the command line only (SwiftPM ignores --static-swift-stdlib for dynamic libraries).
 # The version script keeps every symbol but the fbs_ functions local; the versioned SONAME lets
@@ -63,6 +63,10 @@ $(LIBDIR)/pkgconfig/fbstorage.pc: mk/fbstorage.pc.in $(HEADERS)
 	@mkdir -p $(LIBDIR)/pkgconfig
 	sed -e 's|@PREFIX@|$(abspath $(BUILD))|' -e 's|@INCLUDEDIR@|$(abspath include)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
+$(BUILD)/share/fbstorage/valgrind.supp: mk/valgrind.supp
+	@mkdir -p $(@D)
+	cp $< $@
+
 # The Python venv used by tests, the emulator and the demo.
 venv: $(VENV)/.installed
 $(VENV)/.installed: bindings/python/requirements-test.txt | deps
@@ -75,7 +79,8 @@ $(VENV)/.installed: bindings/python/requirements-test.txt | deps
 # look for the file its .gnu_debuglink names), with the libfbstorage.so symlink for -lfbstorage.
 INSTALL_LIB := $(DESTDIR)$(PREFIX)/lib
 install: lib install-cpp
-	install -d $(DESTDIR)$(PREFIX)/include/fbstorage $(INSTALL_LIB)/pkgconfig $(INSTALL_LIB)/.debug
+	install -d $(DESTDIR)$(PREFIX)/include/fbstorage $(INSTALL_LIB)/pkgconfig $(INSTALL_LIB)/.debug $(DESTDIR)$(PREFIX)/share/fbstorage
+	install -m 644 mk/valgrind.supp $(DESTDIR)$(PREFIX)/share/fbstorage/valgrind.supp
 	install -m 644 include/fbstorage.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 include/fbstorage/*.h $(DESTDIR)$(PREFIX)/include/fbstorage/
 	objcopy --only-keep-debug $(LIBDIR)/$(SONAME) $(INSTALL_LIB)/.debug/$(SONAME).debug

@@ -47,15 +47,28 @@
  *      "forkserver" start method of multiprocessing). Storages of the parent do not work in
  *      the child (their threads are not copied).
  *
+ *  Signals.  The library installs no signal handler and changes no signal disposition or
+ *      process-wide mask. It never raises SIGPIPE: libcurl writes to sockets with MSG_NOSIGNAL
+ *      (CURLOPT_NOSIGNAL is set, so it uses no SIGALRM either), and a download into a pipe
+ *      or socket whose reader left blocks SIGPIPE on its own thread for the write and fails
+ *      with EPIPE. No fbs_ function is async-signal-safe: call none from a signal handler. To
+ *      close cleanly on SIGTERM or SIGINT, have the handler only set a flag or write to a pipe
+ *      (or use signalfd), and from the main loop call fbs_storage_close() with
+ *      FBS_CLOSE_KEEP_SESSIONS (uploads resumable later) or FBS_CLOSE_FINISH, then exit.
+ *
  *  Retries.  Transport failures, HTTP 408, 429 and 5xx are retried with exponential backoff
  *      and jitter (Retry-After honoured) until the operation's deadline (see the retry-time
  *      setters); then the call fails with FBS_ERR_RETRY_LIMIT_EXCEEDED, naming the last cause.
- *      A loopback endpoint (localhost, 127.0.0.0/8, ::1) that refuses connections has nothing
- *      listening: such attempts fail with FBS_ERR_RETRY_LIMIT_EXCEEDED after 2 s of refusals,
- *      whatever the deadline, with a message naming host:port (and
- *      FIREBASE_STORAGE_EMULATOR_HOST when the address came from it). Input that can never
- *      succeed (a control character in a header-bound value, a file that changed) fails at
- *      once with FBS_ERR_INVALID_ARGUMENT and is never retried.
+ *      A resolver that cannot answer (DNS down) is such a failure; a host name that does not
+ *      exist (NXDOMAIN) fails at once with FBS_ERR_HOST_NOT_FOUND. A loopback endpoint
+ *      (localhost, 127.0.0.0/8, ::1) that refuses connections has nothing listening: such
+ *      attempts fail with FBS_ERR_RETRY_LIMIT_EXCEEDED after 2 s of refusals
+ *      (fbs_storage_set_loopback_refused_grace()), whatever the deadline, with a message naming
+ *      host:port (and FIREBASE_STORAGE_EMULATOR_HOST when the address came from it). Input that
+ *      can never succeed (a control character in a header-bound value, a file that changed)
+ *      fails at once with FBS_ERR_INVALID_ARGUMENT, and an option libcurl refuses (a bug, or a
+ *      libcurl without a needed feature) with FBS_ERR_INTERNAL naming the option; neither is
+ *      ever retried.
  */
 #ifndef FBSTORAGE_H
 #define FBSTORAGE_H

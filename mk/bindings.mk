@@ -6,8 +6,11 @@
 
 BINDINGS_ENV     = FBS_LIBDIR=$(FBS_LIBDIR) LD_LIBRARY_PATH=$(FBS_LIBDIR) $(CTEST_ENV)
 CARGO_ENV        = $(BINDINGS_ENV) CARGO_TARGET_DIR=$(abspath bindings/rust/target)
-# No module proxy, no toolchain download: the bindings use the standard library only.
-GO_ENV           = $(BINDINGS_ENV) CGO_LDFLAGS="-L$(FBS_LIBDIR) -Wl,-rpath,$(FBS_LIBDIR)" GOPROXY=off GOTOOLCHAIN=local GOFLAGS=-mod=mod
+# No module proxy, no toolchain download: the bindings use the standard library only. The Go
+# package links through pkg-config (fbstorage.pc, written by `make lib`); the fallback build tag
+# fbstorage_no_pkgconfig, with CGO_LDFLAGS, is vetted too.
+GO_ENV           = $(BINDINGS_ENV) PKG_CONFIG_PATH=$(FBS_LIBDIR)/pkgconfig GOPROXY=off GOTOOLCHAIN=local GOFLAGS=-mod=mod
+GO_FALLBACK_ENV  = $(BINDINGS_ENV) CGO_LDFLAGS="-L$(FBS_LIBDIR) -Wl,-rpath,$(FBS_LIBDIR)" GOPROXY=off GOTOOLCHAIN=local GOFLAGS=-mod=mod
 EXAMPLE_RULES   := FBS_EMULATOR_ARGS="--rules $(abspath examples/owner-only.rules)"
 EXAMPLE_INPUT   := $(BUILD)/examples/bindings-example.bin
 EXAMPLE_LOG     := $(BUILD)/examples/bindings-example.log
@@ -30,13 +33,14 @@ test-rust: lib venv $(EXAMPLE_INPUT)
 	$(EXAMPLE_CHECK)
 
 go-toolchain:
-	@if ! command -v go >/dev/null; then \
-	  echo "Installing golang-go (apt)"; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq golang-go >/dev/null; \
+	@if ! command -v go >/dev/null || ! command -v pkg-config >/dev/null; then \
+	  echo "Installing golang-go and pkg-config (apt)"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq golang-go pkg-config >/dev/null; \
 	fi
 
 test-go: lib venv go-toolchain $(EXAMPLE_INPUT)
-	cd bindings/go/fbstorage && $(GO_ENV) go vet . && $(GO_ENV) $(TIME_LIMIT) 600 go test -race -count=1 .
+	cd bindings/go/fbstorage && $(GO_ENV) go vet . && $(GO_FALLBACK_ENV) go vet -tags fbstorage_no_pkgconfig . \
+	  && $(GO_ENV) $(TIME_LIMIT) 600 go test -race -count=1 .
 	cd examples/go && $(GO_ENV) go vet . && $(GO_ENV) $(EXAMPLE_RULES) $(TIME_LIMIT) 300 $(abspath Tests/c/with-emulator.sh) \
 	  go run . $(abspath $(EXAMPLE_INPUT)) > $(abspath $(EXAMPLE_LOG))
 	$(EXAMPLE_CHECK)

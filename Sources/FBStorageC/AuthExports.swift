@@ -149,6 +149,25 @@ public func fbs_auth_delete_user_async(_ auth: OpaquePointer?, _ cb: fbs_complet
     }
 }
 
+@_cdecl("fbs_auth_update_profile")
+public func fbs_auth_update_profile(_ auth: OpaquePointer?, _ displayName: UnsafePointer<CChar>?, _ photoURL: UnsafePointer<CChar>?,
+                                    _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    signIn(out) { () throws(StorageError) in
+        try Auth.behind(auth).updateProfile(displayName: ProfileChange(optional: Arguments.optionalString(displayName, "display_name")),
+                                            photoURL: ProfileChange(optional: Arguments.optionalString(photoURL, "photo_url")))
+    }
+}
+
+@_cdecl("fbs_auth_update_profile_async")
+public func fbs_auth_update_profile_async(_ auth: OpaquePointer?, _ displayName: UnsafePointer<CChar>?, _ photoURL: UnsafePointer<CChar>?,
+                                          _ cb: fbs_user_callback?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    signInAsync(cb, userData) { done throws(StorageError) in
+        try Auth.behind(auth).updateProfile(displayName: ProfileChange(optional: Arguments.optionalString(displayName, "display_name")),
+                                            photoURL: ProfileChange(optional: Arguments.optionalString(photoURL, "photo_url")),
+                                            completion: done)
+    }
+}
+
 @_cdecl("fbs_auth_current_user")
 public func fbs_auth_current_user(_ auth: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     Errors.status { () throws(StorageError) in
@@ -269,11 +288,20 @@ public func fbs_storage_use_auth(_ storage: OpaquePointer?, _ auth: OpaquePointe
 @_cdecl("fbs_storage_set_auth_token_provider_async")
 public func fbs_storage_set_auth_token_provider_async(_ storage: OpaquePointer?, _ provider: fbs_token_provider_async?,
                                                      _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    Errors.status { () throws(StorageError) in
+    fbs_storage_set_auth_token_provider_async_full(storage, provider, userData, nil)
+}
+
+@_cdecl("fbs_storage_set_auth_token_provider_async_full")
+public func fbs_storage_set_auth_token_provider_async_full(_ storage: OpaquePointer?, _ provider: fbs_token_provider_async?,
+                                                          _ userData: UnsafeMutableRawPointer?,
+                                                          _ destroy: fbs_destroy_notify?) -> Int32 {
+    // Owned from here: the provider and every request it was given and has not answered keep it.
+    let userData = OwnedUserData(userData, destroy: destroy)
+    return Errors.status { () throws(StorageError) in
         let storage = try Storage.behind(storage)
-        let userData = UserData(pointer: userData)
         guard let provider else { return storage.setAuthTokenProvider(async: nil) }
         storage.setAuthTokenProvider(async: { forceRefresh, request in
+            request.holdUntilAnswered(userData)
             // The request handle is the library's: released once answered (fbs_token_request_*).
             provider(forceRefresh ? 1 : 0, Handles.make(request, owned: false), userData.pointer)
         })

@@ -46,5 +46,25 @@ head -c 3000000 /dev/urandom > "$tmp/payload.bin"
 check "upload example against the emulator (progress, pause, metadata, URL)" bash -c \
   "'$here/with-emulator.sh' bash -c '\"$tmp/upload\" \"$tmp/payload.bin\" --path pkg/payload.bin --quiet > \"$tmp/out\" && \"$tmp/list\" pkg >> \"$tmp/out\"' \
    && grep -q 'size          3000000 bytes' '$tmp/out' && grep -q 'download URL  http://127.0.0.1' '$tmp/out' && grep -q '  pkg/payload.bin' '$tmp/out' || { cat '$tmp/out'; false; }"
+# The README's leak check: exit 0 on a correct program, 9 on a program that leaks.
+supp=$(pkg-config --variable=valgrind_suppressions fbstorage)
+leakcheck="valgrind -q --leak-check=full --error-exitcode=9 --suppressions=$supp"
+check "pkg-config names the installed valgrind suppressions" test -f "$supp" -a "$supp" = "$tmp/share/fbstorage/valgrind.supp"
+check "valgrind --leak-check=full with the suppressions: the upload example exits 0" bash -c \
+  "'$here/with-emulator.sh' $leakcheck '$tmp/upload' '$tmp/payload.bin' --path vg/payload.bin --quiet > '$tmp/vg.out' 2>&1 || { cat '$tmp/vg.out'; false; }"
+cat > "$tmp/leaks.c" <<'LEAK'
+#include <fbstorage.h>
+#include <stdio.h>
+#include <stdlib.h>
+void *volatile kept;
+int main(void) {
+    printf("%s\n", fbs_version());   /* the library is loaded and used */
+    kept = malloc(4096);
+    kept = NULL;                      /* a real leak of the program's own */
+    return 0;
+}
+LEAK
+check "the same command still reports a real leak (exit 9)" bash -c \
+  "cc -O0 -o '$tmp/leaks' '$tmp/leaks.c' \$(pkg-config --cflags --libs fbstorage) && { $leakcheck '$tmp/leaks' > '$tmp/leak.out' 2>&1; test \$? = 9 && grep -q 'definitely lost' '$tmp/leak.out'; } || { cat '$tmp/leak.out'; false; }"
 check "upload example exits non-zero on failure (missing file)" bash -c "! '$tmp/upload' /nonexistent/file --emulator 127.0.0.1:9"
 exit $status

@@ -31,7 +31,8 @@ static emulator *start_secured(void) {
                         "  }\n"
                         "}\n";
     char *file = temp_file_with(rules, strlen(rules), ".rules");
-    const char *args[] = {"--rules", file, NULL};
+    /* The project JWT names (aud, iss): production refuses a token for another one. */
+    const char *args[] = {"--rules", file, "--project", "fbs-test", NULL};
     REQUIRE(emulator_start(&secured, "production", "0.0.0.0", args) == 0);
     snprintf(secured.host, sizeof secured.host, "127.0.0.1");
     snprintf(secured.base_url, sizeof secured.base_url, "http://127.0.0.1:%d", secured.port);

@@ -460,3 +460,58 @@ TEST(storage_free_keeps_the_upload_session_and_task_cancel_ends_it) {
     free(file);
     free(bytes);
 }
+
+/* An asynchronous provider that keeps the request it is given, to be answered by the test. */
+typedef struct held_request {
+    owned o;
+    fbs_token_request *request;
+} held_request;
+
+static void hold_request(int force_refresh, fbs_token_request *request, void *user_data) {
+    (void)force_refresh;
+    held_request *h = user_data;
+    pthread_mutex_lock(&owned_lock);
+    h->o.calls++;
+    if (h->o.destroyed) h->o.called_after_destroy++;
+    h->request = request;
+    pthread_cond_broadcast(&owned_changed);
+    pthread_mutex_unlock(&owned_lock);
+}
+
+static void *put_in_thread(void *arg) {
+    fbs_storage *s = arg;
+    intptr_t code = upload_bytes(s, "ergonomics/async-provider", "a", 1);
+    return (void *)code;
+}
+
+TEST(async_token_provider_full_destroys_after_its_last_answer) {
+    fbs_storage *s = new_storage();
+    held_request h = {0};
+    REQUIRE_OK(fbs_storage_set_auth_token_provider_async_full(s, hold_request, &h, destroy_owned));
+    pthread_t uploader;
+    REQUIRE(pthread_create(&uploader, NULL, put_in_thread, s) == 0);
+    pthread_mutex_lock(&owned_lock);
+    while (!h.request) pthread_cond_wait(&owned_changed, &owned_lock);
+    pthread_mutex_unlock(&owned_lock);
+    /* Replaced while its request is pending: user_data stays until that request is answered. */
+    REQUIRE_OK(fbs_storage_set_auth_token(s, "owner"));
+    CHECK_EQ_INT(destroyed(&h.o), 0);
+    REQUIRE_OK(fbs_token_request_complete(h.request, "owner"));
+    void *code = NULL;
+    pthread_join(uploader, &code);
+    CHECK_EQ_INT((int)(intptr_t)code, FBS_OK);
+    CHECK(wait_destroyed(&h.o, 10000));   /* once the request that asked it is done with it */
+    CHECK_EQ_INT(destroyed(&h.o), 1);
+    CHECK_EQ_INT(h.o.called_after_destroy, 0);
+
+    owned unused = {0}, freed = {0}, bad = {0};
+    REQUIRE_OK(fbs_storage_set_auth_token_provider_async_full(s, NULL, &unused, destroy_owned));
+    CHECK_EQ_INT(destroyed(&unused), 1);   /* no provider keeps it */
+    REQUIRE_OK(fbs_storage_set_auth_token_provider_async_full(s, hold_request, &freed, destroy_owned));
+    CHECK_EQ_INT(destroyed(&freed), 0);
+    fbs_storage_free(s);   /* never asked: the provider goes with the storage */
+    CHECK_EQ_INT(destroyed(&freed), 1);
+    CHECK_CODE(fbs_storage_set_auth_token_provider_async_full(NULL, hold_request, &bad, destroy_owned),
+               FBS_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_INT(destroyed(&bad), 1);
+}

@@ -108,6 +108,18 @@ int fbs_auth_sign_out(fbs_auth *auth);
 int fbs_auth_delete_user(fbs_auth *auth);
 int fbs_auth_delete_user_async(fbs_auth *auth, fbs_completion_callback cb, void *user_data);
 
+/* Changes the current user's display name and photo URL (Identity Toolkit accounts:update), as
+ * the SDKs' UpdateUserProfile: NULL leaves a field as it is, "" deletes it, any other value sets
+ * it. The user stays signed in (with the new tokens the answer may bring) and ID-token listeners
+ * are notified. On success stores an owned snapshot of the updated user in *out_user when
+ * out_user is not NULL (fbs_user_free()).
+ * Errors: FBS_ERR_AUTH_NO_USER (also when the user signed out or changed meanwhile);
+ * FBS_ERR_INVALID_ARGUMENT (invalid UTF-8 or a control character); the Auth codes of a refused
+ * session (FBS_ERR_AUTH_USER_TOKEN_EXPIRED, FBS_ERR_AUTH_USER_DISABLED, ...). */
+int fbs_auth_update_profile(fbs_auth *auth, const char *display_name, const char *photo_url, fbs_user **out_user);
+int fbs_auth_update_profile_async(fbs_auth *auth, const char *display_name, const char *photo_url,
+                                  fbs_user_callback cb, void *user_data);
+
 /* An owned snapshot of the current user in *out, or *out = NULL when signed out (FBS_OK). */
 int fbs_auth_current_user(fbs_auth *auth, fbs_user **out);
 
@@ -173,6 +185,15 @@ typedef struct fbs_token_request fbs_token_request;
 typedef void (*fbs_token_provider_async)(int force_refresh, fbs_token_request *request, void *user_data);
 int fbs_storage_set_auth_token_provider_async(fbs_storage *storage, fbs_token_provider_async fn,
                                               void *user_data);
+/* As fbs_storage_set_auth_token_provider_async(), with a destroy callback for user_data (may be
+ * NULL; see fbs_destroy_notify). It is called once, when the provider has been dropped
+ * (replaced by any fbs_storage_set_auth_token* or fbs_storage_use_auth call, removed with fn
+ * NULL, or the storage freed), no request in flight still uses it, and every request it was
+ * given has been answered: an answer given later, from another thread, may still use user_data.
+ * It runs with no library lock held, after the provider's last call returned. With fn NULL, or
+ * when the call fails, destroy is called at once. */
+int fbs_storage_set_auth_token_provider_async_full(fbs_storage *storage, fbs_token_provider_async fn,
+                                                   void *user_data, fbs_destroy_notify destroy);
 /* Errors: FBS_ERR_INVALID_ARGUMENT (a request already answered, invalid UTF-8 or a control
  * character in token). The waiting request then fails with FBS_ERR_INVALID_ARGUMENT too. */
 int fbs_token_request_complete(fbs_token_request *request, const char *token);

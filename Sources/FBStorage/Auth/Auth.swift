@@ -38,8 +38,7 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
         /// Counts changes of user, so that a refresh finishing after a sign-out or another
         /// sign-in does not bring the old user back.
         var generation = 0
-        var refreshWaiters: [@Sendable (Result<String?, StorageError>) -> Void] = []
-        var refreshing = false
+        var refresh = RenewalInFlight<String?>()
         var listeners: [Int64: Listener] = [:]
         var nextListener: Int64 = 1
         var persistence: AuthPersistence?
@@ -150,6 +149,19 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
         try runAsync(startDeleteUser, completion: completion)
     }
 
+    /// Changes the current user's display name and photo URL (Identity Toolkit `accounts:update`),
+    /// as the SDKs' `updateProfile`; returns the updated user, who stays signed in with the new
+    /// tokens the answer brings. ID-token listeners hear of it.
+    /// - Throws: `authNoUser`; `invalidArgument` for a value with a control character.
+    public func updateProfile(displayName: ProfileChange, photoURL: ProfileChange) throws(StorageError) -> AuthUser {
+        try runBlocking { done throws(StorageError) in try startUpdateProfile(displayName, photoURL, done) }
+    }
+
+    public func updateProfile(displayName: ProfileChange, photoURL: ProfileChange,
+                              completion: @escaping StorageCompletion<AuthUser>) throws(StorageError) {
+        try runAsync({ done throws(StorageError) in try startUpdateProfile(displayName, photoURL, done) }, completion: completion)
+    }
+
     /// The current user's ID token, refreshed first when it is about to expire or `forceRefresh`.
     public func idToken(forceRefresh: Bool) throws(StorageError) -> String {
         try runBlocking { done throws(StorageError) in startIDToken(forceRefresh, done) }
@@ -232,9 +244,7 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
         let step = lock.withLock { () -> Step in
             guard let user = state.user else { return .answer(nil) }
             if let token = user.idToken, token != rejected, user.hasFreshToken(at: now) { return .answer(token) }
-            state.refreshWaiters.append(completion)
-            guard !state.refreshing else { return .wait }
-            state.refreshing = true
+            guard state.refresh.join(completion) else { return .wait }
             return .refresh(user.refreshToken, generation: state.generation)
         }
         switch step {
@@ -251,32 +261,32 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
 
     private func finishRefresh(_ result: Result<AuthUser, StorageError>, generation: Int) {
         var changed: (user: AuthUser?, persistence: AuthPersistence?, userChanged: Bool)?
-        let (waiters, answer) = lock.withLock { () -> ([@Sendable (Result<String?, StorageError>) -> Void], Result<String?, StorageError>) in
-            defer { state.refreshWaiters = []; state.refreshing = false }
+        let (waiters, answer) = lock.withLock { () -> (RenewalInFlight<String?>.Waiters, Result<String?, StorageError>) in
+            let waiters = state.refresh.end()
             guard generation == state.generation, let current = state.user else {
                 // Signed out or signed in anew meanwhile: the refresh was for a user who is gone.
-                return (state.refreshWaiters, .success(state.user?.idToken))
+                return (waiters, .success(state.user?.idToken))
             }
             switch result {
             case .success(let refreshed):
                 let user = refreshed.keeping(profileOf: current)
                 state.user = user
                 changed = (user, state.persistence, false)
-                return (state.refreshWaiters, .success(user.idToken))
+                return (waiters, .success(user.idToken))
             case .failure(let error):
                 if AuthErrors.endsSession(error) {
                     state.user = nil
                     state.generation += 1
                     changed = (nil, state.persistence, true)
                 }
-                return (state.refreshWaiters, .failure(error))
+                return (waiters, .failure(error))
             }
         }
         if let changed {
             save(changed.user, to: changed.persistence)
             notify(changed.user, userChanged: changed.userChanged)
         }
-        for waiter in waiters { waiter(answer) }
+        waiters.answer(answer)
     }
 
     private func startIDToken(_ forceRefresh: Bool, _ done: @escaping StorageCompletion<String>) {
@@ -365,23 +375,75 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
     }
 
     private func startDeleteUser(_ done: @escaping StorageCompletion<Void>) throws(StorageError) {
+        postAsUser("delete", [], call: "delete user") { [self] result in
+            if case .success = result { change(to: nil) }
+            done(result.map { _ in () })
+        }
+    }
+
+    /// An Identity Toolkit `accounts:<method>` call as the current user: `fields` beside its ID
+    /// token, refreshed first when it is about to expire.
+    private func postAsUser(_ method: String, _ fields: [(String, JSONValue)], call: String,
+                            _ done: @escaping StorageCompletion<[String: JSONValue]>) {
         startIDToken(false) { [self] result in
             switch result {
             case .failure(let error): done(.failure(error))
             case .success(let idToken):
-                let (url, endpoint) = lock.withLock { state.endpoints }.accounts("delete", apiKey: apiKey)
+                let (url, endpoint) = lock.withLock { state.endpoints }.accounts(method, apiKey: apiKey)
                 var body: [UInt8] = []
-                JSONValue.writeObject([("idToken", .string(idToken))], into: &body)
+                JSONValue.writeObject([("idToken", .string(idToken))] + fields, into: &body)
                 do throws(StorageError) {
-                    try post(url, endpoint, call: "delete user", contentType: "application/json", body: body) { [self] result in
-                        if case .success = result { change(to: nil) }
-                        done(result.map { _ in () })
-                    }
+                    try post(url, endpoint, call: call, contentType: "application/json", body: body, done)
                 } catch {
                     done(.failure(error))
                 }
             }
         }
+    }
+
+    private func startUpdateProfile(_ displayName: ProfileChange, _ photoURL: ProfileChange,
+                                    _ done: @escaping StorageCompletion<AuthUser>) throws(StorageError) {
+        var changes: [(String, JSONValue)] = []
+        var deleted: [JSONValue] = []
+        for (field, attribute, change) in [("displayName", "DISPLAY_NAME", displayName), ("photoUrl", "PHOTO_URL", photoURL)] {
+            switch change {
+            case .unchanged: break
+            case .delete: deleted.append(.string(attribute))
+            case .set(let value):
+                guard !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                    throw .invalidArgument("The \(field == "photoUrl" ? "photo URL" : "display name") holds a control character")
+                }
+                changes.append((field, .string(value)))
+            }
+        }
+        if !deleted.isEmpty { changes.append(("deleteAttribute", .array(deleted))) }
+        let generation = lock.withLock { state.generation }
+        postAsUser("update", changes + [("returnSecureToken", .bool(true))], call: "update profile") { [self] result in
+            done(result.flatMap { answer in applyProfileUpdate(answer, generation: generation) })
+        }
+    }
+
+    /// The user `accounts:update` answered with: its profile, and its new tokens when it sent
+    /// them. Becomes the current user unless another sign-in or a sign-out came meanwhile.
+    private func applyProfileUpdate(_ answer: [String: JSONValue], generation: Int) -> Result<AuthUser, StorageError> {
+        let applied = lock.withLock { () -> (user: AuthUser, persistence: AuthPersistence?)? in
+            guard generation == state.generation, let current = state.user else { return nil }
+            let profile = AuthUser.Profile(uid: answer["localId"]?.stringValue ?? current.uid,
+                                           email: answer["email"]?.stringValue ?? current.email,
+                                           displayName: answer["displayName"]?.stringValue,
+                                           photoURL: answer["photoUrl"]?.stringValue, signInProvider: current.signInProvider)
+            let user = answer["idToken"]?.stringValue.flatMap(IDToken.init).map {
+                AuthUser(idToken: $0, refreshToken: answer["refreshToken"]?.stringValue ?? current.refreshToken, profile: profile)
+            } ?? current.with(profile: profile)
+            state.user = user
+            return (user, state.persistence)
+        }
+        guard let applied else {
+            return .failure(StorageError(code: .authNoUser, message: "The user signed out or changed while the profile was updated"))
+        }
+        save(applied.user, to: applied.persistence)
+        notify(applied.user, userChanged: false)
+        return .success(applied.user)
     }
 
     private func learnProject(from user: AuthUser) {

@@ -30,6 +30,8 @@ final class AsyncTokenProviderSource: AuthTokenSource {
 public final class TokenRequest: @unchecked Sendable {
     private let lock = ConditionLock()
     private var completion: (@Sendable (Result<String?, StorageError>) -> Void)?
+    /// What the provider's caller needs until it answers (a C `_full` form's user_data).
+    private var held: [AnyObject] = []
 
     init(_ completion: @escaping @Sendable (Result<String?, StorageError>) -> Void) {
         self.completion = completion
@@ -61,13 +63,20 @@ public final class TokenRequest: @unchecked Sendable {
     /// - Throws: `invalidArgument` when already answered.
     public func fail(with error: StorageError) throws(StorageError) { try answer(.failure(error)) }
 
+    /// Keeps `object` alive until the request is answered (an answered request keeps nothing).
+    package func holdUntilAnswered(_ object: AnyObject) {
+        lock.withLock { if completion != nil { held.append(object) } }
+    }
+
     private func answer(_ result: Result<String?, StorageError>) throws(StorageError) {
-        guard let completion = lock.withLock({ () -> (@Sendable (Result<String?, StorageError>) -> Void)? in
-            defer { self.completion = nil }
-            return self.completion
-        }) else {
+        let taken = lock.withLock { () -> (completion: (@Sendable (Result<String?, StorageError>) -> Void)?, held: [AnyObject]) in
+            defer { completion = nil; held = [] }
+            return (completion, held)
+        }
+        guard let completion = taken.completion else {
             throw StorageError(code: .invalidArgument, message: "This token request was already answered")
         }
         completion(result)
+        // `taken.held` is released here, after the answer and with no lock held.
     }
 }

@@ -22,8 +22,6 @@ public final class ServiceAccountCredentials: RequestHost, AuthTokenSource, @unc
     /// The assertion's lifetime: Google accepts at most an hour.
     static let assertionLifetime = 3600
 
-    private typealias Waiter = @Sendable (Result<String?, StorageError>) -> Void
-
     private struct State {
         var scopes = ServiceAccountCredentials.defaultScopes
         var token: String?
@@ -31,8 +29,7 @@ public final class ServiceAccountCredentials: RequestHost, AuthTokenSource, @unc
         var expiry = 0.0
         /// Counts scope changes: a token asked for other scopes is not kept.
         var generation = 0
-        var renewing = false
-        var waiters: [Waiter] = []
+        var renewal = RenewalInFlight<String?>()
     }
 
     private let lock = ConditionLock()
@@ -92,9 +89,7 @@ public final class ServiceAccountCredentials: RequestHost, AuthTokenSource, @unc
         let now = engine.now()
         let step = lock.withLock { () -> Step in
             if let token = state.token, token != rejected, now < state.expiry - Self.renewalMargin { return .answer(token) }
-            state.waiters.append(completion)
-            guard !state.renewing else { return .wait }
-            state.renewing = true
+            guard state.renewal.join(completion) else { return .wait }
             return .exchange(scopes: state.scopes, generation: state.generation)
         }
         switch step {
@@ -111,16 +106,14 @@ public final class ServiceAccountCredentials: RequestHost, AuthTokenSource, @unc
 
     private func finishExchange(_ result: Result<(token: String, expiresIn: Double), StorageError>, generation: Int) {
         let now = engine.now()
-        let waiters = lock.withLock { () -> [Waiter] in
-            defer { state.waiters = []; state.renewing = false }
+        let waiters = lock.withLock {
             if case .success(let answer) = result, generation == state.generation {
                 state.token = answer.token
                 state.expiry = now + answer.expiresIn
             }
-            return state.waiters
+            return state.renewal.end()
         }
-        let answer = result.map { Optional($0.token) }
-        for waiter in waiters { waiter(answer) }
+        waiters.answer(result.map { Optional($0.token) })
     }
 
     // MARK: The exchange

@@ -18,6 +18,12 @@ extension EasyTransfer {
         // object ".." into the bucket and "a/." into an empty name.
         check(ccurl_setopt_long(h, CURLOPT_PATH_AS_IS, 1), "PATH_AS_IS")
         check(ccurl_setopt_long(h, CURLOPT_NOSIGNAL, 1), "NOSIGNAL")
+        // A name lookup that outlives its transfer (a resolver slower than the connect timeout, a
+        // cancel) finishes on its own thread: without this, libcurl 7.88 joins that thread when the
+        // transfer ends, and the transfer thread, every transfer of the storage, waits for the
+        // resolver's own timeout. A libcurl before 7.87 lacks the option and waits: not an error.
+        let quickExit = ccurl_setopt_long(h, CURLOPT_QUICK_EXIT, 1)
+        if quickExit != CURLE_UNKNOWN_OPTION { check(quickExit, "QUICK_EXIT") }
         check(ccurl_setopt_long(h, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1), "HTTP_VERSION")
         check(ccurl_setopt_long(h, CURLOPT_FOLLOWLOCATION, 0), "FOLLOWLOCATION")
         check(ccurl_setopt_pointer(h, CURLOPT_PRIVATE, me), "PRIVATE")

@@ -32,10 +32,11 @@ type pending struct {
 
 // await starts an _async C call on owner's handle with a cgo.Handle as user_data and waits for
 // its completion (which runs exactly once, also when the storage is closed first) or for ctx.
-// When ctx ends first, await returns ctx.Err(); the operation finishes in the background.
+// When ctx ends first, await returns contextEnded(ctx) at once (an operation cannot be
+// cancelled: it finishes in the background and its result is dropped).
 func await(ctx context.Context, owner any, start func(handle C.uintptr_t) C.int) (outcome, error) {
-	if err := ctx.Err(); err != nil {
-		return outcome{}, err
+	if ctx.Err() != nil {
+		return outcome{}, contextEnded(ctx)
 	}
 	done := make(chan outcome, 1)
 	handle := cgo.NewHandle(pending{done: done, owner: owner})
@@ -47,7 +48,7 @@ func await(ctx context.Context, owner any, start func(handle C.uintptr_t) C.int)
 	case result := <-done:
 		return result, result.err
 	case <-ctx.Done():
-		return outcome{}, ctx.Err()
+		return outcome{}, contextEnded(ctx)
 	}
 }
 

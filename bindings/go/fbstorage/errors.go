@@ -5,7 +5,11 @@ package fbstorage
 */
 import "C"
 
-import "fmt"
+import (
+	"context"
+	"errors"
+	"fmt"
+)
 
 // Code is a failure's code: the Firebase StorageErrorCode raw values, CodeTimeout, and the
 // Firebase Auth codes (fbs_error_code in fbstorage/common.h). A Code is an error, so the
@@ -99,6 +103,11 @@ func (c Code) Error() string {
 	return C.GoString(C.fbs_error_name(C.int(c)))
 }
 
+// String is the code's name, as Error.
+func (c Code) String() string {
+	return c.Error()
+}
+
 // Error is a failed call or task: its code, the library's message, and the server's answer
 // when there was one (tokens redacted by the library).
 type Error struct {
@@ -125,4 +134,30 @@ func lastError(code C.int) error {
 		HTTPStatus:     int(C.fbs_last_error_http_status()),
 		ServerResponse: goString(C.fbs_last_error_server_response()),
 	}
+}
+
+// causedError is a failure with a cause from outside the library (a context's end, a failing
+// io.Reader): errors.Is matches both, so a task ended by its context is
+// errors.Is(err, context.DeadlineExceeded) and errors.Is(err, ErrCancelled) at once, and
+// errors.As finds the *Error.
+type causedError struct {
+	cause error
+	err   error
+}
+
+func (e *causedError) Error() string {
+	return fmt.Sprintf("%v (%v)", e.err, e.cause)
+}
+
+func (e *causedError) Unwrap() error {
+	return e.err
+}
+
+func (e *causedError) Is(target error) bool {
+	return errors.Is(e.cause, target)
+}
+
+// contextEnded is the error of a call that ctx ended.
+func contextEnded(ctx context.Context) error {
+	return &causedError{cause: ctx.Err(), err: &Error{Code: CodeCancelled, Message: "The context ended: " + ctx.Err().Error()}}
 }

@@ -2,20 +2,22 @@
 // over libfbstorage.so (include/fbstorage.h) with no dependency beyond the standard library.
 //
 // A Storage is a bucket; a Reference an object path with its operations. Every call that
-// talks to the server takes a context.Context: cancelling it cancels a task, and makes an
-// operation's call return ctx.Err() at once. Uploads and file downloads are Tasks with
+// talks to the server takes a context.Context: its end cancels a task, and makes an
+// operation's call return at once; either way the error matches both the context's error and
+// ErrCancelled with errors.Is. Uploads and file downloads are Tasks with
 // observers, pause/resume/cancel and Wait. Failures are *Error values wrapping a Code:
 // errors.Is(err, fbstorage.ErrObjectNotFound).
 //
-// Build: the package links -lfbstorage; point CGO_LDFLAGS at the library's directory
-// (CGO_LDFLAGS="-L/path/to/lib -Wl,-rpath,/path/to/lib") unless it is installed system-wide.
+// Build: the package finds libfbstorage through pkg-config (fbstorage.pc, which `make` writes
+// to build/lib/pkgconfig: set PKG_CONFIG_PATH to it unless the library is installed). Without
+// pkg-config, build with -tags fbstorage_no_pkgconfig and CGO_LDFLAGS="-L/path/to/lib
+// -Wl,-rpath,/path/to/lib". See README.md.
 // Callbacks (observers, listeners) run on the library's callback thread, one at a time; the
 // library never holds a Go pointer: it gets a registry key or a cgo.Handle.
 package fbstorage
 
 /*
 #cgo CFLAGS: -I${SRCDIR}/../../../include
-#cgo LDFLAGS: -lfbstorage
 #include <stdlib.h>
 #include "shim.h"
 */

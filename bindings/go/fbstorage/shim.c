@@ -23,5 +23,20 @@ int fbsgo_get_data_async(const fbs_reference *r, int64_t max_size, uintptr_t h) 
 int fbsgo_list_async(const fbs_reference *r, int64_t max_results, const char *page_token, uintptr_t h) {
     return fbs_reference_list_async(r, max_results, page_token, list_done, (void *)h);
 }
+int fbsgo_get_range_async(const fbs_reference *r, int64_t offset, int64_t length, int64_t max_size, uintptr_t h) {
+    return fbs_reference_get_range_async(r, offset, length, max_size, data_done, (void *)h);
+}
+
+static int sink(const void *bytes, size_t length, void *key) { return fbsgoSink((void *)bytes, length, (uintptr_t)key); }
+static int64_t source(void *buffer, size_t capacity, void *key) { return fbsgoSource(buffer, capacity, (uintptr_t)key); }
+int fbsgo_stream(const fbs_reference *r, int64_t offset, int64_t length, uintptr_t key, fbs_task **out) {
+    return fbs_reference_stream(r, offset, length, sink, (void *)key, out);
+}
+int fbsgo_put_stream(const fbs_reference *r, uintptr_t key, const fbs_metadata *metadata, fbs_task **out) {
+    return fbs_reference_put_stream(r, source, (void *)key, metadata, out);
+}
+
+static void log_line(int level, const char *line, void *unused) { (void)unused; fbsgoLog(level, (char *)line); }
+int fbsgo_set_log_handler(int enabled) { return fbs_library_set_log_handler(enabled ? log_line : NULL, NULL); }
 int fbsgo_list_all_async(const fbs_reference *r, uintptr_t h) { return fbs_reference_list_all_async(r, list_done, (void *)h); }
 

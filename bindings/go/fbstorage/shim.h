@@ -18,6 +18,14 @@ int fbsgo_download_url_async(const fbs_reference *r, uintptr_t handle);
 int fbsgo_get_data_async(const fbs_reference *r, int64_t max_size, uintptr_t handle);
 int fbsgo_list_async(const fbs_reference *r, int64_t max_results, const char *page_token, uintptr_t handle);
 int fbsgo_list_all_async(const fbs_reference *r, uintptr_t handle);
+int fbsgo_get_range_async(const fbs_reference *r, int64_t offset, int64_t length, int64_t max_size, uintptr_t handle);
+
+/* Streams (stream.go): the sink and the source find their Go side by registry key. */
+int fbsgo_stream(const fbs_reference *r, int64_t offset, int64_t length, uintptr_t key, fbs_task **out);
+int fbsgo_put_stream(const fbs_reference *r, uintptr_t key, const fbs_metadata *metadata, fbs_task **out);
+
+/* The log handler (log.go): installed, or removed with enabled = 0. */
+int fbsgo_set_log_handler(int enabled);
 
 /* auth_shim.c */
 int fbsgo_auth_sign_in_anonymously_async(fbs_auth *auth, uintptr_t handle);

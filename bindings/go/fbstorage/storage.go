@@ -6,6 +6,7 @@ package fbstorage
 import "C"
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 	"time"
@@ -16,8 +17,9 @@ import (
 // returns once no callback of it runs. References and tasks made from it stay safe to use;
 // their operations then fail with ErrInvalidArgument ("storage closed").
 type Storage struct {
-	raw       *C.fbs_storage
-	closeOnce sync.Once
+	raw   *C.fbs_storage
+	mu    sync.Mutex // guards freed: no call closes a freed handle
+	freed bool
 }
 
 // NewStorage is a storage for bucket ("my-app.appspot.com" or "gs://my-app.appspot.com").
@@ -36,7 +38,56 @@ func NewStorage(bucket string) (*Storage, error) {
 
 // Close releases the storage (see Storage). Further calls do nothing.
 func (s *Storage) Close() {
-	s.closeOnce.Do(func() { C.fbs_storage_free(s.raw) })
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.freed {
+		s.freed = true
+		C.fbs_storage_free(s.raw)
+	}
+}
+
+// CloseMode says how CloseWith ends the work still running.
+type CloseMode int
+
+const (
+	// CloseCancel cancels it; uploads also end their sessions on the server (Close keeps them).
+	CloseCancel CloseMode = 0
+	// CloseKeepSessions stops it, keeping each upload's resumable session: the
+	// Task.UploadSession string is final when CloseWith returns.
+	CloseKeepSessions CloseMode = 1
+	// CloseFinish lets running tasks finish within the timeout, then acts as CloseKeepSessions.
+	CloseFinish CloseMode = 2
+)
+
+// String is the mode's name, e.g. "KeepSessions".
+func (m CloseMode) String() string {
+	switch m {
+	case CloseCancel:
+		return "Cancel"
+	case CloseKeepSessions:
+		return "KeepSessions"
+	case CloseFinish:
+		return "Finish"
+	}
+	return fmt.Sprintf("CloseMode(%d)", int(m))
+}
+
+// CloseWith ends the storage's running work as mode says (timeout: CloseFinish's wait), then
+// releases it as Close does. Tasks stopped end with ErrCancelled; their Failure observers
+// have run when it returns. A storage already closed is left as it is (nil). Not to be called
+// from an observer of this storage's tasks (it would wait for itself).
+func (s *Storage) CloseWith(mode CloseMode, timeout time.Duration) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.freed {
+		return nil
+	}
+	if err := call(func() C.int { return C.fbs_storage_close(s.raw, C.fbs_close_mode(mode), C.double(timeout.Seconds())) }); err != nil {
+		return err
+	}
+	s.freed = true
+	C.fbs_storage_free(s.raw)
+	return nil
 }
 
 // Bucket is the bucket name without "gs://".
@@ -92,6 +143,36 @@ func (s *Storage) SetMaxOperationRetryTime(limit time.Duration) error {
 func (s *Storage) SetUploadChunkSize(bytes int64) error {
 	defer runtime.KeepAlive(s)
 	return call(func() C.int { return C.fbs_storage_set_upload_chunk_size(s.raw, C.int64_t(bytes)) })
+}
+
+// SetMaxUploadSpeed caps each request's upload in bytes per second (0: none, the default),
+// running ones too within about a second. Each request is capped on its own.
+func (s *Storage) SetMaxUploadSpeed(bytesPerSecond int64) error {
+	defer runtime.KeepAlive(s)
+	return call(func() C.int { return C.fbs_storage_set_max_upload_speed(s.raw, C.int64_t(bytesPerSecond)) })
+}
+
+// MaxUploadSpeed is the upload cap in bytes per second (0: none).
+func (s *Storage) MaxUploadSpeed() (int64, error) {
+	defer runtime.KeepAlive(s)
+	var speed C.int64_t
+	err := call(func() C.int { return C.fbs_storage_get_max_upload_speed(s.raw, &speed) })
+	return int64(speed), err
+}
+
+// SetMaxDownloadSpeed caps each request's download in bytes per second (0: none, the
+// default), running ones too within about a second. Each request is capped on its own.
+func (s *Storage) SetMaxDownloadSpeed(bytesPerSecond int64) error {
+	defer runtime.KeepAlive(s)
+	return call(func() C.int { return C.fbs_storage_set_max_download_speed(s.raw, C.int64_t(bytesPerSecond)) })
+}
+
+// MaxDownloadSpeed is the download cap in bytes per second (0: none).
+func (s *Storage) MaxDownloadSpeed() (int64, error) {
+	defer runtime.KeepAlive(s)
+	var speed C.int64_t
+	err := call(func() C.int { return C.fbs_storage_get_max_download_speed(s.raw, &speed) })
+	return int64(speed), err
 }
 
 // Reference is a reference to path in this bucket ("" for the root).

@@ -177,10 +177,23 @@ func TestCancellingTheContextCancelsTheTask(t *testing.T) {
 	must(t, err)
 	ctx, cancel := context.WithTimeout(background, 100*time.Millisecond)
 	defer cancel()
-	if _, err := task.Wait(ctx); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := task.Wait(ctx); !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrCancelled) {
 		t.Fatalf("%v", err)
 	}
-	if _, err := task.Wait(background); !errors.Is(err, ErrCancelled) {
+	select {
+	case <-task.Done():
+	default:
+		t.Fatal("Wait returned before the task ended")
+	}
+	// A task whose own context's deadline passes: both errors, and the *Error underneath.
+	s, name = emulatorFor(t, "firebase-tools").slowStorage(t, "task-deadline", 200)
+	r, _ = s.Reference(name)
+	deadline, stop := context.WithTimeout(background, 300*time.Millisecond)
+	defer stop()
+	task, err = r.PutData(deadline, payload(smallChunk*8), nil)
+	must(t, err)
+	var failure *Error
+	if _, err := task.Wait(background); !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrCancelled) || !errors.As(err, &failure) {
 		t.Fatalf("%v", err)
 	}
 }
@@ -195,15 +208,15 @@ func TestOperationsReturnWhenTheirContextEnds(t *testing.T) {
 	ctx, cancel := context.WithTimeout(background, 200*time.Millisecond)
 	defer cancel()
 	started := time.Now()
-	if _, err := r.Metadata(ctx); !errors.Is(err, context.DeadlineExceeded) || time.Since(started) > 2*time.Second {
+	if _, err := r.Metadata(ctx); !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrCancelled) || time.Since(started) > 2*time.Second {
 		t.Fatalf("%v after %v", err, time.Since(started))
 	}
 	cancelled, stop := context.WithCancel(background)
 	stop()
-	if err := r.Delete(cancelled); !errors.Is(err, context.Canceled) {
+	if err := r.Delete(cancelled); !errors.Is(err, context.Canceled) || !errors.Is(err, ErrCancelled) {
 		t.Fatalf("%v", err)
 	}
-	if _, err := r.PutData(cancelled, []byte("x"), nil); !errors.Is(err, context.Canceled) {
+	if _, err := r.PutData(cancelled, []byte("x"), nil); !errors.Is(err, context.Canceled) || !errors.Is(err, ErrCancelled) {
 		t.Fatalf("%v", err)
 	}
 }

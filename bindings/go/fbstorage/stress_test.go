@@ -3,12 +3,14 @@ package fbstorage
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math"
 	"runtime"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // 16 concurrent uploads while other goroutines add and remove observers (some removing
@@ -128,5 +130,57 @@ func TestOneStorageUsedFromManyGoroutines(t *testing.T) {
 	must(t, err)
 	if len(all.Items) != 8 {
 		t.Fatalf("%d items", len(all.Items))
+	}
+}
+
+// Eight streams at once, up and down, some stopped early: every byte intact, and no sink or
+// source left in the registries once each is closed.
+func TestStressConcurrentStreams(t *testing.T) {
+	s := emulatorFor(t, "production").storage(t)
+	must(t, s.SetUploadChunkSize(smallChunk))
+	data := payload(2*streamBuffer + 12345)
+	source := uploaded(t, s, "stress/streams.bin", data)
+	var group sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		group.Add(1)
+		go func(i int) {
+			defer group.Done()
+			switch i % 4 {
+			case 0, 1: // read to the end in small reads (the download pauses when they fall behind)
+				reader, err := source.NewReader(background)
+				expect(t, err)
+				var got bytes.Buffer
+				_, err = io.CopyBuffer(&got, struct{ io.Reader }{reader}, make([]byte, 4096))
+				expect(t, err)
+				expect(t, reader.Close())
+				if !bytes.Equal(got.Bytes(), data) {
+					t.Errorf("reader %d: %d bytes", i, got.Len())
+				}
+			case 2: // closed after a part
+				reader, err := source.NewReader(background)
+				expect(t, err)
+				_, err = io.CopyN(io.Discard, reader, int64(streamBuffer/2+i))
+				expect(t, err)
+				expect(t, reader.Close())
+			case 3: // written; every other one aborted
+				r, _ := s.Reference(unique("stress/written.bin"))
+				writer, err := r.NewWriter(background, nil)
+				expect(t, err)
+				_, err = writer.Write(data[:3*smallChunk+i])
+				expect(t, err)
+				if i == 3 {
+					writer.Abort(nil)
+				} else if err := writer.Close(); err != nil || writer.Metadata().Size != int64(3*smallChunk+i) {
+					t.Errorf("writer %d: %v", i, err)
+				}
+			}
+		}(i)
+	}
+	group.Wait()
+	// Streams nobody closed (PutReader's) leave the registries right after their task's end.
+	for deadline := time.Now().Add(10 * time.Second); readers.size()+writers.size() > 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("left: %d sinks, %d sources", readers.size(), writers.size())
+		}
 	}
 }

@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"sync"
 )
@@ -22,6 +23,23 @@ const (
 	StatusSuccess  TaskStatus = 4
 	StatusFailure  TaskStatus = 5 // failed or cancelled
 )
+
+// String is the status's name, e.g. "Progress".
+func (s TaskStatus) String() string {
+	switch s {
+	case StatusResume:
+		return "Resume"
+	case StatusProgress:
+		return "Progress"
+	case StatusPause:
+		return "Pause"
+	case StatusSuccess:
+		return "Success"
+	case StatusFailure:
+		return "Failure"
+	}
+	return fmt.Sprintf("TaskStatus(%d)", int(s))
+}
 
 func (s TaskStatus) final() bool {
 	return s == StatusSuccess || s == StatusFailure
@@ -83,12 +101,13 @@ type Task struct {
 	mu         sync.Mutex
 	ended      bool
 	last       Snapshot
+	cause      error // why the binding ended the task (a context's end, a failed io.Reader)
 	registered []registration
 }
 
 func startTask(ctx context.Context, storage *Storage, start func(out **C.fbs_task) C.int) (*Task, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	if ctx.Err() != nil {
+		return nil, contextEnded(ctx)
 	}
 	var raw *C.fbs_task
 	if err := call(func() C.int { return start(&raw) }); err != nil {
@@ -106,7 +125,7 @@ func startTask(ctx context.Context, storage *Storage, start func(out **C.fbs_tas
 		go func() {
 			select {
 			case <-ctx.Done():
-				_ = t.Cancel()
+				t.cancelFor(ctx.Err())
 			case <-t.done:
 			}
 		}()
@@ -123,6 +142,9 @@ func (t *Task) finish(last Snapshot) {
 		return
 	}
 	t.ended, t.last = true, last
+	if last.Err != nil && t.cause != nil {
+		t.last.Err = &causedError{cause: t.cause, err: last.Err}
+	}
 	var gone []uint64
 	kept := t.registered[:0]
 	for _, r := range t.registered {
@@ -232,6 +254,31 @@ func (t *Task) Cancel() error {
 	return call(func() C.int { return C.fbs_task_cancel(t.raw) })
 }
 
+// cancelFor cancels the task for cause, which its failure then wraps (unless it ended already).
+func (t *Task) cancelFor(cause error) {
+	t.mu.Lock()
+	if !t.ended && t.cause == nil {
+		t.cause = cause
+	}
+	t.mu.Unlock()
+	_ = t.Cancel()
+}
+
+// SetMaxSpeed caps this task's transfer in bytes per second (0: only the storage's caps),
+// tightening the storage's cap; it applies within about a second.
+func (t *Task) SetMaxSpeed(bytesPerSecond int64) error {
+	defer runtime.KeepAlive(t)
+	return call(func() C.int { return C.fbs_task_set_max_speed(t.raw, C.int64_t(bytesPerSecond)) })
+}
+
+// MaxSpeed is this task's own cap in bytes per second (0: none).
+func (t *Task) MaxSpeed() (int64, error) {
+	defer runtime.KeepAlive(t)
+	var speed C.int64_t
+	err := call(func() C.int { return C.fbs_task_get_max_speed(t.raw, &speed) })
+	return int64(speed), err
+}
+
 // Snapshot is the task's latest state.
 func (t *Task) Snapshot() (Snapshot, error) {
 	defer runtime.KeepAlive(t)
@@ -262,14 +309,15 @@ func (t *Task) Done() <-chan struct{} {
 }
 
 // Wait waits for the end (and for the end's observers to return) and returns the final
-// snapshot, or the task's failure. When ctx ends first, Wait cancels the task and returns
-// ctx.Err().
+// snapshot, or the task's failure. When ctx ends first, Wait cancels the task and still
+// returns only once it has ended: with its failure, which then wraps ctx.Err() as well as
+// ErrCancelled (or with its success, when the task finished before the cancel took effect).
 func (t *Task) Wait(ctx context.Context) (Snapshot, error) {
 	select {
 	case <-t.done:
 	case <-ctx.Done():
-		_ = t.Cancel()
-		return Snapshot{}, ctx.Err()
+		t.cancelFor(ctx.Err())
+		<-t.done
 	}
 	// As in C, return once the other observers of the end returned too (on the callback
 	// thread itself the library refuses at once instead of waiting).

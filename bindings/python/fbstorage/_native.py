@@ -309,6 +309,8 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_auth_sign_in_with_refresh_token_async": (STATUS, [_A, c_char_p, USER_CALLBACK, c_void_p]),
     "fbs_auth_sign_out": (STATUS, [_A]),
     "fbs_auth_delete_user": (STATUS, [_A]),
+    "fbs_auth_update_profile": (STATUS, [_A, c_char_p, c_char_p, POINTER(_U)]),
+    "fbs_auth_update_profile_async": (STATUS, [_A, c_char_p, c_char_p, USER_CALLBACK, c_void_p]),
     "fbs_auth_delete_user_async": (STATUS, [_A, COMPLETION_CALLBACK, c_void_p]),
     "fbs_auth_current_user": (STATUS, [_A, POINTER(_U)]),
     "fbs_auth_get_id_token": (STATUS, [_A, c_int, POINTER(c_void_p)]),
@@ -331,6 +333,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_user_free": (None, [_U]),
     "fbs_storage_use_auth": (STATUS, [_S, _A]),
     "fbs_storage_set_auth_token_provider_async": (STATUS, [_S, TOKEN_PROVIDER_ASYNC, c_void_p]),
+    "fbs_storage_set_auth_token_provider_async_full": (STATUS, [_S, TOKEN_PROVIDER_ASYNC, c_void_p, DESTROY_NOTIFY]),
     "fbs_token_request_complete": (STATUS, [TokenRequestHandle, c_char_p]),
     "fbs_token_request_fail": (STATUS, [TokenRequestHandle, c_char_p]),
     # Admin access (fbstorage/admin.h)

@@ -5,6 +5,10 @@
 //!   delete, download URL, data, listing), which block the calling thread.
 //! - Uploads and file downloads are [`Task`]s: observe them with closures, pause, resume or
 //!   cancel them, then [`Task::wait`] or `.await` them on any executor.
+//! - Streams in constant memory: [`Reference::reader`] / [`Reference::range_reader`]
+//!   (`Read + Seek`), [`Reference::writer`] (`Write`, unknown length); byte ranges with
+//!   [`Reference::get_range`]; async forms (`read_async`, `write_async`, `finish_async`,
+//!   `get_range_async`) on any executor.
 //! - [`Auth`] signs a user in; [`Storage::use_auth`] sends that user's ID token.
 //! - Failures are [`StorageError`]s carrying an [`ErrorCode`].
 //!
@@ -30,12 +34,15 @@
 #![warn(missing_debug_implementations)]
 
 mod auth;
+mod completion;
 mod error;
 mod list;
+mod log;
 mod metadata;
 mod reference;
 mod registry;
 mod storage;
+mod stream;
 mod strings;
 pub mod sys;
 mod task;
@@ -43,9 +50,11 @@ mod task;
 pub use auth::{Auth, ListenerHandle, User};
 pub use error::{ErrorCode, Result, StorageError};
 pub use list::{ListResult, Pages};
+pub use log::{set_log_handler, LogLevel};
 pub use metadata::{Metadata, MetadataChanges};
 pub use reference::Reference;
-pub use storage::Storage;
+pub use storage::{CloseMode, Storage};
+pub use stream::{ObjectReader, ObjectWriter, STREAM_BUFFER};
 pub use task::{ObserverHandle, Snapshot, Task, TaskStatus};
 
 /// The version of the loaded library, e.g. "0.2.0".

@@ -2,11 +2,12 @@
 use std::path::Path;
 use std::ptr::NonNull;
 
-use crate::error::{check, Result};
+use crate::error::{check, ErrorCode, Result, StorageError};
 use crate::list::{ListResult, Pages};
 use crate::metadata::{raw_changes, Metadata, MetadataChanges};
 use crate::strings::{borrowed, c_path, c_string, c_string_opt, owned, ptr};
 use crate::sys;
+use crate::stream::{ObjectReader, ObjectWriter};
 use crate::task::Task;
 
 /// A bucket and an object path. `Send + Sync`: every call is thread-safe.
@@ -51,7 +52,7 @@ impl Reference {
         Ok(unsafe { Reference::from_raw(copy) })
     }
 
-    fn raw(&self) -> *const sys::fbs_reference {
+    pub(crate) fn raw(&self) -> *const sys::fbs_reference {
         self.raw.as_ptr()
     }
 
@@ -156,6 +157,48 @@ impl Reference {
         Ok(vectors.take(bytes, length))
     }
 
+    /// The bytes of `length` bytes from `offset` (None: to the end). Fails with
+    /// `RangeNotSatisfiable` for a range past the end, and with `DownloadSizeExceeded`, before
+    /// reading, for one larger than `max_size`. A dropped connection continues with Range.
+    pub fn get_range(&self, offset: u64, length: Option<u64>, max_size: u64) -> Result<Vec<u8>> {
+        let (offset, length, max_size) = range_arguments(offset, length, max_size)?;
+        let (mut bytes, mut size) = (std::ptr::null_mut(), 0usize);
+        check(unsafe { sys::fbs_reference_get_range(self.raw(), offset, length, max_size, &mut bytes, &mut size) })?;
+        let data = if size == 0 { Vec::new() } else { unsafe { std::slice::from_raw_parts(bytes.cast::<u8>(), size) }.to_vec() };
+        unsafe { sys::fbs_data_free(bytes) };
+        Ok(data)
+    }
+
+    /// As `get_range`, as a future (any executor; woken from the library's callback thread).
+    pub fn get_range_async(&self, offset: u64, length: Option<u64>, max_size: u64) -> impl std::future::Future<Output = Result<Vec<u8>>> + Send + 'static {
+        let pending = crate::completion::Completion::<Vec<u8>>::new();
+        let started = range_arguments(offset, length, max_size).and_then(|(offset, length, max_size)| {
+            let user_data = pending.user_data();
+            check(unsafe { sys::fbs_reference_get_range_async(self.raw(), offset, length, max_size, Some(crate::completion::on_data), user_data) })
+                .inspect_err(|_| unsafe { crate::completion::Completion::<Vec<u8>>::forget(user_data) })
+        });
+        async move {
+            started?;
+            pending.await
+        }
+    }
+
+    /// The object as `Read + Seek`, streamed in constant memory (its size read first).
+    pub fn reader(&self) -> Result<ObjectReader> {
+        ObjectReader::new(self, 0, None)
+    }
+
+    /// `length` bytes from `offset` (None: to the end) as `Read + Seek`, streamed in constant memory.
+    pub fn range_reader(&self, offset: u64, length: Option<u64>) -> Result<ObjectReader> {
+        ObjectReader::new(self, offset, length)
+    }
+
+    /// An upload of unknown length as `Write`, with the writable fields and custom metadata of
+    /// `metadata`; [`ObjectWriter::finish`] ends it.
+    pub fn writer(&self, metadata: Option<&MetadataChanges>) -> Result<ObjectWriter> {
+        ObjectWriter::new(self, metadata)
+    }
+
     /// One page of the objects and folders directly below this reference. `max_results`
     /// 1..=1000, or 0 to let the server choose.
     pub fn list(&self, max_results: u32, page_token: Option<&str>) -> Result<ListResult> {
@@ -176,6 +219,14 @@ impl Reference {
     pub fn pages(&self, max_results: u32) -> Pages {
         Pages::new(self.clone(), max_results)
     }
+}
+
+/// `(offset, length)` as the C API's: length -1 for "to the end".
+fn range_arguments(offset: u64, length: Option<u64>, max_size: u64) -> Result<(i64, i64, i64)> {
+    let too_large = || StorageError::new(ErrorCode::InvalidArgument, "A range bound beyond 2^63 - 1");
+    let offset = i64::try_from(offset).map_err(|_| too_large())?;
+    let length = length.map(|l| i64::try_from(l).map_err(|_| too_large())).transpose()?.unwrap_or(-1);
+    Ok((offset, length, i64::try_from(max_size).unwrap_or(i64::MAX)))
 }
 
 impl Clone for Reference {

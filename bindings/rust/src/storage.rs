@@ -30,6 +30,10 @@ pub struct Storage {
 unsafe impl Send for Storage {}
 unsafe impl Sync for Storage {}
 
+fn speed(bytes_per_second: u64) -> i64 {
+    i64::try_from(bytes_per_second).unwrap_or(i64::MAX)
+}
+
 fn seconds(duration: Duration) -> f64 {
     duration.as_secs_f64()
 }
@@ -105,6 +109,40 @@ impl Storage {
         check(unsafe { sys::fbs_storage_set_ca_file(self.raw(), ptr(&pem)) })
     }
 
+    /// Caps each request's upload in bytes per second (0: none, the default), running ones too
+    /// within about a second. Each request is capped on its own.
+    pub fn set_max_upload_speed(&self, bytes_per_second: u64) -> Result<()> {
+        check(unsafe { sys::fbs_storage_set_max_upload_speed(self.raw(), speed(bytes_per_second)) })
+    }
+
+    /// The upload cap in bytes per second (0: none).
+    pub fn max_upload_speed(&self) -> Result<u64> {
+        let mut out = 0;
+        check(unsafe { sys::fbs_storage_get_max_upload_speed(self.raw(), &mut out) })?;
+        Ok(out as u64)
+    }
+
+    /// Caps each request's download in bytes per second (0: none, the default), as uploads.
+    pub fn set_max_download_speed(&self, bytes_per_second: u64) -> Result<()> {
+        check(unsafe { sys::fbs_storage_set_max_download_speed(self.raw(), speed(bytes_per_second)) })
+    }
+
+    /// The download cap in bytes per second (0: none).
+    pub fn max_download_speed(&self) -> Result<u64> {
+        let mut out = 0;
+        check(unsafe { sys::fbs_storage_get_max_download_speed(self.raw(), &mut out) })?;
+        Ok(out as u64)
+    }
+
+    /// Ends the running work as `mode` says (`timeout`: how long `Finish` waits), without
+    /// releasing the storage (dropping it still does). Stopped tasks end with
+    /// [`ErrorCode::Cancelled`], their Failure observers having run; afterwards operations on
+    /// this storage's handles fail with [`ErrorCode::InvalidArgument`]. A second close does
+    /// nothing. Not to be called from an observer of this storage (it would not wait).
+    pub fn close(&self, mode: CloseMode, timeout: Duration) -> Result<()> {
+        check(unsafe { sys::fbs_storage_close(self.raw(), mode as i32, seconds(timeout)) })
+    }
+
     /// A reference to `path` in this bucket ("" for the root).
     pub fn reference(&self, path: &str) -> Result<Reference> {
         let path = c_string(path)?;
@@ -120,6 +158,17 @@ impl Storage {
         check(unsafe { sys::fbs_storage_reference_for_url(self.raw(), url.as_ptr(), &mut raw) })?;
         Ok(unsafe { Reference::from_raw(raw) })
     }
+}
+
+/// How [`Storage::close`] ends the work still running.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CloseMode {
+    /// Cancel it; uploads also end their sessions on the server (dropping the storage keeps them).
+    Cancel = 0,
+    /// Stop it, keeping each upload's resumable session ([`crate::Task::upload_session`] is final).
+    KeepSessions = 1,
+    /// Let running tasks finish within the timeout, then as `KeepSessions`.
+    Finish = 2,
 }
 
 impl Drop for Storage {

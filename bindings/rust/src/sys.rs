@@ -40,6 +40,7 @@ pub type fbs_source_callback = Option<unsafe extern "C" fn(buffer: *mut c_void, 
 
 /// `fbs_allocator` (operations.h): memory a download fills, from the caller.
 #[repr(C)]
+#[derive(Debug)]
 pub struct fbs_allocator {
     pub allocate: Option<unsafe extern "C" fn(length: usize, user_data: *mut c_void) -> *mut c_void>,
     pub release: Option<unsafe extern "C" fn(memory: *mut c_void, user_data: *mut c_void)>,
@@ -252,8 +253,14 @@ unsafe extern "C" {
     pub fn fbs_user_auth_time(user: *const fbs_user) -> i64;
     pub fn fbs_user_free(user: *mut fbs_user);
     pub fn fbs_storage_use_auth(storage: *mut fbs_storage, auth: *mut fbs_auth) -> c_int;
+    pub fn fbs_auth_update_profile(auth: *mut fbs_auth, display_name: *const c_char, photo_url: *const c_char,
+                                   out_user: *mut *mut fbs_user) -> c_int;
+    pub fn fbs_auth_update_profile_async(auth: *mut fbs_auth, display_name: *const c_char, photo_url: *const c_char,
+                                         cb: fbs_user_callback, user_data: *mut c_void) -> c_int;
     pub fn fbs_storage_set_auth_token_provider_async(storage: *mut fbs_storage, f: fbs_token_provider_async,
                                                      user_data: *mut c_void) -> c_int;
+    pub fn fbs_storage_set_auth_token_provider_async_full(storage: *mut fbs_storage, f: fbs_token_provider_async,
+                                                          user_data: *mut c_void, destroy: fbs_destroy_notify) -> c_int;
     pub fn fbs_token_request_complete(request: *mut fbs_token_request, token: *const c_char) -> c_int;
     pub fn fbs_token_request_fail(request: *mut fbs_token_request, message: *const c_char) -> c_int;
 }

@@ -315,6 +315,19 @@ impl Task {
         check(unsafe { sys::fbs_task_cancel(self.raw()) })
     }
 
+    /// Caps this task's transfer in bytes per second (0: only the storage's caps), tightening
+    /// the storage's cap; it applies within about a second.
+    pub fn set_max_speed(&self, bytes_per_second: u64) -> Result<()> {
+        check(unsafe { sys::fbs_task_set_max_speed(self.raw(), i64::try_from(bytes_per_second).unwrap_or(i64::MAX)) })
+    }
+
+    /// This task's own cap in bytes per second (0: none).
+    pub fn max_speed(&self) -> Result<u64> {
+        let mut out = 0;
+        check(unsafe { sys::fbs_task_get_max_speed(self.raw(), &mut out) })?;
+        Ok(out as u64)
+    }
+
     /// The task's latest snapshot.
     pub fn snapshot(&self) -> Result<Snapshot> {
         let mut raw = std::ptr::null_mut();

@@ -83,3 +83,58 @@ fn sixteen_uploads_with_observers_churning() {
     drop(storage); // returns once no callback runs or will run
     assert_eq!(Arc::strong_count(&token), 1, "a closure outlived its task");
 }
+
+/// Eight streams at once, up and down, one reader dropped part-way and one writer dropped
+/// unfinished: every byte intact, nothing stored for the dropped writer.
+#[test]
+fn eight_concurrent_streams() {
+    use std::io::{Read, Write};
+    let storage = Arc::new(Emulator::get("production").storage());
+    storage.set_upload_chunk_size(SMALL_CHUNK).unwrap();
+    let data = Arc::new(payload(2 * fbstorage::STREAM_BUFFER as u64 + 12345));
+    let source = storage.reference(&common::unique("stress/streams.bin")).unwrap();
+    let mut writer = source.writer(None).unwrap();
+    writer.write_all(&data).unwrap();
+    writer.finish().unwrap();
+    let threads: Vec<_> = (0..8)
+        .map(|i| {
+            let (storage, data, source) = (storage.clone(), data.clone(), source.clone());
+            std::thread::spawn(move || match i % 4 {
+                0 | 1 => {
+                    let (mut reader, mut all, mut block) = (source.reader().unwrap(), Vec::new(), [0u8; 4096]);
+                    loop {
+                        let n = reader.read(&mut block).unwrap();
+                        if n == 0 {
+                            break;
+                        }
+                        all.extend_from_slice(&block[..n]);
+                    }
+                    assert!(all == *data, "reader {i}: {} bytes", all.len());
+                }
+                2 => {
+                    let mut reader = source.reader().unwrap();
+                    let mut part = vec![0; fbstorage::STREAM_BUFFER / 2 + i];
+                    reader.read_exact(&mut part).unwrap();
+                    assert!(part == data[..part.len()]);
+                }
+                _ => {
+                    let reference = storage.reference(&common::unique("stress/written.bin")).unwrap();
+                    let mut writer = reference.writer(None).unwrap();
+                    let size = 3 * SMALL_CHUNK as usize + i;
+                    writer.write_all(&data[..size]).unwrap();
+                    if i == 3 {
+                        let task = writer.task().clone();
+                        drop(writer);
+                        assert!(task.wait().is_err());
+                        assert_eq!(reference.metadata().unwrap_err().code, fbstorage::ErrorCode::ObjectNotFound);
+                    } else {
+                        assert_eq!(writer.finish().unwrap().size, Some(size as u64));
+                    }
+                }
+            })
+        })
+        .collect();
+    for thread in threads {
+        thread.join().unwrap();
+    }
+}

@@ -31,6 +31,7 @@ from .rules import loading
 from .rules.registry import BucketRules
 from .identity.accounts import AccountStore
 from .identity.settings import auth_settings
+from .origins import CrossSitePolicy, parse_origin
 from . import tls
 from .server import create_app, create_auth_app
 from .service_accounts import ServiceAccounts
@@ -78,6 +79,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="port of the web UI, also served under /ui on the storage port; 0 picks a free one "
                              f"(default {DEFAULT_UI_PORT}, or a free one when --port is 0)")
     parser.add_argument("--no-ui", action="store_true", help="serve no web UI (and keep no UI request log)")
+    parser.add_argument("--cors-allow-origin", action="append", default=[], type=_origin, metavar="ORIGIN",
+                        help="treat pages of ORIGIN (http://host:port) as the emulator's own: they may use the "
+                             "control routes and admin credentials (repeatable; docs/security.md)")
     parser.add_argument("--stop-on-stdin-eof", action="store_true",
                         help="also stop when stdin reaches end of file (for test harnesses)")
     add_workflow_arguments(parser)
@@ -89,6 +93,13 @@ def _port(text: str) -> int:
     if not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"{port} is not a port (0-65535)")
     return port
+
+
+def _origin(text: str) -> str:
+    try:
+        return parse_origin(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _positive(text: str) -> int:
@@ -126,7 +137,8 @@ async def serve(args: argparse.Namespace) -> int:
     try:
         await workflows.load(store, auth.project)
         state = EmulatorState(flavor=FLAVORS[args.flavor], store=store, startup_rules=rules, rules=rules,
-                              accounts=accounts, service_accounts=service_accounts)
+                              accounts=accounts, service_accounts=service_accounts,
+                              cross_site=CrossSitePolicy(args.host or "", allowed_origins=frozenset(args.cors_allow_origin)))
         app = create_app(state)
         ui = None if args.no_ui else UiSettings(args.host or "")  # None: every interface
         if ui:
@@ -147,6 +159,9 @@ async def serve(args: argparse.Namespace) -> int:
             watcher = loop.create_task(loading.watch(sources, rules)) if sources else None
             if ui:
                 ui_runner = await start_ui_server(state, ui, _address(runner), args.host, _ui_port(args))
+            # Pages of the emulator's own ports (the UI's, on its port, calls the storage port).
+            state.cross_site.own_ports.update(_port_of(served) for served in (runner, auth_runner, ui_runner)
+                                              if served is not None and served.addresses)
             # Every emulator served, by name: `exec` exports their variables.
             addresses = {"storage": _address(runner).removeprefix("http://"),  # the storage port serves Auth too
                          "auth": _address(auth_runner if auth.port is not None else runner).removeprefix("http://")}
@@ -188,6 +203,10 @@ def _stop_event(args: argparse.Namespace, loop: asyncio.AbstractEventLoop) -> as
     if args.stop_on_stdin_eof:
         _stop_on_stdin_eof(loop, stop)
     return stop
+
+
+def _port_of(runner: web.AppRunner) -> int:
+    return runner.addresses[0][1]
 
 
 def _address(runner: web.AppRunner, scheme: str = "http") -> str:

@@ -10,6 +10,7 @@ from typing import Any
 
 from .errors import ApiError
 from .identity import jwt
+from .identity.calls import SERVICE_ACCOUNT_TOKEN_PREFIX
 from .service_accounts import ServiceAccounts
 
 ADMIN_TOKEN = "owner"
@@ -40,6 +41,15 @@ def principal_from_header(authorization: str | None, service_accounts: ServiceAc
     decoded = jwt.decode(token)
     claims = decoded[1] if decoded else None
     return Principal(claims=claims, token_invalid=claims is None)
+
+
+def is_admin_credential(authorization: str | None) -> bool:
+    """Whether the header holds a credential that is admin somewhere in the emulator: `owner`
+    (`Bearer` or `Firebase`, any case) or a service account's access token."""
+    scheme, _, token = (authorization or "").strip().partition(" ")
+    token = token.strip()
+    return scheme.lower() in ("firebase", "bearer") and (
+        token.lower() == ADMIN_TOKEN or token.startswith(SERVICE_ACCOUNT_TOKEN_PREFIX))
 
 
 def caller_uid(authorization: str | None, service_accounts: ServiceAccounts) -> str | None:

@@ -10,7 +10,7 @@ from xml.sax.saxutils import escape
 
 from aiohttp import web
 
-from .errors import ApiError
+from .errors import ApiError, html_page
 from .flavor import Flavor
 from .metadata import TOKENS_KEY, ObjectMetadata
 from .store import StoredObject
@@ -137,8 +137,7 @@ def _unsatisfiable(request: web.Request, headers: dict[str, str], size: int, fir
                             content_type="application/xml", headers=headers)
     unsatisfied = {"Content-Range": f"bytes */{size}"}
     if request.path.startswith(JSON_API_PREFIXES):
-        return web.Response(status=416, text="Request range not satisfiable", content_type="text/html",
-                            headers=unsatisfied)
+        return html_page(416, "Request range not satisfiable", unsatisfied)
     raise ApiError(416, f"Requested range not satisfiable for an object of {size} bytes.", headers=unsatisfied)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 from typing import Mapping
 
@@ -52,6 +53,19 @@ def upload_server_answer(response: web.Response) -> web.Response:
 def json_error(status: int, message: str, headers: Mapping[str, str] | None = None) -> web.Response:
     body = json.dumps({"error": {"code": status, "message": message}})
     return web.Response(status=status, text=body, content_type="application/json", headers=headers)
+
+
+def html_page(status: int, text: str, headers: Mapping[str, str] | None = None) -> web.Response:
+    """An error production answers as text/html: `<`, `>` and `&` escaped, so nothing a client
+    sent (an object name) can be markup on the origin that also serves the UI."""
+    return web.Response(status=status, text=html.escape(text, quote=False), content_type="text/html", headers=headers)
+
+
+def json_for_html(value: object) -> str:
+    """Compact JSON whose `<`, `>` and `&` are \\u escapes: the same value, and no markup (nor
+    anything html_page would change) when production sends it as a text/html page."""
+    text = json.dumps(value, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def bad_request(message: str, **kwargs) -> ApiError:

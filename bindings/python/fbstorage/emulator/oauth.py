@@ -9,10 +9,8 @@ from urllib.parse import parse_qsl
 
 from aiohttp import web
 
-from .service_accounts import JWT_BEARER, OAuthError
+from .service_accounts import JWT_BEARER, TOKEN_PATH, OAuthError
 from .state import STATE
-
-TOKEN_PATH = "/oauth2.googleapis.com/token"
 
 
 async def token_endpoint(request: web.Request) -> web.Response:

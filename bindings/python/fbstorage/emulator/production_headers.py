@@ -2,7 +2,7 @@
 (Cache-Control, Expires, Pragma) by route, `Vary` on the GCS JSON API, the Firebase API's CORS and
 nosniff headers, and `charset=UTF-8` spelled as production spells it; and the Identity Toolkit's
 own (never cached, `Vary` with Referer, anti-framing). Answers of the upload server
-(errors.upload_server_answer) get none of them.
+(errors.upload_server_answer) and the cross-site policy's refusals (cross_site.py) get none of them.
 
 As recorded from production (tests/emulator/data/production-replay). Headers a handler set itself (an object's own
 Cache-Control on a metadata answer, CORS for a request's Origin) are kept.
@@ -15,6 +15,7 @@ from email.utils import formatdate
 from aiohttp import web
 
 from .auth import principal_from_header
+from .cross_site import REFUSED
 from .errors import UPLOAD_SERVER, ApiError
 from .state import STATE
 
@@ -52,7 +53,7 @@ def _caching(firebase: bool, method: str, status: int, media: bool, never_stored
 
 async def add_production_headers(request: web.Request, response: web.StreamResponse) -> None:
     """An on_response_prepare hook: runs as each answer's headers go out, streamed ones too."""
-    if not request.app[STATE].flavor.production_headers or response.get(UPLOAD_SERVER):
+    if not request.app[STATE].flavor.production_headers or response.get(UPLOAD_SERVER) or response.get(REFUSED):
         return
     firebase = request.path.startswith("/v0/")
     identity_toolkit = request.path.startswith(IDENTITY_TOOLKIT_PREFIX)

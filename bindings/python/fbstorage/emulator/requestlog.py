@@ -12,7 +12,8 @@ from typing import Any
 from aiohttp import web
 
 from .auth import caller_uid
-from .service_accounts import ServiceAccounts
+from .identity.paths import IDENTITY_TOOLKIT, LEGACY_RELYING_PARTY, SECURE_TOKEN
+from .service_accounts import TOKEN_PATH, ServiceAccounts
 
 MAX_ENTRIES = 10000
 log = logging.getLogger("fbstorage.emulator.requests")
@@ -26,7 +27,16 @@ def log_request(request: web.Request, status: int | None, seconds: float, servic
                   "dropped" if status is None else status, seconds * 1000, _principal(request, service_accounts))
 
 
+# Calls to Auth and to the OAuth2 token endpoint: who calls is in the body (an API key, a password,
+# a refresh token, an assertion), not in an Authorization header, so they get the service's name.
+_SERVICES = ((IDENTITY_TOOLKIT, "Auth API"), (LEGACY_RELYING_PARTY, "Auth API"), (SECURE_TOKEN, "Auth token refresh"),
+             ("/emulator/v1/", "Auth emulator API"), (TOKEN_PATH, "OAuth2 token endpoint"))
+
+
 def _principal(request: web.Request, service_accounts: ServiceAccounts) -> str:
+    for prefix, service in _SERVICES:
+        if request.path.startswith(prefix):
+            return service
     caller = caller_uid(request.headers.get("Authorization"), service_accounts)
     if not request.path.startswith("/v0") and caller != "invalid token":
         return "admin (GCS API)"  # rules never apply there, whatever the header

@@ -1,4 +1,4 @@
-"""The aiohttp application: middlewares (request log, faults, errors) and routes."""
+"""The aiohttp application: middlewares (cross-site policy, request log, faults, errors) and routes."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from aiohttp import web
 
 from .bodies import DROP_AFTER_BYTES, BodyDropped
 from .control import routes as control_routes
+from .cross_site import add_cors_headers, cross_site_guard
 from .errors import ApiError, json_error
 from .gcs import add_gcs_routes
 from .gcs.batch import add_batch_route
@@ -28,11 +29,6 @@ UI_PREFIX = "/ui"  # the web UI (emulator/ui): not an API, neither recorded nor 
 # Large body reads mean fewer, bigger pieces; the limit only applies to request.read()/post().
 READ_BUFFER_BYTES = 1 << 20
 MAX_BODY_BYTES = 1 << 50
-CORS_EXPOSED = ", ".join([
-    "Content-Type", "X-Firebase-Storage-Version", "X-Goog-Upload-Size-Received", "X-Goog-Upload-URL",
-    "X-Goog-Upload-Command", "X-GUploader-UploadID", "X-Goog-Upload-Header-Content-Length",
-    "X-Goog-Upload-Header-Content-Type", "X-Goog-Upload-Protocol", "X-Goog-Upload-Status",
-    "X-Goog-Upload-Chunk-Granularity", "X-Goog-Upload-Control-URL"])
 log = logging.getLogger(__name__)
 
 
@@ -92,36 +88,14 @@ async def render_errors(request: web.Request, handler) -> web.StreamResponse:
         return json_error(500, f"Internal emulator error: {type(error).__name__}: {error}")
 
 
-@web.middleware
-async def allow_cross_origin(request: web.Request, handler) -> web.StreamResponse:
-    """CORS as the official emulator: any origin, every upload header exposed (added by
-    `_cross_origin_headers`, also to streamed downloads)."""
-    if request.method == "OPTIONS" and request.headers.get("Origin") and not request.path.startswith(UI_PREFIX):
-        return web.Response(status=204, headers={
-            "Access-Control-Allow-Methods": "GET, HEAD, PUT, PATCH, POST, DELETE",
-            "Access-Control-Allow-Headers": request.headers.get("Access-Control-Request-Headers", "*"),
-            "Access-Control-Max-Age": "3600"})
-    return await handler(request)
-
-
-async def _cross_origin_headers(request: web.Request, response: web.StreamResponse) -> None:
-    """Runs as each response's headers go out: a download streamed by its handler gets them too.
-    Not for the UI's own page: other sites must not read its token."""
-    origin = request.headers.get("Origin")
-    if origin and not request.path.startswith(UI_PREFIX):
-        response.headers["Access-Control-Allow-Origin"] = origin
-        response.headers["Access-Control-Expose-Headers"] = CORS_EXPOSED
-        response.headers["Vary"] = "Origin"
-
-
 def _application(state: EmulatorState) -> web.Application:
     malformed.install()
     app = web.Application(
         client_max_size=MAX_BODY_BYTES,
         handler_args={"read_bufsize": READ_BUFFER_BYTES, **malformed.HANDLER_LIMITS},
-        middlewares=[allow_cross_origin, record_requests, inject_faults, render_errors, serve_xml_api])
+        middlewares=[cross_site_guard(state.cross_site), record_requests, inject_faults, render_errors, serve_xml_api])
     app[STATE] = state
-    app.on_response_prepare.append(_cross_origin_headers)
+    app.on_response_prepare.append(add_cors_headers)
     app.on_response_prepare.append(add_production_headers)
     return app
 

@@ -23,6 +23,8 @@ from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from .identity import jwt
 
 GOOGLE_TOKEN_URI = "https://oauth2.googleapis.com/token"
+#: Where the emulator serves that endpoint: its host as a path prefix (emulator/oauth.py).
+TOKEN_PATH = "/oauth2.googleapis.com/token"
 JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 TOKEN_LIFETIME = 3599  # what Google answers
 MAX_ASSERTION_LIFETIME = 3600

@@ -46,6 +46,11 @@ def _parameter_error(details: str) -> XmlError:
     return XmlError(400, "AuthorizationQueryParametersError", "Error parsing the X-Goog-* query parameters.", details)
 
 
+def is_signed_url(query) -> bool:
+    """Whether a request's query makes it a V4 signed URL's (its signature is its credential)."""
+    return "X-Goog-Algorithm" in query
+
+
 async def handle_signed(request: web.Request) -> web.StreamResponse:
     """`/{bucket}/{object}` with a V4 signature; anything else there is not served."""
     query = parse_qsl(request.rel_url.raw_query_string, keep_blank_values=True)

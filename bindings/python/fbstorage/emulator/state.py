@@ -9,6 +9,7 @@ from aiohttp import web
 from .faults import FaultInjector
 from .flavor import Flavor
 from .identity.accounts import AccountStore
+from .origins import CrossSitePolicy
 from .requestlog import RequestLog
 from .rules.registry import BucketRules
 from .service_accounts import ServiceAccounts
@@ -27,6 +28,7 @@ class EmulatorState:
     requests: RequestLog = field(default_factory=RequestLog)
     accounts: AccountStore = field(default_factory=AccountStore)  # the Auth emulator's
     service_accounts: ServiceAccounts = field(default_factory=ServiceAccounts)  # --service-account keys
+    cross_site: CrossSitePolicy = field(default_factory=CrossSitePolicy)  # which origins are its own
 
     async def reset(self) -> None:
         """Back to a fresh start: no objects, sessions, faults, recorded requests or Auth accounts;

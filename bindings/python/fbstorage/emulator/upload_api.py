@@ -13,7 +13,7 @@ from .bodies import iter_body, read_json_object
 from .errors import ApiError, bad_request, not_found, upload_server_answer
 from .metadata import Digest, ObjectMetadata, check_upload_resource
 from .multipart import MetadataError, PartCountError, receive_multipart
-from .names import check_object_name
+from .names import check_object_name, production_name_refusal
 from .rules.access import authorize, needs_documents, prefetch_documents
 from .state import EmulatorState
 from .store import StoredObject
@@ -78,14 +78,17 @@ async def _receive_multipart(request: web.Request, state: EmulatorState, writer:
 
 
 def _new_name(name: str, state: EmulatorState) -> str:
-    """The name of the object an upload creates; production refuses one it cannot have with a bare
-    "Bad Request."."""
+    """The name of the object an upload creates; production refuses one it cannot have (a reserved
+    one too) with a bare "Bad Request."."""
     try:
-        return check_object_name(name)
+        check_object_name(name)
     except ApiError:
         if state.flavor.refuses_names_on_create_only:
             raise bad_request("Bad Request.") from None
         raise
+    if state.flavor.refuses_names_on_create_only and production_name_refusal(name):
+        raise bad_request("Bad Request.")
+    return name
 
 
 def metadata_response(metadata: ObjectMetadata, state: EmulatorState,

@@ -32,14 +32,20 @@ def test_one_debug_line_per_request(start_emulator, flavor):
                  headers={"Authorization": f"Bearer {token}"})
     emu.http.get(emu.object_url("missing", bucket="logged"))
     requests.get(emu.url("/storage/v1/b/logged/o"), headers={"Authorization": "Bearer ya29.not-a-jwt"})
+    requests.post(emu.url("/identitytoolkit.googleapis.com/v1/accounts:signUp"), params={"key": "fake-api-key"},
+                  json={"returnSecureToken": True})
+    requests.post(emu.url("/securetoken.googleapis.com/v1/token"), params={"key": "fake-api-key"},
+                  data={"grant_type": "refresh_token", "refresh_token": "not-a-refresh-token"})
     requests.get(emu.url("/_emulator/requests"))  # control calls are not API requests: no line
-    wait_until(lambda: len(request_lines(emu)) >= 4)
+    wait_until(lambda: len(request_lines(emu)) >= 6)
     lines = request_lines(emu)
     assert [(method, path, status, who) for method, path, status, _, who in lines] == [
         ("POST", "/v0/b/logged/o", "200", "admin"),
         ("GET", "/v0/b/logged/o/a%2Fb", "200", "uid=alice"),
         ("GET", "/v0/b/logged/o/missing", "404", "anonymous"),
         ("GET", "/storage/v1/b/logged/o", "401", "invalid token"),   # an access token it never issued
+        ("POST", "/identitytoolkit.googleapis.com/v1/accounts:signUp", "200", "Auth API"),
+        ("POST", "/securetoken.googleapis.com/v1/token", "400", "Auth token refresh"),
     ]
     for secret in ("secret-token", token, "ya29"):
         assert secret not in emu.stderr()

@@ -132,3 +132,24 @@ def test_google_cloud_storage_signed_urls_are_served_and_checked(admin_emu, key,
     assert refused.status_code == 400 and "AuthorizationQueryParametersError" in refused.text
     assert requests.delete(signed("DELETE")).status_code == 204
     assert requests.get(signed("GET")).status_code == 404
+
+
+def test_a_foreign_page_may_use_a_signed_url_but_not_an_access_token(admin_emu, key):
+    """The signature is the credential a page was given (docs/security.md); a service account's
+    access token is an admin's, refused from another origin's page."""
+    from google.auth.credentials import AnonymousCredentials
+    from google.auth.transport.requests import Request
+    from google.cloud import storage
+
+    credentials = credentials_for(admin_emu, key)
+    blob = storage.Client(project="p", credentials=AnonymousCredentials()).bucket(BUCKET).blob("page.txt")
+    foreign = {"Origin": "http://localhost:8000"}
+    put = blob.generate_signed_url(version="v4", credentials=credentials, api_access_endpoint=admin_emu.base,
+                                   method="PUT", expiration=datetime.timedelta(minutes=5))
+    answer = requests.put(put, data=b"from a page", headers=foreign)
+    assert answer.status_code == 200 and answer.headers["Access-Control-Allow-Origin"] == foreign["Origin"]
+    credentials.refresh(Request())
+    admin = {"Authorization": f"Bearer {credentials.token}"}
+    refused = requests.get(admin_emu.url(f"/v0/b/{BUCKET}/o/page.txt"), headers={**foreign, **admin})
+    assert refused.status_code == 403 and "Access-Control-Allow-Origin" not in refused.headers
+    assert requests.get(admin_emu.url(f"/v0/b/{BUCKET}/o/page.txt"), headers=admin).status_code == 200

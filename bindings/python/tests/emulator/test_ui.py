@@ -102,7 +102,7 @@ def test_no_cross_origin_access_to_the_ui_but_downloads_have_cors(start_emulator
     assert "Access-Control-Allow-Origin" not in page.headers
     assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
     emulator.upload_ok("f.txt", b"hello")
-    download = emulator.download("f.txt", headers={"Origin": "http://app.test", **ADMIN})
+    download = emulator.download("f.txt", headers={"Origin": "http://app.test"})  # a user, not the owner
     assert download.content == b"hello"
     assert download.headers["Access-Control-Allow-Origin"] == "http://app.test"  # a streamed response too
 
@@ -304,3 +304,22 @@ service firebase.storage {{
     (failure,) = denied["decisions"][0]["statements"][0]["failures"]  # one decision: prefetch runs are not logged
     assert failure["operands"][0] == {
         "expression": f"firestore.get({documents}/users/$(request.auth.uid)).data.role", "value": '"viewer"'}
+
+
+def test_the_ui_log_shows_credentials_as_fingerprints(start_emulator):
+    """A download token, a resumable upload's id and a signature in a query: fingerprinted (the
+    same one each time), never shown, in the UI's log and its API."""
+    emulator = start_emulator()
+    ui = UI(emulator)
+    token = emulator.upload_ok("f.txt", b"x")["downloadTokens"]
+    assert emulator.download("f.txt", params={"token": token}).content == b"x"
+    assert emulator.download("f.txt", params={"token": token}).content == b"x"
+    session = emulator.session_url("big.bin")
+    assert emulator.chunk(session, "upload, finalize", b"x", offset=0).status_code == 200
+    emulator.http.get(emulator.url("/b/f.txt"), params={"X-Goog-Signature": "sig-secret", "X-Goog-Algorithm": "x"})
+    text = ui.get("api/requests").text
+    assert token not in text and session.rsplit("upload_id=", 1)[1] not in text and "sig-secret" not in text
+    paths = [entry["path"] for entry in ui.get("api/requests").json()["requests"]]
+    downloads = [path for path in paths if "alt=media" in path]
+    assert len(downloads) == 2 and downloads[0] == downloads[1] and re.search(r"token=#[0-9a-f]{8}", downloads[0])
+    assert any(re.search(r"upload_id=#[0-9a-f]{8}", path) for path in paths), paths

@@ -69,7 +69,9 @@ def test_chunked_request_body(emu):
 
 
 def test_names_are_stored_exactly(emu):
-    names = ["a/../b", "a//b", "a/./b", "a/b", "..", "%41", "a+b", "ü/日本"]
+    names = ["a/../b", "a//b", "a/./b", "a/b", "%41", "a+b", "ü/日本"]
+    if not emu.production:  # production refuses the names GCS reserves (test_token_claims.py)
+        names.append("..")
     for name in names:
         emu.upload_ok(name, name.encode())
     for name in names:

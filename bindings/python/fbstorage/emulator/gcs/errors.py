@@ -12,7 +12,7 @@ from typing import Awaitable, Callable
 
 from aiohttp import web
 
-from ..errors import ApiError
+from ..errors import ApiError, html_page, json_for_html
 from ..state import STATE
 
 REASONS = {400: "invalid", 401: "required", 403: "forbidden", 404: "notFound", 405: "methodNotAllowed",
@@ -53,8 +53,7 @@ def gcs_page(status: int, message: str, headers: dict[str, str] | None = None) -
     reason = REASONS.get(status, "backendError")
     body = {"error": {"code": status, "message": message,
                       "errors": [{"message": message, "domain": "global", "reason": reason}]}}
-    return web.Response(status=status, text=json.dumps(body, separators=(",", ":")), content_type="text/html",
-                        headers=headers)
+    return html_page(status, json_for_html(body), headers)
 
 
 def gcs_error(status: int, message: str, headers: dict[str, str] | None = None,

@@ -10,8 +10,9 @@ the failure: `Parse Error: Expected : between key:value pair.\\ninvalid-json\\n 
 
 from __future__ import annotations
 
-import json
 import re
+
+from ..errors import json_for_html
 
 CONTEXT = 20
 _WHITESPACE = " \t\r\n"
@@ -188,6 +189,5 @@ def parse_error(text: str) -> str | None:
 
 def error_page_text(message: str) -> str:
     """The body production sends with it (as text/html): its JSON error, in its own key order."""
-    return json.dumps({"error": {"code": 400, "message": message,
-                                 "errors": [{"message": message, "domain": "global", "reason": "invalid"}]}},
-                      separators=(",", ":"))
+    return json_for_html({"error": {"code": 400, "message": message,
+                                    "errors": [{"message": message, "domain": "global", "reason": "invalid"}]}})

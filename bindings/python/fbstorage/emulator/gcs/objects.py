@@ -8,7 +8,7 @@ from aiohttp import web
 
 from ..bodies import read_json_object
 from ..downloads import download_response
-from ..errors import ApiError
+from ..errors import ApiError, html_page
 from ..state import EmulatorState
 from ..store import StoredObject
 from .preconditions import Preconditions, int_parameter
@@ -48,11 +48,11 @@ async def get_object(request: web.Request, state: EmulatorState, bucket: str, na
             if error.not_modified:
                 content_type = state.store.get(bucket, name, int_parameter(query, "generation")).metadata.content_type
                 return web.Response(status=304, headers={"Content-Type": content_type})
-            return web.Response(status=412, text=GCS_PRECONDITION_FAILED, content_type="text/html")
+            return html_page(412, GCS_PRECONDITION_FAILED)
         raise
     except ApiError as error:
         if media and error.status == 404 and state.flavor.text_media_not_found:  # a page, not JSON
-            return web.Response(status=404, text=error.message, content_type="text/html")
+            return html_page(404, error.message)
         raise
     if media:
         return await download_response(request, stored, state.flavor)

@@ -26,7 +26,7 @@ from aiohttp import web
 from ..auth import ADMIN
 from ..blobs import BlobWriter
 from ..bodies import iter_body
-from ..errors import ApiError, bad_request, upload_server_answer
+from ..errors import ApiError, bad_request, html_page, upload_server_answer
 from ..metadata import check_upload_resource
 from ..multipart import MetadataJsonError, PartCountError, receive_multipart
 from ..names import check_object_name, production_name_refusal
@@ -80,7 +80,7 @@ async def insert_object(request: web.Request, state: EmulatorState, bucket: str,
                 if not state.flavor.checks_gcs_uploads or (message := parse_error(error.text)) is None:
                     raise
                 await writer.discard()  # production's page: its JSON error, sent as text/html
-                return web.Response(status=400, text=error_page_text(message), content_type="text/html")
+                return html_page(400, error_page_text(message))
             name = _new_name(query.get("name") or _resource_name(resource), state)
         else:
             async for piece in iter_body(request):

@@ -27,7 +27,7 @@ from ..downloads import download_response
 from ..errors import ApiError, bad_request
 from ..metadata import ObjectMetadata, rfc3339
 from ..names import check_object_name, decode_component, parse_query
-from ..signed_urls import handle_signed
+from ..signed_urls import handle_signed, is_signed_url
 from ..state import STATE, EmulatorState
 from ..uploads import ACTIVE, CANCELLED, UploadSession, commit_upload
 from ..buckets import valid_bucket_name
@@ -78,7 +78,7 @@ async def serve_xml_api(request: web.Request, handler) -> web.StreamResponse:
     raw_bucket, _, raw_name = raw_path[1:].partition("/")
     if no_route is None or no_route.status != 404:
         return await handler(request)
-    if "X-Goog-Algorithm" in request.query:  # a V4 signed URL: verified, then served as admin
+    if is_signed_url(request.query):  # a V4 signed URL: verified, then served as admin
         return await handle_signed(request)
     state = request.app[STATE]
     bucket = unquote(raw_bucket)

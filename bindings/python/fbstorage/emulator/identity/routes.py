@@ -12,10 +12,8 @@ from . import operations
 from .calls import Fields, is_admin, read_body, require_api_key
 from .errors import AuthError, login_required
 from .operations import Call
+from .paths import IDENTITY_TOOLKIT, LEGACY_RELYING_PARTY, SECURE_TOKEN
 
-IDENTITY_TOOLKIT = "/identitytoolkit.googleapis.com/v1"
-SECURE_TOKEN = "/securetoken.googleapis.com/v1/token"
-LEGACY_RELYING_PARTY = "/www.googleapis.com/identitytoolkit/v3/relyingparty"
 Operation = Callable[[Call], dict[str, Any]]
 # `accounts:<name>` for a user (API key) or an admin (Bearer owner) ...
 ACCOUNT_OPERATIONS: dict[str, Operation] = {

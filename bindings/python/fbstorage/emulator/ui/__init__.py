@@ -10,8 +10,9 @@ from pathlib import Path
 
 from aiohttp import web
 
+from ..cross_site import cross_site_guard
 from ..errors import ApiError, json_error
-from ..identity.routes import IDENTITY_TOOLKIT, LEGACY_RELYING_PARTY, SECURE_TOKEN
+from ..identity.paths import IDENTITY_TOOLKIT, LEGACY_RELYING_PARTY, SECURE_TOKEN
 from ..server import CONTROL_PREFIX, UI_PREFIX as PREFIX
 from ..state import STATE, EmulatorState
 from .activity import recorder
@@ -111,7 +112,7 @@ async def start_ui_server(state: EmulatorState, settings: UiSettings, storage_ur
 
 def _ui_server(state: EmulatorState, settings: UiSettings, storage_url: str) -> web.Application:
     own = UiSettings(settings.bind_host, settings.activity, settings.token, storage_url, settings.storage_app)
-    app = web.Application(middlewares=[guard])
+    app = web.Application(middlewares=[cross_site_guard(state.cross_site), guard])
     app[SETTINGS] = own
     app.router.add_get("/", to_index)
     app.router.add_get(PREFIX, to_index)

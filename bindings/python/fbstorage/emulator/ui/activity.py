@@ -14,6 +14,7 @@ from urllib.parse import unquote
 from aiohttp import web
 
 from ..auth import caller_uid, uid_label
+from ..redaction import redact_target
 from ..rules.access import DECISIONS
 from ..rules.explain import Decision
 from ..service_accounts import ServiceAccounts
@@ -29,7 +30,7 @@ class Activity:
     id: int
     time: float
     method: str
-    path: str  # as sent, with the query (an upload names its object there)
+    path: str  # as sent, with the query (an upload names its object there); shown redacted
     authorization: str | None  # read when the log is read, not while the request is served
     service_accounts: ServiceAccounts  # the access tokens the emulator issued, for reading it
     status: int | None = None
@@ -56,7 +57,8 @@ class Activity:
         return "allowed" if all(decision.allowed for decision in self.decisions) else "denied"
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "time": self.time, "method": self.method, "path": unquote(self.path), "user": self.user,
+        return {"id": self.id, "time": self.time, "method": self.method, "path": unquote(redact_target(self.path)),
+                "user": self.user,
                 "status": self.status, "duration_ms": round(self.duration_ms, 2), "verdict": self.verdict,
                 "decisions": [decision.explain() for decision in self.decisions]}
 

@@ -7,11 +7,10 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
-from ..identity.routes import IDENTITY_TOOLKIT
+from ..identity.paths import IDENTITY_TOOLKIT
+from ..origins import host_is_own
 from .activity import ActivityLog
 
-WILDCARD_HOSTS = ("", "0.0.0.0", "::")
-LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
 @dataclass
@@ -32,11 +31,7 @@ class UiSettings:
     def host_allowed(self, host: str) -> bool:
         """Whether a Host header names this server: loopback names or the bound address (any name
         when bound to all interfaces). Refuses DNS rebinding of a foreign name onto 127.0.0.1."""
-        if self.bind_host in WILDCARD_HOSTS:
-            return True
-        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-        name = name.strip("[]").lower()
-        return name in LOOPBACK_NAMES or name == self.bind_host.strip("[]").lower()
+        return host_is_own(host.rsplit(":", 1)[0] if not host.endswith("]") else host, self.bind_host)
 
 
 SETTINGS = web.AppKey("fbstorage_ui_settings", UiSettings)
