@@ -20,6 +20,15 @@ struct EventOrderTests {
         }
     }
 
+    /// A storage calling back on a serial queue of its own: the stress loops' thousands of
+    /// callbacks do not hold up the other tests' `TestQueue`.
+    private func isolatedStorage(_ flavor: Flavor) -> (Storage, DispatchQueue) {
+        let storage = makeStorage(flavor)
+        let queue = DispatchQueue(label: "event-order-tests")
+        storage.callbackQueue = queue
+        return (storage, queue)
+    }
+
     private func smallFile() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("event-order-\(UUID()).txt")
         try Data("Hello Swift World".utf8).write(to: url)   // 17 bytes, as the Apple SDK's tests
@@ -28,7 +37,7 @@ struct EventOrderTests {
 
     @Test("1,000 small putFile tasks: no PROGRESS after the completion handler")
     func noProgressAfterCompletion() async throws {
-        let storage = makeStorage(.production)
+        let (storage, queue) = isolatedStorage(.production)
         let file = try smallFile()
         defer { try? FileManager.default.removeItem(at: file) }
         let late = Recorder<String>()
@@ -48,14 +57,14 @@ struct EventOrderTests {
             }
             #expect(error == nil)
         }
-        TestQueue.queue.sync {}   // any event dispatched before this point has run
+        queue.sync {}   // any event dispatched before this point has run
         #expect(late.all.isEmpty, "\(late.all.prefix(5))")
         #expect(!progressSeen.all.isEmpty)
     }
 
     @Test("putFileAsync(onProgress:) and writeAsync return after their progress, every time")
     func asyncFormsReturnAfterProgress() async throws {
-        let storage = makeStorage(.production)
+        let (storage, queue) = isolatedStorage(.production)
         let file = try smallFile()
         defer { try? FileManager.default.removeItem(at: file) }
         try await concurrently(300) { index in
@@ -75,7 +84,7 @@ struct EventOrderTests {
 
     @Test("cancel() right after write(toFile:) is never lost (1,000 small downloads)")
     func cancelRightAfterStart() async throws {
-        let storage = makeStorage(.production)
+        let (storage, queue) = isolatedStorage(.production)
         let ref = storage.reference().child("cancel/small.txt")
         _ = try await ref.putDataAsync(Data("Hello Swift World".utf8))
         let outcomes = Recorder<String>()
@@ -83,7 +92,7 @@ struct EventOrderTests {
             let local = FileManager.default.temporaryDirectory.appendingPathComponent("event-order-\(UUID()).txt")
             // On the callback queue, as an app's main-queue code: the task cannot end in between.
             let error: Error? = await called { done in
-                TestQueue.queue.sync {
+                queue.sync {
                     let task = ref.write(toFile: local) { _, error in done(error) }
                     task.cancel()
                 }
@@ -98,7 +107,7 @@ struct EventOrderTests {
     @Test("a pause() from the first PROGRESS past 256 KiB of a 1 MiB download on loopback takes effect",
           arguments: Flavor.allCases)
     func pauseCatchesFastDownload(flavor: Flavor) async throws {
-        let storage = makeStorage(flavor)
+        let (storage, queue) = isolatedStorage(flavor)
         let ref = storage.reference().child("large/1mb.bin")
         let bytes = randomData(1024 * 1024)
         _ = try await ref.putDataAsync(bytes)
@@ -107,7 +116,7 @@ struct EventOrderTests {
             defer { try? FileManager.default.removeItem(at: local) }
             var created: StorageDownloadTask?
             // Created and observed in one block on the callback queue, as an app's main-queue code.
-            let pausedAt: Int64 = await called { done in TestQueue.queue.sync {
+            let pausedAt: Int64 = await called { done in queue.sync {
                 let task = ref.write(toFile: local)
                 created = task
                 let asked = Recorder<Int64>()
