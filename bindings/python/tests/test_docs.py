@@ -18,8 +18,7 @@ without a directive fails the test.
   (a block without imports gets them); a ``Package.swift`` block is resolved by SwiftPM beside a
   link to this checkout, which checks the products it names.
 - ``sh``: the block runs as one bash script (errexit) from the clone's root, in a folder that
-  mirrors it (every top-level entry linked), with ``fbstorage`` the CLI and ``python`` the test's
-  interpreter; ``make TARGET`` is dry-run (``make -n``): the target exists and its recipe expands.
+  mirrors it (every top-level entry linked), with ``fbstorage`` the CLI and the test's venv first on PATH; ``make TARGET`` is dry-run (``make -n``): the target exists and its recipe expands.
 - ``json``: parses. ``rules``: compiles with the emulator's rules compiler, without warnings.
 
 HTML comments before a block, invisible when the docs are rendered, steer it:
@@ -214,7 +213,6 @@ def _check_sh(example: Example, body: str, env: dict[str, str], tmp_path: Path, 
     tools = tmp_path / ".doc-test-bin"
     tools.mkdir()
     (tools / "fbstorage").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m fbstorage "$@"\n')
-    (tools / "python").symlink_to(sys.executable)
     (tools / "fbstorage").chmod(0o755)
     env = {**env, "PATH": f"{tools}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}{env['PATH']}",
            "XDG_CONFIG_HOME": str(tmp_path / ".config"), "XDG_CACHE_HOME": str(tmp_path / ".cache")}
