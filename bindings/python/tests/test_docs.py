@@ -18,7 +18,8 @@ without a directive fails the test.
   (a block without imports gets them); a ``Package.swift`` block is resolved by SwiftPM beside a
   link to this checkout, which checks the products it names.
 - ``sh``: the block runs as one bash script (errexit) from the clone's root, in a folder that
-  mirrors it (every top-level entry linked), with ``fbstorage`` the CLI and the test's venv first on PATH; ``make TARGET`` is dry-run (``make -n``): the target exists and its recipe expands.
+  mirrors it (every top-level entry linked), with ``fbstorage`` the CLI and the test's venv first
+  on PATH; ``make TARGET`` is dry-run (``make -n``): the target exists and its recipe expands.
 - ``json``: parses. ``rules``: compiles with the emulator's rules compiler, without warnings.
 
 HTML comments before a block, invisible when the docs are rendered, steer it:
