@@ -206,7 +206,7 @@ def _check_swift_manifest(example: Example, body: str, env: dict[str, str], tmp_
     (app / "Sources" / "App").mkdir(parents=True)
     (app / "Sources" / "App" / "main.swift").write_text("")
     (app / "Package.swift").write_text(body)
-    _run(["swift", "package", "describe"], example, app, env)
+    _run(["swift", "package", "show-dependencies"], example, app, env)  # loads the package graph
 
 
 def _check_sh(example: Example, body: str, env: dict[str, str], tmp_path: Path, emulator: EmulatorServer) -> None:
