@@ -38,7 +38,10 @@ void FlavorTest::SetUp() {
   storage->UseEmulator(emulator().host(), emulator().port());
 }
 
-void FlavorTest::TearDown() { delete app; }
+void FlavorTest::TearDown() {
+  delete storage;
+  delete app;
+}
 
 std::string RandomBytes(size_t n, unsigned seed) {
   std::mt19937 generator(seed);

@@ -77,7 +77,8 @@ class Signal {
 };
 
 // A test on a fresh emulator state of one flavor, with an App (API key, project, bucket) and
-// its Storage pointed at the emulator. The App (and so its Storage and Auth) is deleted after.
+// its Storage pointed at the emulator. The Storage, then the App, are deleted after (a test that
+// deletes one sets its pointer to nullptr).
 class FlavorTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override;

@@ -111,6 +111,10 @@ class AuthTest : public FlavorTest {
     ASSERT_NE(auth, nullptr);
     auth->UseEmulator(emulator().host(), static_cast<uint32_t>(emulator().port()));
   }
+  void TearDown() override {
+    delete auth;
+    FlavorTest::TearDown();
+  }
   Auth* auth = nullptr;
 };
 INSTANTIATE_TEST_SUITE_P(Flavors, AuthTest, FBS_BOTH_FLAVORS);
@@ -277,6 +281,7 @@ TEST_P(AuthTest, StorageSendsTheAppsUser) {
   EXPECT_EQ(Succeeded(storage->GetReference("users/" + uid + "/a.txt").GetMetadata()).size_bytes(), 4);
   auth->SignOut();
   EXPECT_NE(denied(storage->GetReference("users/" + uid + "/b.txt").PutBytes("x", 1)), 0);
+  delete later;
 
   // A Storage created before the Auth uses it too; deleting the Auth detaches it.
   emulator().Reset();
@@ -291,5 +296,6 @@ TEST_P(AuthTest, StorageSendsTheAppsUser) {
   Succeeded(early->GetReference("users/" + second_uid + "/c.txt").PutBytes("c", 1));
   delete second_auth;
   EXPECT_NE(denied(early->GetReference("users/" + second_uid + "/d.txt").PutBytes("d", 1)), 0);
-  delete second;  // deletes `early` with it
+  delete early;
+  delete second;
 }
