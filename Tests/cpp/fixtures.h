@@ -13,6 +13,7 @@
 
 #include "emulator.h"
 #include "firebase/app.h"
+#include "firebase/auth.h"
 #include "firebase/future.h"
 #include "firebase/storage.h"
 
@@ -92,6 +93,15 @@ class FlavorTest : public ::testing::TestWithParam<std::string> {
 
  private:
   TempFiles temp_files_;
+};
+
+// A FlavorTest whose App also has an Auth pointed at the emulator, deleted first after.
+class FlavorAuthTest : public FlavorTest {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  firebase::auth::Auth* auth = nullptr;
 };
 
 #endif  // FBSTORAGE_TESTS_CPP_FIXTURES_H_

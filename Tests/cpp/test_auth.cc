@@ -103,20 +103,7 @@ service firebase.storage {
 
 }  // namespace
 
-class AuthTest : public FlavorTest {
- protected:
-  void SetUp() override {
-    FlavorTest::SetUp();
-    auth = Auth::GetAuth(app);
-    ASSERT_NE(auth, nullptr);
-    auth->UseEmulator(emulator().host(), static_cast<uint32_t>(emulator().port()));
-  }
-  void TearDown() override {
-    delete auth;
-    FlavorTest::TearDown();
-  }
-  Auth* auth = nullptr;
-};
+class AuthTest : public FlavorAuthTest {};
 INSTANTIATE_TEST_SUITE_P(Flavors, AuthTest, FBS_BOTH_FLAVORS);
 
 TEST_P(AuthTest, GetAuthIsOnePerApp) {

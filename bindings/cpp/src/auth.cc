@@ -54,19 +54,12 @@ std::mutex& ListenersMutex() {
   return mutex;
 }
 
-template <class T>
-Future<T> Failed(int error, const std::string& message) {
-  firebase::internal::Promise<T> promise;
-  promise.Fail(error, message);
-  return promise.future();
-}
-
 // A sign-in flow as a Future<AuthResult>; fails once the Auth is torn down.
 template <class Start>
 Future<AuthResult> SignIn(const std::shared_ptr<internal::AuthInternal>& auth,
                           firebase::internal::LastResult<AuthResult>& last, Start start) {
   auto core = auth->core();
-  if (!core) return last.set(Failed<AuthResult>(kAuthErrorFailure, internal::kAuthDeletedMessage));
+  if (!core) return last.set(firebase::internal::FailedFuture<AuthResult>(kAuthErrorFailure, internal::kAuthDeletedMessage));
   std::weak_ptr<internal::AuthInternal> weak = auth;
   return last.set(RunOperation<AuthResult, fbstorage::UserView>(
       internal::MapError, [&](auto done) { start(*core, done); },

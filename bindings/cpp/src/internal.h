@@ -84,6 +84,14 @@ class Promise<void> {
   std::shared_ptr<detail::FutureState> state_;
 };
 
+// A Future that has failed already.
+template <class T>
+Future<T> FailedFuture(int error, const std::string& message) {
+  Promise<T> promise;
+  promise.Fail(error, message);
+  return promise.future();
+}
+
 // Starts an fbstorage *_async call (start(completion)) and completes the promise with
 // convert(value), or with map_error(code) and the message when it fails, at the call or later.
 template <class T, class V, class Start, class Convert>

@@ -18,6 +18,7 @@
 namespace firebase {
 namespace storage {
 
+using firebase::internal::FailedFuture;
 using firebase::internal::Promise;
 using firebase::internal::RunOperation;
 using internal::ControllerInternal;
@@ -25,21 +26,14 @@ using internal::MapError;
 
 namespace {
 
-template <class T>
-Future<T> Failed(int error, const std::string& message) {
-  Promise<T> promise;
-  promise.Fail(error, message);
-  return promise.future();
-}
-
 const char kInvalidReference[] = "invalid StorageReference (default-constructed, or its path was refused)";
 
 // The failed Future of an operation on an invalid reference, or nothing when it is valid.
 template <class T>
 std::optional<Future<T>> RefuseInvalid(const std::shared_ptr<internal::StorageReferenceInternal>& internal) {
-  if (!internal) return Failed<T>(kErrorUnknown, kInvalidReference);
+  if (!internal) return FailedFuture<T>(kErrorUnknown, kInvalidReference);
   if (!internal->owner->valid())
-    return Failed<T>(kErrorUnknown, std::string("invalid StorageReference: ") + internal::kInvalidatedMessage);
+    return FailedFuture<T>(kErrorUnknown, std::string("invalid StorageReference: ") + internal::kInvalidatedMessage);
   return std::nullopt;
 }
 
@@ -199,7 +193,7 @@ Future<StorageListResult> StorageReference::List(int max_results_per_page, const
   if (auto refused = RefuseInvalid<StorageListResult>(internal_)) return *refused;
   if (max_results_per_page < 1 || max_results_per_page > 1000)  // 0 would mean "the server's choice" below
     return internal_->list_result.set(
-        Failed<StorageListResult>(kErrorUnknown, "max_results_per_page must be 1..1000, not " +
+        FailedFuture<StorageListResult>(kErrorUnknown, "max_results_per_page must be 1..1000, not " +
                                                      std::to_string(max_results_per_page)));
   const fbstorage::Reference& ref = internal_->ref;
   auto owner = internal_->owner;
@@ -235,7 +229,7 @@ Future<size_t> StorageReference::GetBytes(void* buffer, size_t buffer_size, List
   try {
     path = TemporaryDownloadPath();
   } catch (const fbstorage::Error& e) {
-    return internal_->get_bytes_result.set(Failed<size_t>(MapError(e.code()), e.what()));
+    return internal_->get_bytes_result.set(FailedFuture<size_t>(MapError(e.code()), e.what()));
   }
   auto read_into_buffer = [path, buffer, buffer_size](const fbstorage::SnapshotView&) -> size_t {
     std::ifstream file(path, std::ios::binary);

@@ -62,9 +62,7 @@ bool User::is_valid() const {
 namespace {
 template <class T>
 Future<T> NoUser() {
-  firebase::internal::Promise<T> promise;
-  promise.Fail(kAuthErrorNoSignedInUser, "no user is signed in (or its Auth was deleted)");
-  return promise.future();
+  return firebase::internal::FailedFuture<T>(kAuthErrorNoSignedInUser, "no user is signed in (or its Auth was deleted)");
 }
 }  // namespace
 
