@@ -203,6 +203,34 @@ TEST_P(AuthTest, EmailPasswordAccountsAndTheirErrors) {
             firebase::auth::kAuthErrorUserNotFound);
 }
 
+// The C++ guides' "Update a user's profile": nullptr keeps a field, "" deletes it.
+TEST_P(AuthTest, UpdateUserProfileSetsKeepsAndDeletesFields) {
+  User none;
+  User::UserProfile profile;
+  profile.display_name = "Jane Q. User";
+  EXPECT_EQ(Completed(none.UpdateUserProfile(profile)).error(), firebase::auth::kAuthErrorNoSignedInUser);
+
+  const User& jane = Succeeded(auth->CreateUserWithEmailAndPassword("jane@example.com", "correct horse")).user;
+  profile.photo_url = "https://example.com/jane-q-user/profile.jpg";
+  User user = auth->current_user();
+  Future<void> updated = user.UpdateUserProfile(profile);
+  EXPECT_EQ(Completed(updated).error(), 0) << updated.error_message();
+  EXPECT_EQ(user.UpdateUserProfileLastResult(), updated);
+  EXPECT_EQ(auth->current_user().uid(), jane.uid());
+  EXPECT_EQ(auth->current_user().display_name(), "Jane Q. User");
+  EXPECT_EQ(auth->current_user().photo_url(), "https://example.com/jane-q-user/profile.jpg");
+
+  User::UserProfile remove_photo;
+  remove_photo.photo_url = "";
+  EXPECT_EQ(Completed(auth->current_user().UpdateUserProfile(remove_photo)).error(), 0);
+  EXPECT_EQ(auth->current_user().display_name(), "Jane Q. User");
+  EXPECT_EQ(auth->current_user().photo_url(), "");
+
+  User::UserProfile bad;
+  bad.display_name = "line\nbreak";
+  EXPECT_EQ(Completed(auth->current_user().UpdateUserProfile(bad)).error(), firebase::auth::kAuthErrorInvalidParameter);
+}
+
 TEST_P(AuthTest, CustomTokenWithClaims) {
   Future<AuthResult> signed_in = auth->SignInWithCustomToken(CustomToken("custom-uid", R"({"role":"editor"})").c_str());
   const User& user = Succeeded(signed_in).user;

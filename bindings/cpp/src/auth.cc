@@ -33,6 +33,7 @@ int MapError(int fbs_code) {
     case FBS_ERR_AUTH_REQUIRES_RECENT_LOGIN: return kAuthErrorRequiresRecentLogin;
     case FBS_ERR_RETRY_LIMIT_EXCEEDED: return kAuthErrorNetworkRequestFailed;
     case FBS_ERR_CANCELLED: return kAuthErrorCancelled;
+    case FBS_ERR_INVALID_ARGUMENT: return kAuthErrorInvalidParameter;
     default: return kAuthErrorFailure;
   }
 }

@@ -41,7 +41,7 @@ class AuthInternal {
   const std::shared_ptr<firebase::internal::AppInternal> registry;
   firebase::internal::LastResult<AuthResult> custom_token_result, anonymous_result, email_result, create_user_result;
   firebase::internal::LastResult<std::string> token_result;
-  firebase::internal::LastResult<void> delete_result;
+  firebase::internal::LastResult<void> delete_result, update_profile_result;
   std::mutex mutex;  // guards the listener maps
   std::map<AuthStateListener*, fbstorage::Auth::ListenerId> state_listeners;
   std::map<IdTokenListener*, fbstorage::Auth::ListenerId> id_token_listeners;

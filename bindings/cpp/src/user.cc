@@ -95,6 +95,23 @@ Future<void> User::DeleteLastResult() const {
   return owner ? owner->delete_result.get() : Future<void>();
 }
 
+Future<void> User::UpdateUserProfile(const UserProfile& profile) {
+  auto owner = auth_.lock();
+  auto core = owner ? owner->core() : nullptr;
+  if (!core || !profile_) return NoUser<void>();
+  fbstorage::Auth& auth = *core;
+  auto field = [](const char* value) { return value ? std::optional<std::string_view>(value) : std::nullopt; };
+  return owner->update_profile_result.set(RunOperation<void, fbstorage::UserView>(
+      internal::MapError,
+      [&](auto done) { auth.update_profile_async(field(profile.display_name), field(profile.photo_url), done); },
+      [](const fbstorage::UserView&) {}));
+}
+
+Future<void> User::UpdateUserProfileLastResult() const {
+  auto owner = auth_.lock();
+  return owner ? owner->update_profile_result.get() : Future<void>();
+}
+
 UserMetadata User::metadata() const {
   UserMetadata metadata;
   metadata.last_sign_in_timestamp = static_cast<uint64_t>((profile_ ? *profile_ : NoOne()).auth_time_ms);

@@ -72,6 +72,19 @@ class User : public UserInfoInterface {
   Future<void> Delete();
   Future<void> DeleteLastResult() const;
 
+  // The profile fields UpdateUserProfile changes: nullptr leaves a field as it is, "" deletes it.
+  struct UserProfile {
+    UserProfile() : display_name(nullptr), photo_url(nullptr) {}
+    const char* display_name;
+    const char* photo_url;
+  };
+  // Changes the current user's display name and photo URL (Identity Toolkit accounts:update).
+  // This User stays the snapshot it was; current_user() gives the updated profile.
+  // Errors: kAuthErrorNoSignedInUser, kAuthErrorInvalidParameter (a control character), and the
+  // session's errors (kAuthErrorUserTokenExpired, kAuthErrorUserDisabled, ...).
+  Future<void> UpdateUserProfile(const UserProfile& profile);
+  Future<void> UpdateUserProfileLastResult() const;
+
   // last_sign_in_timestamp: the ID token's auth_time (ms); creation_timestamp is not known (0).
   UserMetadata metadata() const;
   bool is_email_verified() const;
