@@ -5,3 +5,4 @@ routes' dependencies."""
 IDENTITY_TOOLKIT = "/identitytoolkit.googleapis.com/v1"
 SECURE_TOKEN = "/securetoken.googleapis.com/v1/token"
 LEGACY_RELYING_PARTY = "/www.googleapis.com/identitytoolkit/v3/relyingparty"
+EMULATOR_PROJECT = "/emulator/v1/projects/{project}"  # the emulator-only routes of one project

@@ -24,11 +24,7 @@ def mint_id_token(account: Account, project_id: str, provider: str, extra_claims
                   lifetime: int) -> str:
     """Custom claims at the top level, under the reserved fields, as production and firebase-tools."""
     now = int(time.time())
-    identities: dict[str, list[str]] = {}
-    if account.email:
-        identities["email"] = [account.email]
-    if account.phone_number:
-        identities["phone"] = [account.phone_number]
+    identities = account.identities()
     payload: dict[str, Any] = {}
     if account.display_name is not None:
         payload["name"] = account.display_name
