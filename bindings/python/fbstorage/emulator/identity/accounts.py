@@ -68,6 +68,11 @@ class Account:
         self.federated = [*(linked for linked in self.federated if linked["providerId"] != provider["providerId"]),
                           provider]
 
+    def revoke_sessions(self) -> None:
+        """Every ID and refresh token issued until now stops working."""
+        self.revoked_at = time.time()
+        self.valid_since = int(self.revoked_at)
+
     def revoked_before(self, issued_at: float) -> bool:
         """Whether a session (refresh token) started at `issued_at` was revoked since."""
         return ((self.valid_since is not None and issued_at < self.valid_since)

@@ -7,7 +7,6 @@ signInWithEmailLink, createAuthUri)."""
 from __future__ import annotations
 
 import secrets
-import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -108,8 +107,7 @@ def reset_password(call: Call) -> dict[str, Any]:
         set_password(account, new_password)
         account.email_verified = True
         account.federated = []
-        account.revoked_at = time.time()
-        account.valid_since = int(account.revoked_at)
+        account.revoke_sessions()
         call.store.save()
     # An email sign-in code does not reveal its email: the user must type it (signInWithEmailLink).
     return {"kind": "identitytoolkit#ResetPasswordResponse", "requestType": code.request_type,

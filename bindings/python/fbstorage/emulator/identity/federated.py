@@ -64,7 +64,7 @@ def sign_in_with_idp(call: Call) -> dict[str, Any]:
                 # Whoever set the unverified email loses the account to the email's verified owner.
                 owner.password_hash = owner.salt = owner.phone_number = None
                 owner.federated = []
-                owner.valid_since = now_ms() // 1000
+                owner.revoke_sessions()
             owner.display_name, owner.photo_url = identity.get("displayName"), identity.get("photoUrl")
             owner.email_verified = True
         else:
