@@ -13,8 +13,8 @@ from urllib.parse import urlsplit
 from .accounts import Account, present
 from .errors import AuthError, require
 from .oob_codes import MODES, OobCode, new_oob_code
-from .operations import (WEAK_PASSWORD, Call, issue_tokens, now_ms, set_password, update, user_of_id_token,
-                         valid_email)
+from .operations import (WEAK_PASSWORD, Call, issue_tokens, now_ms, require_recent_login, set_password, update,
+                         user_of_id_token, valid_email)
 from .passwords import MIN_LENGTH
 
 
@@ -49,6 +49,8 @@ def send_oob_code(call: Call) -> dict[str, Any]:
             new_email = valid_email(new_email)
         email = _email_to_act_on(call, return_link)
         if new_email is not None:
+            if "idToken" in fields:
+                require_recent_login(call, fields.text("idToken"))
             require(accounts.by_email(new_email) is None, "EMAIL_EXISTS")
     code = accounts.oob_codes.add(new_oob_code(email, request_type, call.origin, continue_url, new_email))
     call.store.save()

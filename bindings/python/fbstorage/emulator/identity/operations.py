@@ -174,6 +174,8 @@ def update(call: Call) -> dict[str, Any]:
         require(len(password) >= MIN_LENGTH, WEAK_PASSWORD)
         provider = "password"
     valid_since = fields.integer("validSince")
+    if not call.admin and (("email" in changes and account.email) or (password and account.password_hash)):
+        require_recent_login(call, fields.text("idToken"))  # a change, not the first email or password
     revokes = bool(changes or password or valid_since is not None)
     for name, attribute in (("displayName", "display_name"), ("photoUrl", "photo_url")):
         if name in fields:
@@ -218,6 +220,7 @@ def delete(call: Call) -> dict[str, Any]:
         require(local_id in accounts.users, "USER_NOT_FOUND")
     else:
         local_id = user_of_id_token(call, call.fields.text("idToken"))[0].local_id
+        require_recent_login(call, call.fields.text("idToken"))
     accounts.remove(local_id)
     call.store.save()
     return {"kind": "identitytoolkit#DeleteAccountResponse"}
@@ -295,6 +298,18 @@ def user_of_id_token(call: Call, id_token: str | None) -> tuple[Account, str]:
     firebase = claims.get("firebase")
     provider = firebase.get("sign_in_provider") if isinstance(firebase, dict) else None
     return call.accounts.users[claims["user_id"]], provider if isinstance(provider, str) else "custom"
+
+
+def require_recent_login(call: Call, id_token: str) -> None:
+    """Production's CREDENTIAL_TOO_OLD_LOGIN_AGAIN (the SDKs' requires-recent-login) when the ID
+    token's sign-in (`auth_time`) is older than the store allows; the user signs in again. For a
+    token user_of_id_token accepted."""
+    window = call.store.recent_login
+    if window is None:
+        return
+    auth_time = jwt.decode(id_token)[1].get("auth_time")
+    require(isinstance(auth_time, (int, float)) and not isinstance(auth_time, bool)
+            and time.time() - auth_time <= window, "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
 
 
 def issue_tokens(call: Call, account: Account, provider: str, claims: dict[str, Any] | None = None) -> dict[str, str]:
