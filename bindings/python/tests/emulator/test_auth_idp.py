@@ -159,3 +159,17 @@ def test_create_auth_uri_lists_linked_providers(auth):
     ok(idp(auth, GOOGLE_ALICE))
     answer = auth.ok("createAuthUri", {"identifier": "alice@gmail.com", "continueUri": "http://localhost/"})
     assert answer["registered"] is True and answer["allProviders"] == answer["signinMethods"] == ["google.com"]
+
+
+def test_with_duplicate_emails_allowed_an_idp_user_is_a_new_account(emu, auth):
+    config = f"{emu.auth_base}/emulator/v1/projects/demo-project/config"
+    assert auth.http.patch(config, json={"signIn": {"allowDuplicateEmails": True}}).json()["signIn"] == \
+        {"allowDuplicateEmails": True}
+    password_user = auth.sign_up("alice@gmail.com")
+    google_user = ok(idp(auth, GOOGLE_ALICE))
+    assert google_user["isNewUser"] is True and google_user["localId"] != password_user["localId"]
+    # The IdP's email stays on its identity; the account itself has none.
+    looked_up = auth.ok("lookup", {"idToken": google_user["idToken"]})["users"][0]
+    assert "email" not in looked_up and looked_up["providerUserInfo"][0]["email"] == "alice@gmail.com"
+    answer = auth.ok("createAuthUri", {"identifier": "alice@gmail.com", "continueUri": "http://localhost/"})
+    assert answer["allProviders"] == answer["signinMethods"] == ["password"]
