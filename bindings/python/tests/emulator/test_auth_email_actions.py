@@ -270,3 +270,79 @@ def test_unlinking_the_password_provider(emu, auth):
     user = auth.sign_up("jo@example.com")
     changed = auth.ok("update", {"idToken": user["idToken"], "deleteProvider": ["password"]})
     assert changed["providerUserInfo"] == [] and "email" not in changed
+
+
+def open_link(link: str, **extra) -> requests.Response:
+    """What a user's click does (any HTTP client will do, as with firebase-tools)."""
+    return requests.get(link, params=extra or None, allow_redirects=False, timeout=10)
+
+
+def test_opening_a_verification_link(emu, auth):
+    user = auth.sign_up("kim@example.com")
+    auth.ok("sendOobCode", {"requestType": "VERIFY_EMAIL", "idToken": user["idToken"]})
+    link = only_code(emu.auth_base, "VERIFY_EMAIL", "kim@example.com")["oobLink"]
+    opened = open_link(link)
+    assert opened.status_code == 200 and opened.json() == {
+        "authEmulator": {"success": "The email has been successfully verified.", "email": "kim@example.com"}}
+    assert auth.ok("lookup", {"idToken": user["idToken"]})["users"][0]["emailVerified"] is True
+    again = open_link(link)
+    assert again.status_code == 400 and again.json()["authEmulator"] == {
+        "error": "Your request to verify your email has expired or the link has already been used.",
+        "instructions": "Try verifying your email again."}
+
+
+def test_a_link_goes_on_to_its_own_continue_url_only(emu, auth):
+    user = auth.sign_up("lou@example.com")
+    auth.ok("sendOobCode", {"requestType": "VERIFY_EMAIL", "idToken": user["idToken"],
+                            "continueUrl": "https://app.example.com/verified"})
+    link = only_code(emu.auth_base, "VERIFY_EMAIL", "lou@example.com")["oobLink"]
+    forged = link.replace("app.example.com", "evil.example.net")
+    opened = open_link(forged)
+    assert opened.status_code == 303 and opened.headers["Location"] == "https://app.example.com/verified"
+
+
+def test_opening_a_password_reset_link(emu, auth):
+    auth.sign_up("max@example.com")
+    auth.ok("sendOobCode", {"requestType": "PASSWORD_RESET", "email": "max@example.com"})
+    link = only_code(emu.auth_base, "PASSWORD_RESET", "max@example.com")["oobLink"]
+    asked = open_link(link)
+    assert asked.status_code == 400 and asked.json()["authEmulator"]["error"] == "missing newPassword query parameter"
+    assert asked.json()["authEmulator"]["urlTemplate"] == link + "&newPassword=NEW_PASSWORD_HERE"
+    placeholder = open_link(link, newPassword="NEW_PASSWORD_HERE")
+    assert placeholder.json()["authEmulator"]["error"] == "newPassword must be something other than 'NEW_PASSWORD_HERE'"
+    assert open_link(link, newPassword="123").json()["authEmulator"]["error"] == \
+        "WEAK_PASSWORD : Password should be at least 6 characters"
+    done = open_link(link, newPassword="fresh-secret")
+    assert done.status_code == 200 and done.json()["authEmulator"] == {
+        "success": "The password has been successfully updated.", "email": "max@example.com"}
+    assert auth.sign_in("max@example.com", "fresh-secret").status_code == 200
+
+
+def test_opening_an_email_sign_in_link_hands_the_code_to_the_app(emu, auth):
+    auth.ok("sendOobCode", {"requestType": "EMAIL_SIGNIN", "email": "ned@example.com",
+                            "continueUrl": "https://app.example.com/finish?step=2"})
+    code = only_code(emu.auth_base, "EMAIL_SIGNIN", "ned@example.com")
+    opened = open_link(code["oobLink"])
+    assert opened.status_code == 303
+    location = urlsplit(opened.headers["Location"])
+    assert (location.netloc, location.path) == ("app.example.com", "/finish")
+    query = parse_qs(location.query)
+    assert query["step"] == ["2"] and query["mode"] == ["signIn"] and query["oobCode"] == [code["oobCode"]]
+    assert auth.ok("signInWithEmailLink", {"email": "ned@example.com", "oobCode": query["oobCode"][0]})["isNewUser"]
+
+
+def test_action_link_errors(emu, auth):
+    user = auth.sign_up("oz@example.com")
+    auth.ok("sendOobCode", {"requestType": "VERIFY_EMAIL", "idToken": user["idToken"]})
+    link = only_code(emu.auth_base, "VERIFY_EMAIL", "oz@example.com")["oobLink"]
+    wrong_mode = open_link(link.replace("mode=verifyEmail", "mode=resetPassword"))
+    assert wrong_mode.status_code == 400
+    assert wrong_mode.json()["authEmulator"]["error"] == "Requested mode does not match the OOB code provided."
+    assert open_link(link.replace("mode=verifyEmail", "mode=dance")).json() == {"authEmulator": {"error": "Invalid mode"}}
+    no_key = open_link(link.replace("apiKey=fake-api-key", "apiKey="))
+    assert no_key.status_code == 400 and no_key.json()["authEmulator"]["error"] == "missing apiKey query parameter"
+    # A sign-in link without a continueUrl has nowhere to go.
+    auth.ok("sendOobCode", {"requestType": "EMAIL_SIGNIN", "email": "oz@example.com"})
+    sign_in = only_code(emu.auth_base, "EMAIL_SIGNIN", "oz@example.com")["oobLink"]
+    assert open_link(sign_in).status_code == 400
+    assert auth.ok("lookup", {"idToken": user["idToken"]})["users"][0]["emailVerified"] is False

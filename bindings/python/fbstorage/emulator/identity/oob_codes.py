@@ -12,11 +12,11 @@ from typing import Any
 from urllib.parse import urlencode
 
 from .errors import require
+from .paths import EMULATOR_ACTION
 
 # requestType → the `mode` of the action link (firebase-tools' createOobRecord).
 MODES = {"VERIFY_EMAIL": "verifyEmail", "PASSWORD_RESET": "resetPassword", "EMAIL_SIGNIN": "signIn",
          "VERIFY_AND_CHANGE_EMAIL": "verifyAndChangeEmail"}
-ACTION_PATH = "/emulator/action"
 MAX_PENDING = 10_000  # per project; the oldest code goes first
 
 
@@ -28,6 +28,7 @@ class OobCode:
     link: str
     created_at: float
     new_email: str | None = None
+    continue_url: str | None = None  # where the action link sends the user once it is done
 
     def to_api(self) -> dict[str, Any]:
         """As firebase-tools lists it (its OobRecord)."""
@@ -43,7 +44,8 @@ def new_oob_code(email: str, request_type: str, origin: str, continue_url: str |
     query = {"mode": MODES[request_type], "lang": "en", "oobCode": code, "apiKey": "fake-api-key"}
     if continue_url:
         query["continueUrl"] = continue_url
-    return OobCode(code, email, request_type, f"{origin}{ACTION_PATH}?{urlencode(query)}", time.time(), new_email)
+    return OobCode(code, email, request_type, f"{origin}{EMULATOR_ACTION}?{urlencode(query)}", time.time(), new_email,
+                   continue_url)
 
 
 class PendingCodes:

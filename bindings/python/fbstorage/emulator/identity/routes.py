@@ -11,8 +11,9 @@ from ..state import STATE
 from . import email_actions, federated, operations
 from .calls import Fields, is_admin, read_body, require_api_key
 from .errors import AuthError, login_required
+from .action_links import open_action_link
 from .operations import Call
-from .paths import EMULATOR_PROJECT, IDENTITY_TOOLKIT, LEGACY_RELYING_PARTY, SECURE_TOKEN
+from .paths import EMULATOR_ACTION, EMULATOR_PROJECT, IDENTITY_TOOLKIT, LEGACY_RELYING_PARTY, SECURE_TOKEN
 
 Operation = Callable[[Call], dict[str, Any]]
 # `accounts:<name>` for a user (API key) or an admin (Bearer owner) ...
@@ -44,6 +45,7 @@ def add_identity_routes(app: web.Application) -> None:
     app.router.add_post(SECURE_TOKEN, _refresh)
     app.router.add_delete(EMULATOR_PROJECT + "/accounts", _reset_accounts)
     app.router.add_get(EMULATOR_PROJECT + "/oobCodes", _pending_oob_codes)
+    app.router.add_get(EMULATOR_ACTION, open_action_link)
     app.router.add_get(EMULATOR_PROJECT + "/config", _sign_in_config)
     app.router.add_patch(EMULATOR_PROJECT + "/config", _change_sign_in_config)
 
