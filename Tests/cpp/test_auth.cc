@@ -103,16 +103,7 @@ service firebase.storage {
 
 }  // namespace
 
-class AuthTest : public FlavorTest {
- protected:
-  void SetUp() override {
-    FlavorTest::SetUp();
-    auth = Auth::GetAuth(app);
-    ASSERT_NE(auth, nullptr);
-    auth->UseEmulator(emulator().host(), static_cast<uint32_t>(emulator().port()));
-  }
-  Auth* auth = nullptr;
-};
+class AuthTest : public FlavorAuthTest {};
 INSTANTIATE_TEST_SUITE_P(Flavors, AuthTest, FBS_BOTH_FLAVORS);
 
 TEST_P(AuthTest, GetAuthIsOnePerApp) {
@@ -277,6 +268,7 @@ TEST_P(AuthTest, StorageSendsTheAppsUser) {
   EXPECT_EQ(Succeeded(storage->GetReference("users/" + uid + "/a.txt").GetMetadata()).size_bytes(), 4);
   auth->SignOut();
   EXPECT_NE(denied(storage->GetReference("users/" + uid + "/b.txt").PutBytes("x", 1)), 0);
+  delete later;
 
   // A Storage created before the Auth uses it too; deleting the Auth detaches it.
   emulator().Reset();
@@ -291,5 +283,6 @@ TEST_P(AuthTest, StorageSendsTheAppsUser) {
   Succeeded(early->GetReference("users/" + second_uid + "/c.txt").PutBytes("c", 1));
   delete second_auth;
   EXPECT_NE(denied(early->GetReference("users/" + second_uid + "/d.txt").PutBytes("d", 1)), 0);
-  delete second;  // deletes `early` with it
+  delete early;
+  delete second;
 }

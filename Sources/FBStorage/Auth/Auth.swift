@@ -375,18 +375,25 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
     }
 
     private func startDeleteUser(_ done: @escaping StorageCompletion<Void>) throws(StorageError) {
+        postAsUser("delete", [], call: "delete user") { [self] result in
+            if case .success = result { change(to: nil) }
+            done(result.map { _ in () })
+        }
+    }
+
+    /// An Identity Toolkit `accounts:<method>` call as the current user: `fields` beside its ID
+    /// token, refreshed first when it is about to expire.
+    private func postAsUser(_ method: String, _ fields: [(String, JSONValue)], call: String,
+                            _ done: @escaping StorageCompletion<[String: JSONValue]>) {
         startIDToken(false) { [self] result in
             switch result {
             case .failure(let error): done(.failure(error))
             case .success(let idToken):
-                let (url, endpoint) = lock.withLock { state.endpoints }.accounts("delete", apiKey: apiKey)
+                let (url, endpoint) = lock.withLock { state.endpoints }.accounts(method, apiKey: apiKey)
                 var body: [UInt8] = []
-                JSONValue.writeObject([("idToken", .string(idToken))], into: &body)
+                JSONValue.writeObject([("idToken", .string(idToken))] + fields, into: &body)
                 do throws(StorageError) {
-                    try post(url, endpoint, call: "delete user", contentType: "application/json", body: body) { [self] result in
-                        if case .success = result { change(to: nil) }
-                        done(result.map { _ in () })
-                    }
+                    try post(url, endpoint, call: call, contentType: "application/json", body: body, done)
                 } catch {
                     done(.failure(error))
                 }
@@ -410,23 +417,9 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
             }
         }
         if !deleted.isEmpty { changes.append(("deleteAttribute", .array(deleted))) }
-        let fields = changes
         let generation = lock.withLock { state.generation }
-        startIDToken(false) { [self] result in
-            switch result {
-            case .failure(let error): done(.failure(error))
-            case .success(let idToken):
-                let (url, endpoint) = lock.withLock { state.endpoints }.accounts("update", apiKey: apiKey)
-                var body: [UInt8] = []
-                JSONValue.writeObject([("idToken", .string(idToken))] + fields + [("returnSecureToken", .bool(true))], into: &body)
-                do throws(StorageError) {
-                    try post(url, endpoint, call: "update profile", contentType: "application/json", body: body) { [self] result in
-                        done(result.flatMap { answer in applyProfileUpdate(answer, generation: generation) })
-                    }
-                } catch {
-                    done(.failure(error))
-                }
-            }
+        postAsUser("update", changes + [("returnSecureToken", .bool(true))], call: "update profile") { [self] result in
+            done(result.flatMap { answer in applyProfileUpdate(answer, generation: generation) })
         }
     }
 

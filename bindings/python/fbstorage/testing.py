@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import json
 import shlex
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -49,8 +50,10 @@ class EmulatorServer:
         flavor: "production" or "firebase-tools".
     """
 
-    def __init__(self, process: subprocess.Popen[str], url: str, flavor: str) -> None:
+    def __init__(self, process: subprocess.Popen[str], url: str, flavor: str,
+                 ssl_context: ssl.SSLContext | None = None) -> None:
         self.process = process
+        self._ssl_context = ssl_context  # for an https emulator whose CA the system does not trust
         self._rules_installed = False  # by set_rules(), which reset() then keeps
         self._rules: str | None = None
         self.url = url
@@ -74,7 +77,7 @@ class EmulatorServer:
             method=method,
             headers={"Content-Type": "application/json"} if data is not None else {},
         )
-        with urllib.request.urlopen(request, timeout=30) as response:
+        with urllib.request.urlopen(request, timeout=30, context=self._ssl_context) as response:
             payload = response.read()
         return json.loads(payload) if payload else None
 

@@ -2,8 +2,8 @@
 // them (the members fbstorage implements).
 //
 // A User is a snapshot of the signed-in user's profile when it was obtained (current_user(),
-// AuthResult::user); GetToken and Delete act on the Auth's current user (and fail with
-// kAuthErrorNoSignedInUser once the Auth is deleted). Thread safety: const
+// AuthResult::user); GetToken and Delete act on the Auth's current user. Once the Auth (or its
+// App) is deleted the User is invalid and both fail with kAuthErrorNoSignedInUser. Thread safety: const
 // use from many threads is safe; GetToken may be called from any thread.
 #ifndef FIREBASE_AUTH_USER_H_
 #define FIREBASE_AUTH_USER_H_
