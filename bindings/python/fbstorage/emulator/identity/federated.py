@@ -10,9 +10,9 @@ import json
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from . import jwt
 from .accounts import Account, present
 from .errors import AuthError, require
+from .fake_tokens import read_fake_token
 from .operations import Call, issue_tokens, now_ms, user_of_id_token, valid_email
 
 
@@ -94,20 +94,11 @@ def _idp_parameters(request_uri: str | None, post_body: str | None) -> dict[str,
 
 def _claims(token: str | None) -> dict[str, Any] | None:
     """The fake IdP token's claims: a JSON object, or an unsigned (or unchecked) JWT's payload."""
-    if not token:
+    decoded = token and read_fake_token(
+        token, "INVALID_IDP_RESPONSE : Unable to parse id_token ((Auth Emulator failed to parse fake id_token as strict JSON.))")
+    if not decoded:
         return None
-    if token.startswith("{"):
-        try:
-            claims = json.loads(token)
-        except ValueError:
-            claims = None
-        require(isinstance(claims, dict),
-                "INVALID_IDP_RESPONSE : Unable to parse id_token ((Auth Emulator failed to parse fake id_token as strict JSON.))")
-    else:
-        decoded = jwt.decode(token)
-        if decoded is None:
-            return None
-        claims = decoded[1]
+    claims = decoded[1]
     require(claims.get("sub"), 'INVALID_IDP_RESPONSE : Invalid Idp Response: id_token missing required fields. '
                                '((Missing "sub" field. This field is required and must be a unique identifier.))')
     require(isinstance(claims["sub"], str), 'INVALID_IDP_RESPONSE : ((The "sub" field must be a string.))')
