@@ -173,3 +173,15 @@ def test_with_duplicate_emails_allowed_an_idp_user_is_a_new_account(emu, auth):
     assert "email" not in looked_up and looked_up["providerUserInfo"][0]["email"] == "alice@gmail.com"
     answer = auth.ok("createAuthUri", {"identifier": "alice@gmail.com", "continueUri": "http://localhost/"})
     assert answer["allProviders"] == answer["signinMethods"] == ["password"]
+
+
+def test_a_second_identity_of_a_provider_replaces_the_first(auth):
+    """The SDKs refuse it themselves (provider-already-linked); the server, as firebase-tools',
+    keeps one identity per provider."""
+    user = auth.anonymous()
+    ok(idp(auth, {"sub": "first"}, id_token=user["idToken"]))
+    session = ok(idp(auth, {"sub": "first"}))
+    replaced = ok(idp(auth, {"sub": "second"}, id_token=session["idToken"]))
+    assert replaced["localId"] == user["localId"]
+    assert claims_of(replaced["idToken"])["firebase"]["identities"] == {"google.com": ["second"]}
+    assert ok(idp(auth, {"sub": "first"}))["isNewUser"] is True  # no longer anyone's
