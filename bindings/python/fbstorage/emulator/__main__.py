@@ -70,6 +70,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                            "/oauth2.googleapis.com/token, admin on both storage APIs, and its signed URLs work")
     auth.add_argument("--auth-token-lifetime", type=_positive, default=3600, metavar="SECONDS",
                       help="lifetime of the ID tokens it issues (default 3600)")
+    auth.add_argument("--auth-oob-code-lifetime", type=_positive, default=3600, metavar="SECONDS",
+                      help="lifetime of its email action codes, after which they answer EXPIRED_OOB_CODE (default 3600)")
+    auth.add_argument("--auth-recent-login", type=_positive, metavar="SECONDS",
+                      help="how recent a sign-in must be to change the email or password or delete the user "
+                           "(default: 300 in the production flavor; the firebase-tools flavor never asks)")
     tls.add_arguments(parser)
     parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="warning",
                         help="the least severe log lines shown on stderr (default warning)")
@@ -126,7 +131,9 @@ async def serve(args: argparse.Namespace) -> int:
     sources = _rules_sources(args)
     rules = loading.load(sources) if sources else BucketRules.allow_all()
     auth = auth_settings(args)
-    accounts = AccountStore(args.data_dir, auth.project, args.auth_token_lifetime)
+    recent_login = args.auth_recent_login or FLAVORS[args.flavor].recent_login_seconds
+    accounts = AccountStore(args.data_dir, auth.project, args.auth_token_lifetime, args.auth_oob_code_lifetime,
+                            recent_login)
     service_accounts = ServiceAccounts.from_key_files(args.service_account)
     store = ObjectStore(args.data_dir)
     status = 0

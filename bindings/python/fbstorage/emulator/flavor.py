@@ -89,6 +89,9 @@ class Flavor:
     # GCS listing honours matchGlob and answers maxResults=0 with an empty page; else matchGlob is
     # ignored and 0 is a 400.
     gcs_list_options: bool
+    # Auth: changing a user's email or password, or deleting the user, with an ID token from a
+    # sign-in older than this many seconds is CREDENTIAL_TOO_OLD_LOGIN_AGAIN; None: never.
+    recent_login_seconds: int | None
 
     def format_crc32c(self, value: int) -> str:
         if self.crc32c_as_base64:
@@ -150,6 +153,7 @@ PRODUCTION = Flavor(
     refuses_names_on_create_only=True,
     upload_server_answers=True,
     gcs_list_options=True,
+    recent_login_seconds=300,  # not documented; what production is commonly observed to allow
 )
 
 FIREBASE_TOOLS = Flavor(
@@ -184,6 +188,7 @@ FIREBASE_TOOLS = Flavor(
     refuses_names_on_create_only=False,
     upload_server_answers=False,
     gcs_list_options=False,
+    recent_login_seconds=None,  # firebase-tools' Auth emulator never asks to sign in again
 )
 
 FLAVORS = {flavor.name: flavor for flavor in (PRODUCTION, FIREBASE_TOOLS)}

@@ -37,6 +37,9 @@ CONTROL_CALLS = [
     ("GET", "/_emulator/faults", None),
     ("GET", "/_emulator/objects/b/users%2Fada%2Fsecret", None),
     ("DELETE", "/emulator/v1/projects/demo-project/accounts", None),
+    ("GET", "/emulator/v1/projects/demo-project/oobCodes", None),
+    ("GET", "/emulator/v1/projects/demo-project/config", None),
+    ("PATCH", "/emulator/v1/projects/demo-project/config", '{"signIn": {"allowDuplicateEmails": true}}'),
     ("GET", "/ui/api/requests", None),
     ("POST", "/ui/api/delete-folder", '{"bucket": "b", "prefix": "users/"}'),
     ("GET", "/ui/api/../../_emulator/requests", None),
@@ -113,6 +116,31 @@ def test_listening_on_every_interface_a_rebound_name_is_still_foreign(start_emul
     assert own.status_code == 200
     assert_refused(emulator.http.get(emulator.url("/_emulator/requests"), headers={
         "Origin": f"http://attacker.example:{emulator.port}", "Host": f"attacker.example:{emulator.port}"}))
+
+
+def test_pending_email_codes_stay_hidden_from_a_foreign_page_on_either_port(seeded):
+    """The codes are what a user's mailbox would hold: a page of another site must not read them,
+    open their links, nor change the sign-in settings, through the storage port or the Auth port."""
+    user = seeded.http.post(seeded.auth_base + "/identitytoolkit.googleapis.com/v1/accounts:signUp",
+                            params={"key": "k"}, json={"email": "ada@example.com", "password": "secret-1"}).json()
+    sent = seeded.http.post(seeded.auth_base + "/identitytoolkit.googleapis.com/v1/accounts:sendOobCode",
+                            params={"key": "k"}, json={"requestType": "VERIFY_EMAIL", "idToken": user["idToken"]})
+    assert sent.status_code == 200, sent.text
+    for base in (seeded.base, seeded.auth_base):
+        codes = f"{base}/emulator/v1/projects/demo-project/oobCodes"
+        config = f"{base}/emulator/v1/projects/demo-project/config"
+        assert_refused(seeded.http.get(codes, headers={"Origin": OTHER_PORT}))
+        assert_refused(seeded.http.patch(config, headers={"Origin": OTHER_PORT, "Content-Type": "text/plain"},
+                                         data='{"emailPrivacyConfig": {"enableImprovedEmailPrivacy": true}}'))
+        assert [code["email"] for code in seeded.http.get(codes).json()["oobCodes"]] == ["ada@example.com"]
+        assert seeded.http.get(config).json()["emailPrivacyConfig"] == {"enableImprovedEmailPrivacy": False}
+    # Nor may it open a code's link (which applies the code).
+    (code,) = seeded.http.get(seeded.auth_base + "/emulator/v1/projects/demo-project/oobCodes").json()["oobCodes"]
+    assert_refused(seeded.http.get(code["oobLink"], headers={"Origin": OTHER_PORT}, allow_redirects=False))
+    assert_refused(seeded.http.get(code["oobLink"], headers={"Sec-Fetch-Site": "cross-site"}, allow_redirects=False))
+    lookup = seeded.http.post(seeded.auth_base + "/identitytoolkit.googleapis.com/v1/accounts:lookup",
+                              params={"key": "k"}, json={"idToken": user["idToken"]}).json()
+    assert lookup["users"][0]["emailVerified"] is False
 
 
 def test_tools_and_the_emulators_own_pages_keep_every_route(seeded):

@@ -10,6 +10,7 @@ from typing import Any
 from . import jwt
 from .accounts import Account
 from .errors import require
+from .fake_tokens import read_fake_token
 
 log = logging.getLogger(__name__)
 CUSTOM_TOKEN_AUDIENCE = "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
@@ -24,11 +25,7 @@ def mint_id_token(account: Account, project_id: str, provider: str, extra_claims
                   lifetime: int) -> str:
     """Custom claims at the top level, under the reserved fields, as production and firebase-tools."""
     now = int(time.time())
-    identities: dict[str, list[str]] = {}
-    if account.email:
-        identities["email"] = [account.email]
-    if account.phone_number:
-        identities["phone"] = [account.phone_number]
+    identities = account.identities()
     payload: dict[str, Any] = {}
     if account.display_name is not None:
         payload["name"] = account.display_name
@@ -55,17 +52,11 @@ def mint_id_token(account: Account, project_id: str, provider: str, extra_claims
 def read_custom_token(token: str) -> tuple[str, dict[str, Any]]:
     """(uid, developer claims) of a custom token: a JWT for the Identity Toolkit audience, signed or
     not (signatures are not checked, as in firebase-tools), or the emulator-only `{"uid": …}` JSON."""
-    if token.startswith("{"):
-        try:
-            payload = json.loads(token)
-        except ValueError:
-            payload = None
-        require(isinstance(payload, dict),
-                "INVALID_CUSTOM_TOKEN : ((Auth Emulator only accepts strict JSON or JWTs as fake custom tokens.))")
-    else:
-        decoded = jwt.decode(token)
-        require(decoded, "INVALID_CUSTOM_TOKEN : Invalid assertion format")
-        header, payload = decoded
+    decoded = read_fake_token(
+        token, "INVALID_CUSTOM_TOKEN : ((Auth Emulator only accepts strict JSON or JWTs as fake custom tokens.))")
+    require(decoded, "INVALID_CUSTOM_TOKEN : Invalid assertion format")
+    header, payload = decoded
+    if not token.startswith("{"):
         if header.get("alg") != "none":
             log.warning("accepted a signed custom token without checking its signature (emulator)")
         require(payload.get("aud") == CUSTOM_TOKEN_AUDIENCE,
