@@ -15,6 +15,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from .signing import IdTokenKeys
+
 _ID_ALPHABET = string.ascii_letters + string.digits
 FILE_NAME = "accounts.json"
 
@@ -145,9 +147,10 @@ class AccountStore:
     """All projects' accounts of one emulator. Every change ends with `save()`."""
 
     def __init__(self, data_dir: str | None = None, default_project: str = "demo-project",
-                 token_lifetime: int = 3600):
+                 token_lifetime: int = 3600, id_token_keys: IdTokenKeys | None = None):
         self.default_project = default_project
         self.token_lifetime = token_lifetime
+        self.id_token_keys = id_token_keys  # None: ID tokens are unsigned, as firebase-tools makes them
         self._path = Path(data_dir) / "auth" / FILE_NAME if data_dir else None
         self._projects: dict[str, ProjectAccounts] = {}
         if self._path is not None:
