@@ -93,8 +93,8 @@ async def mint_token(request: web.Request) -> web.Response:
     claims = await _json_body(request)
     if not isinstance(claims, dict):
         raise ApiError(400, "The body must be a JSON object of claims.")
-    uid = claims.get("user_id", claims.get("sub"))
-    if not isinstance(uid, str) or not uid:
+    uid = next((claims[name] for name in ("user_id", "sub") if isinstance(claims.get(name), str)), None)
+    if not uid:
         raise ApiError(400, "Name the token's uid: a non-empty string as user_id or sub.")
     accounts = request.app[STATE].accounts
     payload = {**standard_claims(accounts.default_project, uid, int(time.time()), accounts.token_lifetime),

@@ -14,7 +14,7 @@ from typing import Iterator
 
 import pytest
 import requests
-from ui_support import id_token
+from fbstorage.testing import mint_id_token
 
 ADMIN = {"Authorization": "Bearer owner"}
 PAGE = b"<!doctype html><title>a page of another origin</title><p>hostile</p>"
@@ -82,7 +82,7 @@ def test_a_hostile_page_acts_only_as_its_user(browser, emulator, hostile_origin,
     browser.get(hostile_origin + "/")
     browser.set_script_timeout(20)
     try:
-        results = browser.execute_async_script(ATTACKS, emulator.base, str(export_dir), id_token("alice"))
+        results = browser.execute_async_script(ATTACKS, emulator.base, str(export_dir), mint_id_token(emulator.base, "alice"))
     finally:
         # The browser reports each refused request in its console: the page's doing, not the UI's.
         console = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
