@@ -1,8 +1,6 @@
 """`--log-level debug`: one line per request with method, path, status, duration and principal,
 and never a credential."""
 
-import base64
-import json
 import re
 
 import pytest
