@@ -194,3 +194,20 @@ def test_a_refused_names_json_page_holds_no_markup(emu):
         assert page.headers["Content-Type"].startswith("text/html")
         assert not set("<>&") & set(page.text)
         assert name in json.loads(page.text)["error"]["message"]
+
+
+def test_a_token_of_an_earlier_run_is_refused_and_its_session_refreshes(start_emulator, tmp_path):
+    """Each run signs with a key of its own; the accounts (--data-dir) outlive it, so the 401 makes
+    the client refresh, and the refreshed token is this run's."""
+    first = start_emulator("--data-dir", str(tmp_path))
+    session = AuthClient(first.base).anonymous()
+    assert first.stop() == 0
+    second = start_emulator("--data-dir", str(tmp_path))
+    path = f"users/{session['localId']}/f"
+    stale = second.upload(path, b"x", headers={"Authorization": f"Firebase {session['idToken']}"})
+    assert stale.status_code == 401 and "known public key" in stale.json()["error"]["message"], stale.text
+    refreshed = AuthClient(second.base).refresh(session["refreshToken"])
+    assert refreshed.status_code == 200, refreshed.text
+    fresh = refreshed.json()["id_token"]
+    assert header_of(fresh)["kid"] != header_of(session["idToken"])["kid"]
+    assert second.upload(path, b"x", headers={"Authorization": f"Firebase {fresh}"}).status_code == 200
