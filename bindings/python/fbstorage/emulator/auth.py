@@ -1,7 +1,8 @@
 """Who is calling, read as the official emulator reads the Authorization header: the admin
-credential, or the payload of a JWT decoded (an unreadable one means no user; its signature and
-claims are judged by identity/verification.py where the flavor verifies ID tokens). OAuth2 access tokens the emulator issued to a service account are admin too;
-any other `Bearer` token that is no JWT is refused with 401, as Google refuses unknown ones."""
+credential, or the payload of a JWT (an unreadable one means no user; where the flavor verifies ID
+tokens, identity/verification.py judges its signature and claims). OAuth2 access tokens the
+emulator issued to a service account are admin too; any other `Bearer` token that is no JWT is
+refused with 401, as Google refuses unknown ones."""
 
 from __future__ import annotations
 
