@@ -149,6 +149,25 @@ public func fbs_auth_delete_user_async(_ auth: OpaquePointer?, _ cb: fbs_complet
     }
 }
 
+@_cdecl("fbs_auth_update_profile")
+public func fbs_auth_update_profile(_ auth: OpaquePointer?, _ displayName: UnsafePointer<CChar>?, _ photoURL: UnsafePointer<CChar>?,
+                                    _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    signIn(out) { () throws(StorageError) in
+        try Auth.behind(auth).updateProfile(displayName: ProfileChange(optional: Arguments.optionalString(displayName, "display_name")),
+                                            photoURL: ProfileChange(optional: Arguments.optionalString(photoURL, "photo_url")))
+    }
+}
+
+@_cdecl("fbs_auth_update_profile_async")
+public func fbs_auth_update_profile_async(_ auth: OpaquePointer?, _ displayName: UnsafePointer<CChar>?, _ photoURL: UnsafePointer<CChar>?,
+                                          _ cb: fbs_user_callback?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    signInAsync(cb, userData) { done throws(StorageError) in
+        try Auth.behind(auth).updateProfile(displayName: ProfileChange(optional: Arguments.optionalString(displayName, "display_name")),
+                                            photoURL: ProfileChange(optional: Arguments.optionalString(photoURL, "photo_url")),
+                                            completion: done)
+    }
+}
+
 @_cdecl("fbs_auth_current_user")
 public func fbs_auth_current_user(_ auth: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     Errors.status { () throws(StorageError) in

@@ -79,6 +79,22 @@ open class User: NSObject {
         }
     }
 
+    // MARK: Profile
+
+    /// A request to change this user's display name and photo URL (`commitChanges` sends it).
+    open func createProfileChangeRequest() -> UserProfileChangeRequest {
+        UserProfileChangeRequest(user: self)
+    }
+
+    func commitProfileChanges(displayName: ProfileChange, photoURL: ProfileChange,
+                              completion: ((Result<Void, NSError>) -> Void)?) {
+        withSignedInAuth(completion) { auth in
+            auth.run({ [core = auth.core] done throws(FBStorage.StorageError) in
+                try core.updateProfile(displayName: displayName, photoURL: photoURL, completion: done)
+            }, completion) { [self] updated in update(updated) }
+        }
+    }
+
     // MARK: Deletion
 
     /// Deletes the user's account, then signs out.

@@ -149,4 +149,26 @@ struct SignInTests {
         #expect(await authCode(called { done in user.getIDToken { done($1) } }).0 == .nullUser)
         await #expect(throws: NSError.self) { try await user.delete() }
     }
+
+    @Test("a profile change request sets the display name and photo URL; nil deletes; a request commits once",
+          arguments: Flavor.allCases)
+    func profileChange(flavor: Flavor) async throws {
+        let auth = makeAuth(flavor)
+        let user = try await auth.createUser(withEmail: newEmail(), password: "secret-password").user
+        let change = user.createProfileChangeRequest()
+        change.displayName = "Ada Lovelace"
+        change.photoURL = URL(string: "https://example.com/ada.png")
+        let error = await called { done in change.commitChanges { done($0) } }
+        #expect(error == nil)
+        #expect(user.displayName == "Ada Lovelace" && user.photoURL?.absoluteString == "https://example.com/ada.png")
+        #expect(auth.currentUser === user)
+        // Committed once: a second call fails. A new request with nil deletes the photo, keeps the name.
+        #expect(await called { done in change.commitChanges { done($0) } } != nil)
+        let removal = user.createProfileChangeRequest()
+        removal.photoURL = nil
+        try await removal.commitChanges()
+        #expect(user.photoURL == nil && user.displayName == "Ada Lovelace")
+        let claims = try await user.getIDTokenResult(forcingRefresh: true).claims
+        #expect(claims["name"] as? String == "Ada Lovelace" && claims["picture"] == nil)
+    }
 }

@@ -294,6 +294,46 @@ TEST(signin_listeners_run_at_registration_and_on_changes) {
     emulator_stop(e);
 }
 
+TEST(signin_update_profile_sets_keeps_and_deletes_fields) {
+    emulator *e = start_owned(3600);
+    fbs_auth *auth = auth_for(e);
+    CHECK_CODE(fbs_auth_update_profile(auth, "Ada", NULL, NULL), FBS_ERR_AUTH_NO_USER);
+    fbs_user *user = NULL;
+    REQUIRE_OK(fbs_auth_create_user(auth, "profile@example.com", "correct-horse", &user));
+    char *uid = strdup(fbs_user_uid(user));
+    fbs_user_free(user);
+    listener_log tokens = {PTHREAD_MUTEX_INITIALIZER, 0, 0, 0};
+    REQUIRE_OK(fbs_auth_add_id_token_listener(auth, on_state, &tokens, NULL));
+    CHECK_EQ_INT(wait_calls(&tokens, 1), 1);
+
+    REQUIRE_OK(fbs_auth_update_profile(auth, "Ada Lovelace", "https://example.com/ada.png", &user));
+    CHECK_STR(fbs_user_uid(user), uid);   /* the same account, still signed in */
+    CHECK_STR(fbs_user_display_name(user), "Ada Lovelace");
+    CHECK_STR(fbs_user_photo_url(user), "https://example.com/ada.png");
+    CHECK_STR(fbs_user_email(user), "profile@example.com");
+    fbs_user_free(user);
+    CHECK_EQ_INT(wait_calls(&tokens, 2), 2);   /* the ID-token listener heard of it */
+
+    /* NULL keeps a field, "" deletes it; the next ID token carries what the server has. */
+    REQUIRE_OK(fbs_auth_update_profile(auth, NULL, "", NULL));
+    char *token = NULL;
+    REQUIRE_OK(fbs_auth_get_id_token(auth, 1, &token));
+    fbs_string_free(token);
+    REQUIRE_OK(fbs_auth_current_user(auth, &user));
+    CHECK_STR(fbs_user_display_name(user), "Ada Lovelace");
+    CHECK(fbs_user_photo_url(user) == NULL);
+    CHECK(strstr(fbs_user_claims_json(user), "\"name\":\"Ada Lovelace\"") != NULL);
+    CHECK(strstr(fbs_user_claims_json(user), "picture") == NULL);
+    fbs_user_free(user);
+
+    CHECK_CODE(fbs_auth_update_profile(auth, "line\nbreak", NULL, NULL), FBS_ERR_INVALID_ARGUMENT);
+    CHECK_CODE(fbs_auth_update_profile(auth, "\xff\xfe", NULL, NULL), FBS_ERR_INVALID_ARGUMENT);
+    CHECK_CODE(fbs_auth_update_profile(NULL, "x", NULL, NULL), FBS_ERR_INVALID_ARGUMENT);
+    free(uid);
+    fbs_auth_free(auth);
+    emulator_stop(e);
+}
+
 /* The emulator's Secure Token calls and storage 401s so far. */
 static void count_requests(const emulator *e, size_t *refreshes, size_t *unauthorized) {
     reqlog log;

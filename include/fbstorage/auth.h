@@ -108,6 +108,18 @@ int fbs_auth_sign_out(fbs_auth *auth);
 int fbs_auth_delete_user(fbs_auth *auth);
 int fbs_auth_delete_user_async(fbs_auth *auth, fbs_completion_callback cb, void *user_data);
 
+/* Changes the current user's display name and photo URL (Identity Toolkit accounts:update), as
+ * the SDKs' UpdateUserProfile: NULL leaves a field as it is, "" deletes it, any other value sets
+ * it. The user stays signed in (with the new tokens the answer may bring) and ID-token listeners
+ * are notified. On success stores an owned snapshot of the updated user in *out_user when
+ * out_user is not NULL (fbs_user_free()).
+ * Errors: FBS_ERR_AUTH_NO_USER (also when the user signed out or changed meanwhile);
+ * FBS_ERR_INVALID_ARGUMENT (invalid UTF-8 or a control character); the Auth codes of a refused
+ * session (FBS_ERR_AUTH_USER_TOKEN_EXPIRED, FBS_ERR_AUTH_USER_DISABLED, ...). */
+int fbs_auth_update_profile(fbs_auth *auth, const char *display_name, const char *photo_url, fbs_user **out_user);
+int fbs_auth_update_profile_async(fbs_auth *auth, const char *display_name, const char *photo_url,
+                                  fbs_user_callback cb, void *user_data);
+
 /* An owned snapshot of the current user in *out, or *out = NULL when signed out (FBS_OK). */
 int fbs_auth_current_user(fbs_auth *auth, fbs_user **out);
 

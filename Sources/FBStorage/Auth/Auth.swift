@@ -149,6 +149,19 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
         try runAsync(startDeleteUser, completion: completion)
     }
 
+    /// Changes the current user's display name and photo URL (Identity Toolkit `accounts:update`),
+    /// as the SDKs' `updateProfile`; returns the updated user, who stays signed in with the new
+    /// tokens the answer brings. ID-token listeners hear of it.
+    /// - Throws: `authNoUser`; `invalidArgument` for a value with a control character.
+    public func updateProfile(displayName: ProfileChange, photoURL: ProfileChange) throws(StorageError) -> AuthUser {
+        try runBlocking { done throws(StorageError) in try startUpdateProfile(displayName, photoURL, done) }
+    }
+
+    public func updateProfile(displayName: ProfileChange, photoURL: ProfileChange,
+                              completion: @escaping StorageCompletion<AuthUser>) throws(StorageError) {
+        try runAsync({ done throws(StorageError) in try startUpdateProfile(displayName, photoURL, done) }, completion: completion)
+    }
+
     /// The current user's ID token, refreshed first when it is about to expire or `forceRefresh`.
     public func idToken(forceRefresh: Bool) throws(StorageError) -> String {
         try runBlocking { done throws(StorageError) in startIDToken(forceRefresh, done) }
@@ -379,6 +392,65 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
                 }
             }
         }
+    }
+
+    private func startUpdateProfile(_ displayName: ProfileChange, _ photoURL: ProfileChange,
+                                    _ done: @escaping StorageCompletion<AuthUser>) throws(StorageError) {
+        var changes: [(String, JSONValue)] = []
+        var deleted: [JSONValue] = []
+        for (field, attribute, change) in [("displayName", "DISPLAY_NAME", displayName), ("photoUrl", "PHOTO_URL", photoURL)] {
+            switch change {
+            case .unchanged: break
+            case .delete: deleted.append(.string(attribute))
+            case .set(let value):
+                guard !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                    throw .invalidArgument("The \(field == "photoUrl" ? "photo URL" : "display name") holds a control character")
+                }
+                changes.append((field, .string(value)))
+            }
+        }
+        if !deleted.isEmpty { changes.append(("deleteAttribute", .array(deleted))) }
+        let fields = changes
+        let generation = lock.withLock { state.generation }
+        startIDToken(false) { [self] result in
+            switch result {
+            case .failure(let error): done(.failure(error))
+            case .success(let idToken):
+                let (url, endpoint) = lock.withLock { state.endpoints }.accounts("update", apiKey: apiKey)
+                var body: [UInt8] = []
+                JSONValue.writeObject([("idToken", .string(idToken))] + fields + [("returnSecureToken", .bool(true))], into: &body)
+                do throws(StorageError) {
+                    try post(url, endpoint, call: "update profile", contentType: "application/json", body: body) { [self] result in
+                        done(result.flatMap { answer in applyProfileUpdate(answer, generation: generation) })
+                    }
+                } catch {
+                    done(.failure(error))
+                }
+            }
+        }
+    }
+
+    /// The user `accounts:update` answered with: its profile, and its new tokens when it sent
+    /// them. Becomes the current user unless another sign-in or a sign-out came meanwhile.
+    private func applyProfileUpdate(_ answer: [String: JSONValue], generation: Int) -> Result<AuthUser, StorageError> {
+        let applied = lock.withLock { () -> (user: AuthUser, persistence: AuthPersistence?)? in
+            guard generation == state.generation, let current = state.user else { return nil }
+            let profile = AuthUser.Profile(uid: answer["localId"]?.stringValue ?? current.uid,
+                                           email: answer["email"]?.stringValue ?? current.email,
+                                           displayName: answer["displayName"]?.stringValue,
+                                           photoURL: answer["photoUrl"]?.stringValue, signInProvider: current.signInProvider)
+            let user = answer["idToken"]?.stringValue.flatMap(IDToken.init).map {
+                AuthUser(idToken: $0, refreshToken: answer["refreshToken"]?.stringValue ?? current.refreshToken, profile: profile)
+            } ?? current.with(profile: profile)
+            state.user = user
+            return (user, state.persistence)
+        }
+        guard let applied else {
+            return .failure(StorageError(code: .authNoUser, message: "The user signed out or changed while the profile was updated"))
+        }
+        save(applied.user, to: applied.persistence)
+        notify(applied.user, userChanged: false)
+        return .success(applied.user)
     }
 
     private func learnProject(from user: AuthUser) {

@@ -2,9 +2,9 @@
 /// one after every change.
 public struct AuthUser: Sendable, Equatable {
     public let uid: String
-    public let email: String?
-    public let displayName: String?
-    public let photoURL: String?
+    public private(set) var email: String?
+    public private(set) var displayName: String?
+    public private(set) var photoURL: String?
     /// The ID token's `firebase.sign_in_provider`: "anonymous", "password", "custom", …
     public let signInProvider: String?
     /// The current ID token; nil for a restored session until its first refresh.
@@ -51,6 +51,16 @@ public struct AuthUser: Sendable, Equatable {
         expiration = nil
         issuedAt = nil
         authTime = nil
+    }
+
+    /// This user (tokens as they are) with another profile: the profile wins over the ID token's
+    /// claims, which are as old as the token.
+    func with(profile: Profile) -> AuthUser {
+        var user = self
+        user.displayName = profile.displayName
+        user.photoURL = profile.photoURL
+        user.email = profile.email
+        return user
     }
 
     /// The fields kept across sessions (persistence) and refreshes.

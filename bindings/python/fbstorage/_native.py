@@ -309,6 +309,8 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_auth_sign_in_with_refresh_token_async": (STATUS, [_A, c_char_p, USER_CALLBACK, c_void_p]),
     "fbs_auth_sign_out": (STATUS, [_A]),
     "fbs_auth_delete_user": (STATUS, [_A]),
+    "fbs_auth_update_profile": (STATUS, [_A, c_char_p, c_char_p, POINTER(_U)]),
+    "fbs_auth_update_profile_async": (STATUS, [_A, c_char_p, c_char_p, USER_CALLBACK, c_void_p]),
     "fbs_auth_delete_user_async": (STATUS, [_A, COMPLETION_CALLBACK, c_void_p]),
     "fbs_auth_current_user": (STATUS, [_A, POINTER(_U)]),
     "fbs_auth_get_id_token": (STATUS, [_A, c_int, POINTER(c_void_p)]),

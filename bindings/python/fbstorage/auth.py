@@ -47,6 +47,16 @@ def _time(milliseconds: int) -> datetime.datetime | None:
     return None if milliseconds == TIME_ABSENT else _EPOCH + datetime.timedelta(milliseconds=milliseconds)
 
 
+class _Unchanged:
+    """The default of :meth:`Auth.update_profile`'s fields: leave the field as it is."""
+
+    def __repr__(self) -> str:
+        return "UNCHANGED"
+
+
+UNCHANGED: Any = _Unchanged()
+
+
 @dataclass(frozen=True)
 class User:
     """A signed-in user at one moment: profile, tokens and the ID token's claims.
@@ -261,6 +271,12 @@ class Auth:
         RequiresRecentLoginError."""
         library().fbs_auth_delete_user(self._handle)
 
+    def update_profile(self, *, display_name: Any = UNCHANGED, photo_url: Any = UNCHANGED) -> User:
+        """Changes the current user's display name and photo URL (``accounts:update``); a field
+        left out stays as it is, None deletes it. Returns the updated user (the user stays signed
+        in; ID-token listeners hear of it). Raises NoUserError when signed out."""
+        return self._sign_in("fbs_auth_update_profile", *_profile_changes(display_name, photo_url))
+
     # -- the current user --------------------------------------------------------------------
     @property
     def current_user(self) -> User | None:
@@ -324,6 +340,15 @@ def _check_bool(value: Any, what: str) -> bool:
     if not isinstance(value, bool):
         raise TypeError(f"{what} must be a bool, not {type(value).__name__}")
     return value
+
+
+def _profile_changes(display_name: Any, photo_url: Any) -> tuple[bytes | None, bytes | None]:
+    """The C call's convention: NULL leaves a field, "" deletes it (None here)."""
+    def change(value: Any, what: str) -> bytes | None:
+        if value is UNCHANGED:
+            return None
+        return encode_text("" if value is None else value, what)
+    return change(display_name, "display_name"), change(photo_url, "photo_url")
 
 
 def _credentials(email: Any, password: Any) -> tuple[bytes, bytes]:

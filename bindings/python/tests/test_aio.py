@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+from pathlib import Path
 from typing import TYPE_CHECKING, AsyncIterator
 
 import pytest
@@ -12,7 +13,7 @@ import pytest_asyncio
 
 import fbstorage
 import fbstorage.aio
-from conftest import SMALL_CHUNK, payload, slow_chunks
+from conftest import SMALL_CHUNK, header, payload, slow_chunks
 from fbstorage import StorageError, StorageErrorCode, StorageMetadata, TaskStatus
 
 if TYPE_CHECKING:
@@ -194,6 +195,89 @@ async def test_close_cancels_running_tasks(emulator: EmulatorServer) -> None:
     assert failure.value.code == StorageErrorCode.CANCELLED
     with pytest.raises(StorageError):
         storage.reference("x")
+
+
+def upload_commands(emulator: EmulatorServer) -> list[str | None]:
+    return [header(entry, "X-Goog-Upload-Command") for entry in emulator.requests()]
+
+
+def slow_file_upload(storage: fbstorage.aio.Storage, emulator: EmulatorServer,
+                     source: Path) -> fbstorage.aio.UploadTask:
+    """An upload of eight slowed-down chunks from ``source``, still running when this returns."""
+    source.write_bytes(payload(8 * SMALL_CHUNK))
+    storage.upload_chunk_size = SMALL_CHUNK
+    slow_chunks(emulator, delay_ms=200)
+    return storage.reference("slow.bin").put_file(source)
+
+
+async def resume_elsewhere(emulator: EmulatorServer, session: str, source: Path) -> None:
+    """Finishes the kept session from another storage: it continues, it does not start over."""
+    emulator.clear_faults()
+    async with fbstorage.aio.Storage("test-bucket") as again:
+        again.use_emulator(emulator.host, emulator.port)
+        await again.reference("slow.bin").put_file_resuming(source, session)
+        assert await again.reference("slow.bin").get_data() == source.read_bytes()
+    assert upload_commands(emulator).count("start") == 1, "the upload started over instead of resuming"
+
+
+async def test_close_keep_sessions_stops_uploads_and_keeps_them_resumable(
+        emulator: EmulatorServer, tmp_path: Path) -> None:
+    emulator.reset()
+    storage = fbstorage.aio.Storage("test-bucket", close_mode=fbstorage.CloseMode.KEEP_SESSIONS)
+    storage.use_emulator(emulator.host, emulator.port)
+    task = slow_file_upload(storage, emulator, tmp_path / "slow.bin")
+    storage.max_running_tasks = 1
+    waiting = storage.reference("never.bin").put_data(b"x")
+    failures: list[tuple[fbstorage.TaskSnapshot, str | None]] = []
+    task.observe(TaskStatus.FAILURE, lambda snapshot: failures.append((snapshot, task.upload_session)))
+    await first(task, TaskStatus.PROGRESS)
+    async with asyncio.timeout(10):
+        await storage.close()
+    assert storage.closed and task.done() and waiting.done()
+    [(ending, session)] = failures  # the observer ran before close returned, and could keep the session
+    assert "session was kept" in str(ending.error)
+    assert session is not None and task.upload_session == session
+    for ended in (task, waiting):
+        with pytest.raises(StorageError) as failure:
+            await ended
+        assert failure.value.code == StorageErrorCode.CANCELLED
+    emulator.wait_idle()
+    assert "cancel" not in upload_commands(emulator)
+    assert not any("never.bin" in entry["query"] for entry in emulator.requests())  # never started
+    await resume_elsewhere(emulator, session, tmp_path / "slow.bin")
+
+
+async def test_close_finish_lets_tasks_end_then_keeps_sessions(emulator: EmulatorServer, tmp_path: Path) -> None:
+    emulator.reset()
+    async with fbstorage.aio.Storage("test-bucket", close_mode=fbstorage.CloseMode.FINISH,
+                                     close_timeout=60) as storage:
+        storage.use_emulator(emulator.host, emulator.port)
+        storage.max_running_tasks = 1
+        finished = await resumable_upload(storage, emulator, size=3 * SMALL_CHUNK)
+        queued = storage.reference("queued").put_data(b"queued")  # runs once the first is over
+    assert (await finished).size == 3 * SMALL_CHUNK and (await queued).size == 6
+    emulator.reset()
+    storage = fbstorage.aio.Storage("test-bucket")
+    storage.use_emulator(emulator.host, emulator.port)
+    task = slow_file_upload(storage, emulator, tmp_path / "slow.bin")
+    await first(task, TaskStatus.PROGRESS)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    await storage.close(fbstorage.CloseMode.FINISH, timeout=0.5)  # too short for 8 slow chunks
+    assert 0.4 <= loop.time() - started < 5
+    with pytest.raises(StorageError) as failure:
+        await task
+    assert failure.value.code == StorageErrorCode.CANCELLED
+    session = task.upload_session
+    assert session is not None
+    await resume_elsewhere(emulator, session, tmp_path / "slow.bin")
+
+
+async def test_close_mode_is_checked() -> None:
+    with pytest.raises(ValueError):
+        fbstorage.aio.Storage("test-bucket", close_mode=7)  # type: ignore[arg-type]
+    with pytest.raises((TypeError, ValueError)):
+        fbstorage.aio.Storage("test-bucket", close_timeout="soon")  # type: ignore[arg-type]
 
 
 def native_threads() -> int:

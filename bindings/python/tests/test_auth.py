@@ -193,6 +193,26 @@ def test_deleted_user_is_signed_out_and_gone(auth: fbstorage.Auth, emulator) -> 
     raises_at_once(fbstorage.UserNotFoundError, lambda: auth.sign_in_with_refresh_token(user.refresh_token))
 
 
+def test_update_profile_sets_keeps_and_deletes_fields(auth: fbstorage.Auth, admin_app) -> None:
+    raises_at_once(fbstorage.NoUserError, lambda: auth.update_profile(display_name="Ada"))
+    created = auth.create_user(email(), PASSWORD)
+    updated = auth.update_profile(display_name="Ada Lovelace", photo_url="https://example.com/ada.png")
+    assert (updated.uid, updated.display_name, updated.photo_url) == (created.uid, "Ada Lovelace",
+                                                                      "https://example.com/ada.png")
+    assert auth.current_user.display_name == "Ada Lovelace"
+    # A field left out stays; None deletes; firebase-admin sees what the server keeps.
+    auth.update_profile(photo_url=None)
+    record = admin_auth.get_user(created.uid, app=admin_app)
+    assert (record.display_name, record.photo_url) == ("Ada Lovelace", None)
+    claims = payload_of(auth.get_id_token(force_refresh=True))
+    assert claims["name"] == "Ada Lovelace" and "picture" not in claims
+    assert auth.current_user.photo_url is None
+    for bad in ("line\nbreak", "tab\there"):
+        raises_at_once(StorageError, lambda: auth.update_profile(display_name=bad))
+    with pytest.raises(TypeError):
+        auth.update_profile(display_name=5)
+
+
 def test_wrong_argument_types_raise_at_once() -> None:
     with pytest.raises(TypeError):
         fbstorage.Auth(123)  # type: ignore[arg-type]
@@ -527,6 +547,8 @@ async def test_aio_auth_flows_listeners_and_storage(emulator) -> None:
             storage.set_auth_token_provider_async(provider)
             assert await storage.reference(f"users/{user.uid}/a.txt").get_data() == b"aio"
 
+        renamed = await auth.update_profile(display_name="Aio")
+        assert renamed.display_name == "Aio" and auth.current_user.display_name == "Aio"
         await auth.delete_user()
         assert auth.current_user is None and seen[-1][0] == created.uid  # removed: not called
         with pytest.raises(fbstorage.NoUserError):

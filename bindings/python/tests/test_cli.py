@@ -138,6 +138,18 @@ def test_stdin_stdout_and_cat_ranges(fbstorage_cli, emulator) -> None:
                             ("100-100", data[100:101])):
         ranged = fbstorage_cli("cat", "--range", given, "gs://test-bucket/piped/in.bin")
         assert ranged.returncode == 0 and ranged.stdout == expected, (given, ranged.stderr)
+    # As gsutil's cat -r (the server answers the Range): a range running past the end gives the bytes
+    # that exist, one starting past it fails.
+    short = os.urandom(17)
+    assert fbstorage_cli("cp", "-", "gs://test-bucket/short.bin", stdin=short).returncode == 0
+    for given, expected in (("15-40", short[15:]), ("0-16", short), ("16-16", short[16:]), ("-40", short),
+                            ("-17", short), ("3-", short[3:])):
+        ranged = fbstorage_cli("cat", "--range", given, "gs://test-bucket/short.bin")
+        assert ranged.returncode == 0 and ranged.stdout == expected, (given, ranged.stderr)
+    for beyond in ("17-20", "40-50", "20-"):
+        failed = fbstorage_cli("cat", "-r", beyond, "gs://test-bucket/short.bin")
+        assert failed.returncode == 1 and failed.stdout == b"", beyond
+        assert b"RANGE_NOT_SATISFIABLE" in failed.stderr and b"past the end" in failed.stderr, beyond
     past = fbstorage_cli("cat", "-r", "700000-700001", "gs://test-bucket/piped/in.bin")
     assert past.returncode == 1 and b"past the end" in past.stderr
     assert fbstorage_cli("cat", "-r", "9-3", "gs://test-bucket/piped/in.bin").returncode == 2
@@ -252,8 +264,13 @@ def first_chunk_size(emulator: EmulatorServer) -> int:
 
 
 @pytest.mark.timeout(300)
+@pytest.mark.parametrize(("stop", "status", "said"), [
+    (signal.SIGINT, 130, b"interrupted"),  # Ctrl-C
+    (signal.SIGTERM, 143, b"terminated by SIGTERM"),  # kill, a service manager
+    (signal.SIGHUP, 129, b"terminated by SIGHUP"),  # the terminal closed
+])
 def test_interrupted_upload_continues_where_it_stopped(
-        fbstorage_cli, emulator, cli_env, tmp_path) -> None:
+        fbstorage_cli, emulator, cli_env, tmp_path, stop, status, said) -> None:
     data = payload(16 * SMALL_CHUNK)
     source = tmp_path / "large.bin"
     source.write_bytes(data)
@@ -270,12 +287,12 @@ def test_interrupted_upload_continues_where_it_stopped(
         # The fault is used up once the second chunk arrived; the session is saved by then.
         assert eventually(lambda: not faults(emulator) and any(sessions.glob("*.json")),
                           timeout=60)
-        first.send_signal(signal.SIGINT)
+        first.send_signal(stop)
         _, error = first.communicate(timeout=COMMAND_TIMEOUT)
     finally:
         first.kill()
-    assert first.returncode == 130
-    assert error == b"fbstorage: interrupted; 1 upload session kept: run the same command again to resume\n"
+    assert first.returncode == status
+    assert error == b"fbstorage: " + said + b"; 1 upload session kept: run the same command again to resume\n"
     assert len(list(sessions.glob("*.json"))) == 1
 
     # The server is done with the interrupted request once it is logged.

@@ -253,6 +253,10 @@ unsafe extern "C" {
     pub fn fbs_user_auth_time(user: *const fbs_user) -> i64;
     pub fn fbs_user_free(user: *mut fbs_user);
     pub fn fbs_storage_use_auth(storage: *mut fbs_storage, auth: *mut fbs_auth) -> c_int;
+    pub fn fbs_auth_update_profile(auth: *mut fbs_auth, display_name: *const c_char, photo_url: *const c_char,
+                                   out_user: *mut *mut fbs_user) -> c_int;
+    pub fn fbs_auth_update_profile_async(auth: *mut fbs_auth, display_name: *const c_char, photo_url: *const c_char,
+                                         cb: fbs_user_callback, user_data: *mut c_void) -> c_int;
     pub fn fbs_storage_set_auth_token_provider_async(storage: *mut fbs_storage, f: fbs_token_provider_async,
                                                      user_data: *mut c_void) -> c_int;
     pub fn fbs_storage_set_auth_token_provider_async_full(storage: *mut fbs_storage, f: fbs_token_provider_async,

@@ -90,6 +90,11 @@ class Auth:
         """Deletes the current user's account, then signs out."""
         await self._start("fbs_auth_delete_user_async", convert=lambda: None)
 
+    async def update_profile(self, *, display_name: Any = sync_auth.UNCHANGED,
+                             photo_url: Any = sync_auth.UNCHANGED) -> User:
+        """As :meth:`fbstorage.Auth.update_profile`."""
+        return await self._start("fbs_auth_update_profile_async", *sync_auth._profile_changes(display_name, photo_url))
+
     @property
     def current_user(self) -> User | None:
         return self._auth.current_user

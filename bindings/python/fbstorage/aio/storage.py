@@ -8,7 +8,8 @@ import weakref
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from .. import storage as sync_storage
-from .._conversion import check_integer
+from .._conversion import check_integer, check_number
+from ..storage import CloseMode
 from .reference import StorageReference
 
 if TYPE_CHECKING:
@@ -48,11 +49,16 @@ class Storage:
     ``set_auth_token``, ``upload_chunk_size``, …; ``FIREBASE_STORAGE_EMULATOR_HOST`` is read
     at creation). ``auth=`` (an :class:`fbstorage.aio.Auth` or :class:`fbstorage.Auth`) makes
     every request carry its current user's ID token. :meth:`close` (leaving ``async with``)
-    cancels the running tasks, waits for their ends without blocking the loop, then releases
-    everything.
+    ends the tasks as ``close_mode`` says, as :class:`fbstorage.Storage` does (by default it
+    cancels them; ``CloseMode.KEEP_SESSIONS`` keeps uploads resumable; ``CloseMode.FINISH``
+    first lets them finish within ``close_timeout``), waits for their ends without blocking
+    the loop, then releases everything.
     """
 
-    def __init__(self, bucket: str, *, auth: Auth | SyncAuth | None = None) -> None:
+    def __init__(self, bucket: str, *, auth: Auth | SyncAuth | None = None,
+                 close_mode: CloseMode = CloseMode.CANCEL, close_timeout: float = 0.0) -> None:
+        self._close_mode = CloseMode(close_mode)
+        self._close_timeout = check_number(close_timeout, "close_timeout")
         self._storage = sync_storage.Storage(bucket, auth=auth)
         self._tasks: weakref.WeakSet[StorageTask] = weakref.WeakSet()
         self._waiting: collections.deque[StorageTask] = collections.deque()
@@ -106,14 +112,34 @@ class Storage:
         self._running -= 1
         self._start_waiting()
 
-    async def close(self) -> None:
-        """Cancels running and waiting tasks, waits for their ends, releases every handle.
-        Idempotent."""
-        running = [task for task in self._tasks if not task.done()]
-        for task in running:
+    async def close(self, mode: CloseMode | None = None, timeout: float | None = None) -> None:
+        """Ends the tasks as ``mode`` says (default: the ``close_mode`` given at creation), waits
+        for their ends without blocking the loop, releases every handle. Idempotent.
+
+        ``CloseMode.CANCEL`` cancels them. ``CloseMode.KEEP_SESSIONS`` stops them, keeping each
+        upload's session: when close returns, its ``upload_session`` is final and its FAILURE
+        (CANCELLED) observers have run. ``CloseMode.FINISH`` lets running and waiting tasks go on
+        for ``timeout`` seconds (default: ``close_timeout``), then stops the rest as KEEP_SESSIONS.
+        A task still waiting for its turn then never starts: it ends CANCELLED."""
+        if self.closed:
+            return
+        mode = self._close_mode if mode is None else CloseMode(mode)
+        seconds = self._close_timeout if timeout is None else check_number(timeout, "timeout")
+        if mode == CloseMode.FINISH:
+            unfinished = [task._outcome for task in self._tasks if not task.done()]
+            if unfinished:
+                await asyncio.wait(unfinished, timeout=seconds)
+        for task in list(self._waiting):
             task.cancel()
-        await asyncio.gather(*(task._outcome for task in running), return_exceptions=True)
-        self._storage.close()
+        unfinished = [task for task in self._tasks if not task.done()]
+        if mode == CloseMode.CANCEL:
+            for task in unfinished:
+                task.cancel()
+            await asyncio.gather(*(task._outcome for task in unfinished), return_exceptions=True)
+            self._storage.close(CloseMode.CANCEL)
+        else:  # the library stops the running tasks and returns once their FAILURE callbacks ran
+            await asyncio.get_running_loop().run_in_executor(None, self._storage.close, CloseMode.KEEP_SESSIONS)
+            await asyncio.gather(*(task._outcome for task in unfinished), return_exceptions=True)
 
     @property
     def closed(self) -> bool:

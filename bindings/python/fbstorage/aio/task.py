@@ -66,14 +66,18 @@ class StorageTask:
         except BaseException as error:  # e.g. the file went away while the task waited
             self._outcome.set_exception(error)
             return
-        loop, finish = self._loop, self._finish
         for status in _TERMINAL:
-            task.observe(status, lambda snapshot: call_soon_threadsafe(loop, finish, snapshot))
+            task.observe(status, self._ended)
         for key, (status, _) in self._observers.items():
             if status not in _TERMINAL:
                 self._observe_natively(key, status)
         if self._paused:
             task.pause()
+
+    def _ended(self, snapshot: TaskSnapshot) -> None:
+        """Runs on the library's thread at the task's end, before a closing storage releases the
+        task: hands the end to the loop."""
+        call_soon_threadsafe(self._loop, self._finish, snapshot)
 
     def _finish(self, snapshot: TaskSnapshot) -> None:
         """Runs on the loop at the task's end: its SUCCESS or FAILURE observers, then the
@@ -246,11 +250,21 @@ class UploadTask(StorageTask):
     """An upload started by put_data(), put_file() or put_file_resuming()."""
 
     _task: sync_task.UploadTask | None
+    _session_at_end: tuple[str | None] | None = None  # (the session), once the task has ended
+
+    def _ended(self, snapshot: TaskSnapshot) -> None:
+        assert self._task is not None
+        self._session_at_end = (self._task.upload_session,)
+        super()._ended(snapshot)
 
     @property
     def upload_session(self) -> str | None:
         """The resumable session to persist for put_file_resuming(), or None while there is
-        none (see :attr:`fbstorage.UploadTask.upload_session`)."""
+        none (see :attr:`fbstorage.UploadTask.upload_session`). Once the task has ended, the
+        session it ended with, also after its storage closed: a task stopped by
+        ``close(CloseMode.KEEP_SESSIONS)`` gives the session to resume."""
+        if self._session_at_end is not None:
+            return self._session_at_end[0]
         return None if self._task is None else self._task.upload_session
 
 

@@ -2,7 +2,8 @@
 signed-in user (``fbstorage login``) or with a token.
 
 Exit status: 0 when everything succeeded, 1 when something failed (each failure is named on
-stderr, then a summary), 2 for a usage error, 130 when interrupted (Ctrl-C).
+stderr, then a summary), 2 for a usage error, 128 + the signal's number when interrupted: 130
+(Ctrl-C, SIGINT), 143 (SIGTERM), 129 (SIGHUP).
 """
 
 from __future__ import annotations
@@ -10,10 +11,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import signal
 import sys
 from typing import Any
 
-from . import account, commands, copy, session_cache
+from . import account, commands, copy, interrupts, session_cache
 from .context import TOKEN_ENV_VAR, CommandContext, Connection
 from ..auth import Auth
 from ..errors import StorageError
@@ -110,7 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="fbstorage", parents=[connection],
         description="Copy, list, inspect and delete objects in Cloud Storage for Firebase. "
                     "Remote paths are written gs://bucket/path.",
-        epilog="Exit status: 0 success, 1 something failed, 2 usage error, 130 interrupted.")
+        epilog="Exit status: 0 success, 1 something failed, 2 usage error, 128 + the signal when "
+               "interrupted (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).")
     subcommands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, help: str) -> argparse.ArgumentParser:
@@ -177,6 +180,7 @@ _ACCOUNT_COMMANDS = {"login": account.login, "logout": account.logout, "whoami":
 
 
 async def _run(options: argparse.Namespace) -> int:
+    interrupts.cancel_on_termination()
     emulator, token = getattr(options, "emulator", None), getattr(options, "token", None)
     service_account = getattr(options, "service_account", None)
     auth = account.open_session(emulator) if token is None and service_account is None else None
@@ -233,15 +237,17 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_usage(sys.stderr)
         print(f"fbstorage: error: {error}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C; SIGTERM or SIGHUP (interrupts)
+        number = interrupts.received()
         kept = session_cache.kept_sessions()
         resume = (f"; {kept} upload session{'s' * (kept > 1)} kept: run the same command again to resume"
                   if kept else "")
-        print(f"fbstorage: interrupted{resume}", file=sys.stderr, flush=True)
+        how = "interrupted" if number == signal.SIGINT else f"terminated by {number.name}"
+        print(f"fbstorage: {how}{resume}", file=sys.stderr, flush=True)
         sys.stdout.flush()
         # No interpreter shutdown: it would close the storages, cancelling the upload sessions
         # that the next run continues (see copy._observed).
-        os._exit(130)
+        os._exit(128 + number)
     except OSError as error:  # the library cannot be loaded
         print(f"fbstorage: {error}", file=sys.stderr)
         return 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from .. import aio
-from ..errors import StorageError
+from ..errors import StorageError, StorageErrorCode
 from ..metadata import StorageMetadata
 from .context import CommandContext, walk
 from .locations import RemotePath, UsageError
@@ -113,14 +113,39 @@ def parse_range(text: str) -> tuple[int | None, int | None]:
     return int(first), int(last) + 1
 
 
+def _within(start: int, end: int | None, size: int) -> tuple[int | None, int | None] | None:
+    """The part of get_data's (start, end) an object of ``size`` bytes has, as a server answers
+    an HTTP Range: the end and a suffix longer than the object are cut to it; None when the
+    range starts at or past the end."""
+    if start < 0:
+        return (max(start, -size) or None), None
+    if start >= size:
+        return None
+    return start, None if end is None else min(end, size)
+
+
 async def cat(ctx: CommandContext, targets: list[RemotePath], byte_range: str | None = None) -> None:
-    """Streams each object (or its --range) to stdout; a range past the end is an error."""
+    """Streams each object (or its --range) to stdout. As gsutil's ``cat -r``, which hands the
+    range to the server: a range running past the end gives the bytes that exist (the size is
+    asked for only then); one starting past the end fails."""
     start, end = parse_range(byte_range) if byte_range else (None, None)
 
-    async def write(target: RemotePath) -> None:
-        async for block in ctx.reference(target).iter_bytes(start=start, end=end):
+    async def stream(reference: aio.StorageReference, first: int | None, stop: int | None) -> None:
+        async for block in reference.iter_bytes(start=first, end=stop):
             sys.stdout.buffer.write(block)
         sys.stdout.buffer.flush()
+
+    async def write(target: RemotePath) -> None:
+        reference = ctx.reference(target)
+        try:
+            await stream(reference, start, end)
+        except StorageError as error:  # raised before any byte: the range is checked first
+            if error.code != StorageErrorCode.RANGE_NOT_SATISFIABLE or start is None:
+                raise
+            existing = _within(start, end, (await reference.get_metadata()).size or 0)
+            if existing is None:
+                raise
+            await stream(reference, *existing)
 
     await ctx.each(targets, write, jobs=1)
 

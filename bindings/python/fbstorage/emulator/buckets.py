@@ -17,6 +17,15 @@ from .metadata import now_us
 _BUCKET_NAME = re.compile(r"^[a-z0-9](?:[a-z0-9._-]{1,220})[a-z0-9]$")
 
 
+_BUCKET_NAME_CHARACTERS = re.compile(r"[a-z0-9._-]+")
+
+
+def bucket_name_characters_allowed(name: str) -> bool:
+    """Whether GCS allows every character of `name` in a bucket name. The emulator accepts any
+    name made of them (short ones such as "b" too), never one it could not store safely (a NUL)."""
+    return bool(_BUCKET_NAME_CHARACTERS.fullmatch(name))
+
+
 def valid_bucket_name(name: str) -> bool:
     return bool(_BUCKET_NAME.match(name)) and all(len(part) <= 63 for part in name.split("."))
 

@@ -16,6 +16,9 @@ src/emulator/storage/files.ts `export`/`import`, src/emulator/storage/metadata.t
 KEY is a UUID in current firebase-tools and `bucket/object/path` in older ones: a metadata file's
 path under metadata/, less `.json`, is its blob's path under blobs/. Other emulators' entries of an
 existing export directory (firestore_export, auth_export, …) are kept when this one re-exports it.
+
+An export replaces only a previous export (or an empty directory), in one step; an import reads
+nothing outside its directory.
 """
 
 from __future__ import annotations
@@ -25,17 +28,24 @@ import json
 import logging
 import os
 import shutil
+import signal
 import tempfile
 import uuid
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Awaitable, Callable
 
+from .buckets import bucket_name_characters_allowed
+from .directory_swap import replace_directory
 from .metadata import DEFAULT_CONTENT_TYPE, TOKENS_KEY, WRITABLE_FIELDS, ObjectMetadata, now_us, rfc3339
+from .names import production_name_refusal
 from .store import ObjectStore
 
 METADATA_FILE = "firebase-export-metadata.json"
 STORAGE_FOLDER = "storage_export"
+BUCKETS_FILE = "buckets.json"  # in the storage folder
+STAGING_MARKER = ".fbstorage-emulator-export"  # in every directory an export of ours writes
+KILL_AT_STEP_ENV = "FBSTORAGE_EMULATOR_TEST_KILL_EXPORT_AT"  # tests only: see _crash_point
 EXPORT_VERSION = "fbstorage-emulator"  # firebase-tools writes its CLI version; nothing reads it
 COPY_PIECE = 1 << 20
 _OPTIONAL_FIELDS = {key: attribute for key, attribute in WRITABLE_FIELDS.items() if key != "contentType"}
@@ -46,28 +56,92 @@ class MalformedImport(ValueError):
     """A malformed import directory; the message names the file."""
 
 
+class ExportRefused(ValueError):
+    """The export's target holds files that are not an export."""
+
+
 # Export.
 
 async def export_all(store: ObjectStore, directory: str | os.PathLike) -> None:
-    """Write a whole firebase-tools export to `directory`, atomically: everything goes to a new
-    sibling directory that then takes the old one's place, so a failed export changes nothing."""
+    """Write a whole firebase-tools export to `directory` (in place of a previous one, see
+    `_replace_export`)."""
     target = Path(directory).resolve()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.export-", dir=target.parent))
-    try:
+
+    async def write(staging: Path) -> None:
         metadata = _carry_over_other_emulators(target, staging)
-        await export_storage(store, staging / STORAGE_FOLDER)
+        await _write_storage(store, staging / STORAGE_FOLDER)
         metadata["version"] = metadata.get("version", EXPORT_VERSION)
         metadata["storage"] = {"version": EXPORT_VERSION, "path": STORAGE_FOLDER}
         (staging / METADATA_FILE).write_text(json.dumps(metadata, indent=2), encoding="utf-8")
-        _swap_into_place(staging, target)
+    await _replace_export(target, METADATA_FILE, write)
+
+
+async def export_storage(store: ObjectStore, folder: str | os.PathLike) -> None:
+    """The storage export folder alone (what firebase-tools' `POST /internal/export` writes), in
+    place of a previous one as `export_all`."""
+    await _replace_export(Path(folder).resolve(), BUCKETS_FILE, lambda staging: _write_storage(store, staging))
+
+
+def refuse_unless_export_target(target: Path, marker: str = METADATA_FILE) -> None:
+    """An export may create `target`, or replace an empty directory or a previous export (it holds
+    `marker` or our STAGING_MARKER); anything else is someone's files, never overwritten
+    (firebase-tools asks before overwriting; a server cannot ask)."""
+    if not target.exists() and not target.is_symlink():
+        return
+    if not target.is_dir():
+        raise ExportRefused(f"{target} is not a directory: not replacing it with an export")
+    if (target / marker).exists() or (target / STAGING_MARKER).exists() or not any(target.iterdir()):
+        return
+    raise ExportRefused(f"{target} is not empty and holds no export (no {marker}): an export goes into a new or"
+                        " empty directory or over a previous export, never over other files")
+
+
+async def _replace_export(target: Path, marker: str, write: Callable[[Path], Awaitable[None]]) -> None:
+    """Write an export with `write` into a new sibling directory of `target`, which then takes the
+    place of the old one in one step (directory_swap.py): a failed or killed export leaves the
+    previous one whole at `target`."""
+    refuse_unless_export_target(target, marker)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=_staging_prefix(target), dir=target.parent))
+    try:
+        (staging / STAGING_MARKER).touch()
+        _crash_point("staged")
+        await write(staging)
+        _crash_point("written")
+        retired = await asyncio.get_running_loop().run_in_executor(
+            None, replace_directory, staging, target, _crash_point)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    _crash_point("replaced")
+    await asyncio.get_running_loop().run_in_executor(None, _remove_old_exports, retired, target)
 
 
-async def export_storage(store: ObjectStore, folder: Path) -> None:
-    """The storage export folder alone (what firebase-tools' `POST /internal/export` writes)."""
+def _staging_prefix(target: Path) -> str:
+    return f".{target.name}.export-"
+
+
+def _remove_old_exports(retired: Path | None, target: Path) -> None:
+    """The export `target` held before, and the directories killed exports left beside it: ours if
+    they hold STAGING_MARKER (or nothing, killed before it was written)."""
+    if retired is not None:
+        shutil.rmtree(retired, ignore_errors=True)
+    for leftover in target.parent.iterdir():
+        if not leftover.name.startswith(_staging_prefix(target)) or leftover.is_symlink() or not leftover.is_dir():
+            continue
+        if (leftover / STAGING_MARKER).is_file():
+            shutil.rmtree(leftover, ignore_errors=True)
+        elif not any(leftover.iterdir()):
+            leftover.rmdir()
+
+
+def _crash_point(step: str) -> None:
+    """Tests only: with KILL_AT_STEP_ENV naming this step, the process dies here as by a crash."""
+    if os.environ.get(KILL_AT_STEP_ENV) == step:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+async def _write_storage(store: ObjectStore, folder: Path) -> None:
     async with store.writes_paused():  # no commit may replace a blob while it is copied
         objects = [(stored.metadata.to_record(), stored.blob) for stored in store.objects()]
         await asyncio.get_running_loop().run_in_executor(
@@ -77,7 +151,7 @@ async def export_storage(store: ObjectStore, folder: Path) -> None:
 def _write_storage_folder(folder: Path, buckets: list[str], objects: list) -> None:
     (folder / "blobs").mkdir(parents=True, exist_ok=True)
     (folder / "metadata").mkdir(parents=True, exist_ok=True)
-    (folder / "buckets.json").write_text(
+    (folder / BUCKETS_FILE).write_text(
         json.dumps({"buckets": [{"id": bucket} for bucket in buckets]}, indent=2), encoding="utf-8")
     for record, blob in objects:
         key = str(uuid.uuid4())
@@ -122,24 +196,14 @@ def _carry_over_other_emulators(target: Path, staging: Path) -> dict[str, Any]:
         return {}
     metadata = read_export_metadata(target)
     for entry in target.iterdir():
-        if entry.name in (METADATA_FILE, STORAGE_FOLDER):
+        if entry.name in (METADATA_FILE, STORAGE_FOLDER, STAGING_MARKER):
             continue
-        if entry.is_dir():
+        if entry.is_dir() and not entry.is_symlink():
             shutil.copytree(entry, staging / entry.name, symlinks=True)
         else:
-            shutil.copy2(entry, staging / entry.name)
+            shutil.copy2(entry, staging / entry.name, follow_symlinks=False)
     metadata.pop("storage", None)
     return metadata
-
-
-def _swap_into_place(staging: Path, target: Path) -> None:
-    if not target.exists():
-        os.rename(staging, target)
-        return
-    retired = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
-    os.rename(target, retired / target.name)
-    os.rename(staging, target)
-    shutil.rmtree(retired, ignore_errors=True)
 
 
 # Import.
@@ -159,40 +223,55 @@ def read_export_metadata(directory: Path) -> dict[str, Any]:
 
 async def import_all(store: ObjectStore, directory: str | os.PathLike) -> int:
     """Load a firebase-tools export directory into `store`; the number of objects loaded.
-    A directory whose metadata has no "storage" entry loads nothing."""
+    A directory whose metadata has no "storage" entry loads nothing. Nothing outside the
+    directory is read: a path or symlink leading out of it is refused, named."""
     root = Path(directory)
     if not root.is_dir():
         raise MalformedImport(f"{root}: not a directory")
-    metadata_path = root / METADATA_FILE
+    root = root.resolve()
+    metadata_path = _inside(root, root / METADATA_FILE)
     storage = read_export_metadata(root).get("storage")
     if storage is None:
         return 0
     if not isinstance(storage, dict) or not isinstance(storage.get("path"), str):
         raise MalformedImport(f'{metadata_path}: "storage" must be {{"version": …, "path": FOLDER}}')
-    return await import_storage(store, root / storage["path"])
+    folder = Path(storage["path"])
+    if folder.is_absolute() or ".." in folder.parts:
+        raise MalformedImport(f'{metadata_path}: "storage.path" {storage["path"]!r} leads outside the import'
+                              " directory (it must be a folder inside it)")
+    return await _import_storage(store, root, _inside(root, root / folder))
 
 
-async def import_storage(store: ObjectStore, folder: Path) -> int:
-    buckets_path = folder / "buckets.json"
+async def _import_storage(store: ObjectStore, root: Path, folder: Path) -> int:
+    buckets_path = _inside(root, folder / BUCKETS_FILE)
     buckets = _read_json_file(buckets_path)
     if not (isinstance(buckets, dict) and isinstance(buckets.get("buckets"), list)
-            and all(isinstance(entry, dict) and isinstance(entry.get("id"), str) for entry in buckets["buckets"])):
-        raise MalformedImport(f'{buckets_path}: expected {{"buckets": [{{"id": BUCKET}}, …]}}')
+            and all(isinstance(entry, dict) and isinstance(entry.get("id"), str)
+                    and bucket_name_characters_allowed(entry["id"]) for entry in buckets["buckets"])):
+        raise MalformedImport(f'{buckets_path}: expected {{"buckets": [{{"id": BUCKET}}, …]}}, valid bucket names')
     for entry in buckets["buckets"]:
         store.add_bucket(entry["id"])
-    metadata_dir, blobs_dir = folder / "metadata", folder / "blobs"
+    metadata_dir, blobs_dir = _inside(root, folder / "metadata"), _inside(root, folder / "blobs")
     if not metadata_dir.is_dir() or not blobs_dir.is_dir():
         log.warning("%s has no metadata/ or blobs/ folder: no objects imported", folder)
         return 0
     count = 0
     for metadata_path in sorted(metadata_dir.rglob("*")):
-        if metadata_path.is_dir() or metadata_path.suffix != ".json":
+        if _inside(root, metadata_path).is_dir() or metadata_path.suffix != ".json":
             continue
         metadata = _object_metadata(metadata_path)
-        blob_path = blobs_dir / metadata_path.relative_to(metadata_dir).with_suffix("")
+        blob_path = _inside(root, blobs_dir / metadata_path.relative_to(metadata_dir).with_suffix(""))
         await _import_object(store, metadata, blob_path)
         count += 1
     return count
+
+
+def _inside(root: Path, path: Path) -> Path:
+    """`path`, refused if it or a symlink on its way leads out of the import directory `root`."""
+    resolved = path.resolve()
+    if not resolved.is_relative_to(root):
+        raise MalformedImport(f"{path}: leads outside the import directory {root} (to {resolved}); not read")
+    return path
 
 
 async def _import_object(store: ObjectStore, metadata: ObjectMetadata, blob_path: Path) -> None:
@@ -220,6 +299,8 @@ def _object_metadata(path: Path) -> ObjectMetadata:
         for key in ("name", "bucket", "md5Hash"):
             if not isinstance(document.get(key), str):
                 raise ValueError(f'"{key}" must be a string')
+        if not bucket_name_characters_allowed(document["bucket"]) or production_name_refusal(document["name"]):
+            raise ValueError(f"no object can be named {document['bucket']!r}, {document['name']!r}")
         created = _timestamp_us(document.get("timeCreated")) or now_us()
         custom = {key: value if isinstance(value, str) else json.dumps(value)
                   for key, value in (document.get("customMetadata") or {}).items() if value is not None}

@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import json
 import logging
-from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 
 from .bodies import read_small_body
-from .exports import export_all, export_storage
+from .exports import ExportRefused, export_all, export_storage
 from .rules import Ruleset, RulesSyntaxError
 from .rules.registry import BucketRules
 from .state import STATE
@@ -85,9 +84,10 @@ async def export_storage_folder(request: web.Request) -> web.Response:
     if not isinstance(path, str) or not path:
         return web.Response(status=400, text="Export request body must include 'path'.")
     try:
-        folder = Path(path)
-        folder.mkdir(parents=True, exist_ok=True)
-        await export_storage(request.app[STATE].store, folder)
+        await export_storage(request.app[STATE].store, path)
+    except ExportRefused as error:
+        log.warning("storage export to %s refused: %s", path, error)
+        return web.Response(status=400, text=f"Export refused: {error}")
     except OSError as error:
         log.warning("storage export to %s failed: %s", path, error)
         return web.Response(status=500, text=f"Export failed: {error}")
@@ -104,6 +104,9 @@ async def export_directory(request: web.Request) -> web.Response:
         return _message(400, "Export request body must include 'path'.")
     try:
         await export_all(request.app[STATE].store, path)
+    except ExportRefused as error:
+        log.warning("export to %s refused: %s", path, error)
+        return _message(400, f"Export refused: {error}")
     except (OSError, ValueError) as error:  # ValueError: the directory holds a malformed export
         log.warning("export to %s failed: %s", path, error)
         return _message(500, f"Export failed: {error}")

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote_to_bytes
 
+from .buckets import bucket_name_characters_allowed
 from .errors import bad_request, not_found
 
 MAX_NAME_BYTES = 1024
@@ -54,7 +55,17 @@ def check_object_name(name: str) -> str:
         raise bad_request(f"Object name is longer than {MAX_NAME_BYTES} bytes.")
     if "\r" in name or "\n" in name:
         raise bad_request("Object name contains a carriage return or line feed.")
+    if "\0" in name:
+        raise bad_request("Object name contains a NUL character.")
     return name
+
+
+def check_bucket_name(bucket: str) -> str:
+    """A bucket name from a request path: characters GCS never allows in one (a NUL, a capital,
+    a space) are a 400 on every API, as production answers an invalid bucket name."""
+    if not bucket_name_characters_allowed(bucket):
+        raise bad_request(f"Invalid bucket name: '{bucket}'")
+    return bucket
 
 
 def production_name_refusal(name: str) -> str | None:
@@ -65,7 +76,7 @@ def production_name_refusal(name: str) -> str | None:
         shown = name if len(name) <= 80 else name[:77] + "..."
         return (f"The maximum object length is {MAX_NAME_BYTES} characters, but got a name with {size} characters:"
                 f" '{shown}'")
-    if "\r" in name or "\n" in name:
+    if any(character in name for character in "\0\r\n"):
         return f"Disallowed unicode characters present in object name '{name}'"
     if name in RESERVED_NAMES or name.startswith(RESERVED_PREFIX):
         return f"Object name '{name}' is reserved: '.', '..' and names under '{RESERVED_PREFIX}' are not allowed"
@@ -89,6 +100,7 @@ def parse_v0_target(raw_target: str, *, check_names: bool = True) -> Target:
     bucket = decode_component(segments[3])
     if not bucket:
         raise bad_request("Bucket name is empty.")
+    check_bucket_name(bucket)
     name = decode_component(segments[5]) if len(segments) == 6 else None
     if name is not None and check_names:
         check_object_name(name)

@@ -12,8 +12,12 @@ Layout of the root directory (a private temp dir unless --data-dir is given):
 A write is durable and atomic in a data directory: the blob is fsynced and renamed into
 blobs/, then the record is written to tmp/, fsynced and renamed over the old one; the old blob
 is deleted last. A crash leaves either the old or the new object, plus at worst an unreferenced
-blob that the next start deletes. Without a data directory nothing is fsynced and objects up to
-SMALL_OBJECT_BYTES are kept in memory.
+blob that the next start deletes. In a versioned bucket the replaced or deleted object's
+noncurrent record is written before its live record goes (a crash between leaves both: the next
+start keeps the live one). The in-memory index changes after the disk. A metadata change made in
+place is written only while its object is still the store's, so it never brings back a replaced
+or deleted one. Without a data directory nothing is fsynced and objects up to SMALL_OBJECT_BYTES
+are kept in memory.
 
 In a bucket with versioning enabled, a replaced or deleted object stays as a noncurrent
 generation (its metadata has `time_deleted_us`), readable by generation until deleted by it.
@@ -36,7 +40,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from .blobs import Blob, BlobWriter, FileBlob, MemoryBlob
-from .buckets import Bucket
+from .buckets import Bucket, bucket_name_characters_allowed
+from .directory_swap import fsync_directory
 from .metadata import ObjectMetadata, now_us
 
 SMALL_OBJECT_BYTES = 1 << 20
@@ -122,7 +127,10 @@ class ObjectStore:
     # Buckets.
 
     def configure_buckets(self, names: list[str]) -> None:
-        """Buckets that exist from the start and after every reset."""
+        """Buckets that exist from the start and after every reset (requests refuse other names)."""
+        for name in names:
+            if not bucket_name_characters_allowed(name):
+                raise ValueError(f"bucket {name!r}: GCS allows only a-z, 0-9, '.', '-' and '_' in bucket names")
         self._configured_buckets.update(names)
         for name in names:
             self.add_bucket(name)
@@ -178,9 +186,14 @@ class ObjectStore:
             else:
                 blob_id = uuid.uuid4().hex
                 blob_path = self._blobs / blob_id
-                await self._in_thread(self._commit_blob, staged_path, blob_path, metadata, blob_id)
+                await self._in_thread(self._commit_blob, staged_path, blob_path)
                 stored = StoredObject(metadata, FileBlob(str(blob_path), metadata.size), blob_id)
             old = self._index(metadata.bucket).get(metadata.name)
+            kept = old is not None and self.buckets[metadata.bucket].versioning
+            if kept:
+                await self._save_noncurrent(old)
+            if self.persistent:  # the old record is replaced last: a crash before leaves the old object
+                await self._in_thread(self._write_record, self._record(stored))
             self._index(metadata.bucket)[metadata.name] = stored
             # Strings many objects share are held once (a small object's metadata is most of its memory).
             metadata.bucket = self.buckets[metadata.bucket].name
@@ -189,16 +202,23 @@ class ObjectStore:
             if old is None:
                 bisect.insort(self._live_names[metadata.bucket], metadata.name)
             self._memos.pop(metadata.bucket, None)
-            if old is not None:
-                await self._retire(old)
+            if kept:
+                self._add_noncurrent(old)
+            elif old is not None:
+                await self._drop_blob(old)
         self._notify("finalized", stored)
         return stored
 
     async def save_metadata(self, stored: StoredObject) -> None:
-        """Persist a metadata change made in place."""
+        """Persist a metadata change made in place, unless `stored` was replaced or deleted
+        meanwhile: the change then came before that, and is not written over what replaced it."""
         if self.persistent:
             async with self._commit_lock:
-                await self._in_thread(self._write_record, stored.metadata, stored.blob_id)
+                if not self._holds(stored):
+                    return
+                await self._in_thread(self._write_record, self._record(stored))
+        elif not self._holds(stored):
+            return
         self._notify("metadataUpdated", stored)
 
     async def delete(self, bucket: str, name: str, precondition: Precondition | None = None,
@@ -211,8 +231,14 @@ class ObjectStore:
                 precondition(stored)
             if stored is None:
                 return False
-            self._memos.pop(bucket, None)
             live = stored is self._index(bucket).get(name)
+            kept = live and generation is None and self.buckets[bucket].versioning
+            if kept:  # the noncurrent record first: a crash before the live one goes leaves the object
+                await self._save_noncurrent(stored)
+            if self.persistent:
+                await self._in_thread(self._remove_record, bucket, name,
+                                      None if live else stored.metadata.generation)
+            self._memos.pop(bucket, None)
             if live:
                 del self._index(bucket)[name]
                 names = self._live_names[bucket]
@@ -222,10 +248,8 @@ class ObjectStore:
                 versions.remove(stored)
                 if not versions:
                     del self._noncurrent[bucket][name]
-            if self.persistent:
-                await self._in_thread(self._remove_record, bucket, name, None if live else generation)
-            if live and generation is None:
-                await self._retire(stored)
+            if kept:
+                self._add_noncurrent(stored)
             else:
                 await self._drop_blob(stored)
         self._notify("deleted", stored)
@@ -263,35 +287,46 @@ class ObjectStore:
             self._live_names[bucket] = []
         return index
 
-    async def _retire(self, stored: StoredObject) -> None:
-        """`stored` is no longer live: a noncurrent generation if its bucket is versioned, else gone."""
+    def _holds(self, stored: StoredObject) -> bool:
+        """Whether `stored` is still one of the store's objects, live or noncurrent."""
         metadata = stored.metadata
-        if not self.buckets[metadata.bucket].versioning:
-            await self._drop_blob(stored)
-            return
-        metadata.time_deleted_us = now_us()
-        self._noncurrent.setdefault(metadata.bucket, {}).setdefault(metadata.name, []).append(stored)
+        return (self._buckets.get(metadata.bucket, {}).get(metadata.name) is stored
+                or any(version is stored for version in self._noncurrent.get(metadata.bucket, {}).get(metadata.name, ())))
+
+    async def _save_noncurrent(self, stored: StoredObject) -> None:
+        """Mark `stored`, about to stop being live in a versioned bucket, as a noncurrent
+        generation, and persist it as one (under the commit lock, before its live record goes)."""
+        stored.metadata.time_deleted_us = now_us()
         if self.persistent:
-            await self._in_thread(self._write_record, metadata, stored.blob_id)
+            await self._in_thread(self._write_record, self._record(stored))
+
+    def _add_noncurrent(self, stored: StoredObject) -> None:
+        metadata = stored.metadata
+        self._noncurrent.setdefault(metadata.bucket, {}).setdefault(metadata.name, []).append(stored)
 
     def _record_path(self, bucket: str, name: str, noncurrent_generation: int | None) -> Path:
         key = f"{bucket}\0{name}" + ("" if noncurrent_generation is None else f"\0{noncurrent_generation}")
         return self._records / f"{hashlib.sha256(key.encode('utf-8')).hexdigest()}.json"
 
-    def _commit_blob(self, staged_path: str, blob_path: Path, metadata: ObjectMetadata, blob_id: str) -> None:
+    def _commit_blob(self, staged_path: str, blob_path: Path) -> None:
         os.rename(staged_path, blob_path)
         if self.persistent:
-            _fsync_directory(self._blobs)
-            self._write_record(metadata, blob_id)
+            fsync_directory(self._blobs)
 
-    def _write_record(self, metadata: ObjectMetadata, blob_id: str | None) -> None:
-        record = json.dumps({"metadata": metadata.to_record(), "blob": blob_id}).encode("utf-8")
+    def _record(self, stored: StoredObject) -> tuple[Path, bytes]:
+        """Where and what `stored`'s record is, encoded on the event loop: a request may change the
+        metadata in place while a worker thread writes the file."""
+        metadata = stored.metadata
         noncurrent_generation = None if metadata.time_deleted_us is None else metadata.generation
-        _write_atomically(self._tmp, self._record_path(metadata.bucket, metadata.name, noncurrent_generation), record)
+        record = json.dumps({"metadata": metadata.to_record(), "blob": stored.blob_id}).encode("utf-8")
+        return self._record_path(metadata.bucket, metadata.name, noncurrent_generation), record
+
+    def _write_record(self, record: tuple[Path, bytes]) -> None:
+        _write_atomically(self._tmp, *record)
 
     def _remove_record(self, bucket: str, name: str, noncurrent_generation: int | None) -> None:
         self._record_path(bucket, name, noncurrent_generation).unlink(missing_ok=True)
-        _fsync_directory(self._records)
+        fsync_directory(self._records)
 
     async def _drop_blob(self, stored: StoredObject) -> None:
         # Readers that already opened the file keep streaming it after the unlink, which can take
@@ -327,12 +362,20 @@ class ObjectStore:
             if metadata.time_deleted_us is None:
                 self._index(metadata.bucket)[metadata.name] = stored
             else:
-                self._noncurrent.setdefault(metadata.bucket, {}).setdefault(metadata.name, []).append(stored)
+                self._add_noncurrent(stored)
         for bucket, index in self._buckets.items():
             self._live_names[bucket] = sorted(index)
-        for versions in self._noncurrent.values():
-            for generations in versions.values():
+        for bucket, versions in self._noncurrent.items():
+            for name, generations in versions.items():
                 generations.sort(key=lambda stored: stored.metadata.generation)
+                live = self._buckets.get(bucket, {}).get(name)
+                if live is not None and generations[-1].metadata.generation == live.metadata.generation:
+                    # A crash between an overwrite's or delete's two records: it did not happen.
+                    generations.pop()
+                    self._record_path(bucket, name, live.metadata.generation).unlink()
+            versions_left = {name: generations for name, generations in versions.items() if generations}
+            versions.clear()
+            versions.update(versions_left)
         for blob_path in self._blobs.iterdir():
             if blob_path.name not in referenced:
                 blob_path.unlink()
@@ -348,12 +391,5 @@ def _write_atomically(tmp: Path, path: Path, data: bytes) -> None:
         file.flush()
         os.fsync(file.fileno())
     os.rename(temp, path)
-    _fsync_directory(path.parent)
+    fsync_directory(path.parent)
 
-
-def _fsync_directory(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .exports import export_all, import_all
+from .exports import export_all, import_all, refuse_unless_export_target
 from .rules import firestore
 from .store import ObjectStore
 from .triggers import Trigger, TriggerDispatcher
@@ -52,6 +52,7 @@ class Workflows:
                 raise ValueError("--export-on-exit needs a directory (or --import DIR to export back to)")
             if self.import_dir == self.export_dir and not Path(self.import_dir).exists():
                 self.import_dir = None  # as firebase-tools: the first run creates the directory
+            refuse_unless_export_target(Path(self.export_dir).resolve())  # now, not after a session's work
         self.triggers = [Trigger.parse(text) for text in args.trigger]
         configured = storage.get("triggers", [])
         if not isinstance(configured, list):
@@ -88,13 +89,13 @@ class Workflows:
             try:
                 await export_all(store, self.export_dir)
                 log.info("exported to %s", self.export_dir)
-            except OSError as error:
+            except (OSError, ValueError) as error:
                 log.error("export to %s failed, the directory is unchanged: %s", self.export_dir, error)
 
 
 def _document_source(fixture: str | None, project: str) -> firestore.DocumentSource | None:
     if fixture:
-        return firestore.FixtureDocuments(fixture)
+        return firestore.FixtureDocuments.from_file(fixture)
     host = os.environ.get("FIRESTORE_EMULATOR_HOST")
     if host:
         log.info("firestore.get()/exists() in rules read the Firestore emulator at %s", host)

@@ -6,7 +6,7 @@ import struct
 
 import pytest
 
-from conftest import assert_error, assert_json_error, wait_until
+from conftest import Emulator, assert_error, assert_json_error, wait_until
 
 
 def raw_request(emu, request: bytes) -> bytes:
@@ -70,6 +70,7 @@ def test_malformed_multipart(emu, body, message, production_message):
 @pytest.mark.parametrize("path", [
     "/v0/b/b/o/a%zz", "/v0/b/b/o/%C3%28", "/v0/b/b/o/%", "/v0/b/b/o?name=%zz", "/v0/b/b/o?name=%FF",
     "/v0/b/b/o?name=", "/v0/b/b/o/a%0Ab", "/v0/b/%ZZ/o/x", "/v0/b//o/x", "/v0/b/b/o?name=" + "x" * 1025,
+    "/v0/b/b/o?name=a%00b", "/v0/b/b/o/a%00b", "/v0/b/b%00a/o?name=x", "/v0/b/Caps/o?name=x", "/v0/b/odd%22bucket/o?name=x",
 ])
 def test_bad_names(emu, path):
     reply = raw_request(emu, f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nConnection: close\r\n\r\nx".encode())
@@ -79,6 +80,27 @@ def test_bad_names(emu, path):
         assert b"Content-Type: application/json" in head and b'"code": 400' in body
     else:
         assert body == b"Bad Request"
+
+
+def test_nul_names_are_refused_by_the_gcs_api(emu):
+    """A NUL in an object or bucket name is a 400 on the GCS API too: no two objects can then
+    share one record on disk ("b" + NUL + "a", "x" and "b", "a" + NUL + "x" did)."""
+    upload = emu.http.post(emu.url("/upload/storage/v1/b/b/o"), params={"uploadType": "media", "name": "a\0b"},
+                           data=b"x")
+    assert upload.status_code == 400
+    if emu.production:
+        assert "Disallowed unicode characters present in object name" in upload.text
+    for path in ("/storage/v1/b/b%00a/o/x", "/upload/storage/v1/b/b%00a/o?uploadType=media&name=x",
+                 "/storage/v1/b/b/o/s/copyTo/b/b%00a/o/x"):
+        refused = emu.http.request("GET" if path.startswith("/storage") and "copyTo" not in path else "POST",
+                                   emu.url(path), data=b"x")
+        assert refused.status_code == 400 and "Invalid bucket name: 'b\\u0000a'" in refused.text, refused.text
+    assert emu.list(prefix="a").json().get("items", []) == []
+
+
+def test_a_configured_bucket_name_gcs_refuses_stops_the_start():
+    with pytest.raises(RuntimeError, match="bucket 'Bad Bucket': GCS allows only"):
+        Emulator("--bucket", "Bad Bucket")
 
 
 def test_unencoded_slash_and_unknown_paths_are_json_404(emu):

@@ -1,5 +1,8 @@
 """Object versioning on the GCS JSON API: a versioned bucket keeps noncurrent generations."""
 
+import hashlib
+import json
+
 import requests
 from google.api_core import exceptions
 from google.auth.credentials import AnonymousCredentials
@@ -100,3 +103,31 @@ def test_noncurrent_generations_persist(start_emulator, tmp_path, monkeypatch):
     assert [b.generation for b in bucket.list_blobs(versions=True)] == [first, second]
     assert bucket.blob("doc", generation=first).download_as_bytes() == b"v1"
     assert requests.get(again.url("/storage/v1/b/kept/o/doc")).status_code == 404
+
+
+def test_a_crash_between_the_records_of_a_versioned_overwrite_keeps_the_live_object(start_emulator, tmp_path,
+                                                                                      monkeypatch):
+    """An overwrite or delete in a versioned bucket writes the old object's noncurrent record, then
+    replaces or removes its live record: a crash between leaves both, and the change did not happen."""
+    emu = start_emulator("--data-dir", str(tmp_path))
+    monkeypatch.setenv("STORAGE_EMULATOR_HOST", emu.base)
+    client = storage.Client(project="p", credentials=AnonymousCredentials())
+    bucket = client.bucket("kept")
+    bucket.versioning_enabled = True
+    client.create_bucket(bucket)
+    blob = bucket.blob("doc")
+    blob.upload_from_string(b"v1")
+    assert emu.stop() == 0
+    live = tmp_path / "objects" / f"{hashlib.sha256(b'kept' + bytes(1) + b'doc').hexdigest()}.json"
+    record = json.loads(live.read_text())
+    generation = record["metadata"]["generation"]
+    record["metadata"]["time_deleted_us"] = record["metadata"]["updated_us"]
+    noncurrent_key = f"kept\0doc\0{generation}".encode()
+    noncurrent = tmp_path / "objects" / f"{hashlib.sha256(noncurrent_key).hexdigest()}.json"
+    noncurrent.write_text(json.dumps(record))  # as a crash between the two records leaves it
+    again = start_emulator("--data-dir", str(tmp_path))
+    monkeypatch.setenv("STORAGE_EMULATOR_HOST", again.base)
+    bucket = storage.Client(project="p", credentials=AnonymousCredentials()).bucket("kept")
+    assert [(b.generation, b.time_deleted) for b in bucket.list_blobs(versions=True)] == [(generation, None)]
+    assert bucket.blob("doc").download_as_bytes() == b"v1"
+    assert not noncurrent.exists()

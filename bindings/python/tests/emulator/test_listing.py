@@ -145,19 +145,17 @@ def test_listings_follow_changes(emu):
 
 def test_pages_are_the_json_of_their_content(emu):
     """Pages are assembled from JSON encoded once per listing: byte for byte what json.dumps makes
-    of the page, whatever the names hold (quotes, backslashes, non-ASCII, hidden names)."""
+    of the page, whatever the names hold (quotes, backslashes, non-ASCII, hidden names; a bucket
+    name holds none of these: a quote in one is a 400, test_bad_input.py)."""
     names = ['q"uote', "back\\slash", "ü/日本", "tab\there", "a//hidden", "dir/", "dir/x", "e\u2028", "z"]
     for name in names:
         emu.upload_ok(name)
-    emu.upload_ok("x", bucket='odd"bucket')
     pages = [emu.list(maxResults="3", **params) for params in ({}, {"delimiter": "/"})]
     pages.append(emu.list(maxResults="2", pageToken=pages[0].json()["nextPageToken"]))
-    pages.append(emu.http.get(emu.bucket_url('odd"bucket')))
     for page in pages:
         charset = "UTF-8" if emu.production else "utf-8"  # as each spells it
         assert page.status_code == 200 and page.headers["Content-Type"] == f"application/json; charset={charset}"
         assert page.text == json.dumps(page.json())
-    assert pages[-1].json()["items"] == [{"name": "x", "bucket": 'odd"bucket'}]
     listed = [item["name"] for page in list_all_pages(emu, maxResults="2") for item in page["items"]]
     assert listed == sorted((n for n in names if n not in ("a//hidden", "dir/")), key=lambda n: n.encode())
 

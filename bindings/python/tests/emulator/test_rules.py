@@ -177,6 +177,39 @@ def test_list_under_rules_version_1(emu):
     assert emu.http.get(emu.bucket_url(), params={"prefix": "a/"}, headers=ADMIN).status_code == 200
 
 
+APPLE_SDK_INTEGRATION_RULES = """rules_version = '2';
+service firebase.storage {
+  match /b/{bucket}/o {
+    match /{directChild=*} {
+      allow read: if request.auth != null;
+    }
+    match /ios {
+      match /public/{allPaths=**} {
+        allow write: if request.auth != null;
+        allow read: if true;
+      }
+      match /private/{allPaths=**} {
+        allow read, write: if false;
+      }
+    }
+  }
+}
+"""
+
+
+def test_apple_sdk_integration_rules_with_a_name_equals_star_wildcard(emu):
+    """FirebaseStorage/Tests/Integration documents these rules; `{directChild=*}` is one segment."""
+    put_rules(emu, APPLE_SDK_INTEGRATION_RULES)
+    emu.upload_ok("1mb", b"top", headers=ADMIN)
+    emu.upload_ok("deeper/1mb", b"deep", headers=ADMIN)
+    assert emu.download("1mb", headers=as_user("ada")).content == b"top"
+    assert_denied(emu, emu.download("1mb"), "READ")  # signed out
+    assert_denied(emu, emu.download("deeper/1mb", headers=as_user("ada")), "READ")  # two segments
+    assert emu.upload("ios/public/a", b"a", headers=as_user("ada")).status_code == 200
+    assert emu.download("ios/public/a").content == b"a"
+    assert_denied(emu, emu.upload("ios/private/a", b"a", headers=as_user("ada")), "WRITE")
+
+
 def test_request_path_is_the_service_path(ruled):
     ruled.upload_ok("paths/p", b"p", headers=ADMIN)
     assert ruled.download("paths/p").content == b"p"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..names import check_object_name, decode_component, parse_query
+from ..names import check_bucket_name, check_object_name, decode_component, parse_query
 
 # Path prefix -> API. Node's @google-cloud/storage drops `/storage/v1` when STORAGE_EMULATOR_HOST
 # is set, so `/b/...` is the JSON API too.
@@ -58,4 +58,7 @@ def parse_target(raw_target: str, *, check_names: bool = True) -> Target:
             destination = (decode_component(segments[6]), check_object_name(decode_component(segments[8])))
     if bucket == "" or (destination and not destination[0]):
         raise UnknownTarget(raw_path)
+    for named in (bucket, destination and destination[0]):
+        if named:
+            check_bucket_name(named)
     return Target(api, bucket, len(segments) > 2, name, action, destination, parse_query(raw_query))

@@ -18,6 +18,7 @@ import abc
 
 import asyncio
 import base64
+import contextlib
 import contextvars
 import json
 import logging
@@ -25,7 +26,7 @@ import re
 import urllib.error
 import urllib.request
 from pathlib import Path as FilePath
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 from urllib.parse import quote
 
 import aiohttp
@@ -75,14 +76,18 @@ class FixtureDocuments(DocumentSource):
     """`{"users/ada": {"role": "admin"}, …}`: plain JSON values, or Firestore REST documents
     (`{"fields": {…}}`) for typed values (timestamps, references, doubles)."""
 
-    def __init__(self, file: str):
+    def __init__(self, documents: Any, origin: str):
+        if not isinstance(documents, dict) or not all(isinstance(value, dict) for value in documents.values()):
+            raise ValueError(f"{origin}: expected an object of documents: {{\"collection/id\": {{…}}, …}}")
+        self.documents = {key.strip("/"): value for key, value in documents.items()}
+
+    @classmethod
+    def from_file(cls, file: str) -> "FixtureDocuments":
         try:
             documents = json.loads(FilePath(file).read_text(encoding="utf-8"))
         except json.JSONDecodeError as error:
             raise ValueError(f"{file}:{error.lineno}:{error.colno}: {error.msg}") from None
-        if not isinstance(documents, dict) or not all(isinstance(value, dict) for value in documents.values()):
-            raise ValueError(f"{file}: expected an object of documents: {{\"collection/id\": {{…}}, …}}")
-        self.documents = {key.strip("/"): value for key, value in documents.items()}
+        return cls(documents, file)
 
     def fetch_blocking(self, path: str) -> Document:
         document = self.documents.get(path)
@@ -139,6 +144,19 @@ def use_source(source: DocumentSource | None) -> None:
 
 def current_source() -> DocumentSource | None:
     return _source
+
+
+@contextlib.contextmanager
+def documents_of_one_decision(source: DocumentSource | None) -> Iterator[None]:
+    """`source` for the evaluations inside (a test vector's documents), with a fresh read count."""
+    previous = _source
+    use_source(source)
+    token = _current.set(_Evaluation())
+    try:
+        yield
+    finally:
+        _current.reset(token)
+        use_source(previous)
 
 
 async def prefetch(evaluate: Callable[[], Any]) -> None:

@@ -90,13 +90,20 @@ def _replace(text: str, pattern: str, replacement: str) -> str:
 
 
 def _split(text: str, pattern: str) -> list[str]:
-    pieces, start = [], 0
-    for found in regex(pattern).finditer(text):
-        if found.end() == 0 or found.start() == len(text) and found.start() == found.end():
-            continue
-        pieces.append(text[start:found.start()])
-        start = found.end()
-    pieces.append(text[start:])
+    """RE2/J's `Pattern.split(input)`, the Java RE2 whose syntax the runtime's patterns follow: the
+    pieces around each match, where the search after an empty match resumes one character later, an
+    empty match at the start leaves a leading '' and trailing empty pieces are dropped. So
+    `'abc'.split('') == ['', 'a', 'b', 'c']`, which agrees with the runtime's recorded answer
+    `'abc'.split('') == ['a', 'b', 'c']` → false (docs/reference/storage-rules.md §6.3)."""
+    compiled = regex(pattern)
+    pieces, piece_start, position = [], 0, 0
+    while position <= len(text) and (found := compiled.search(text, position)) is not None:
+        pieces.append(text[piece_start:found.start()])
+        piece_start = found.end()
+        position = found.end() + (found.start() == found.end())
+    pieces.append(text[piece_start:])
+    while pieces and not pieces[-1]:
+        pieces.pop()
     return pieces
 
 

@@ -126,7 +126,9 @@ class _Parser:
         return node
 
     def match_path(self) -> list[Segment]:
-        """`/literal`, `/{name}` and `/{name=**}` segments, with no space inside the path."""
+        """`/literal`, `/{name}` (also written `/{name=*}`) and `/{name=**}` segments, with no space
+        inside the path. `{name=*}` is one segment, as the Apple SDK's integration-test rules use it
+        against production (`match /{directChild=*}`)."""
         source, position = self.source, self.current.start
         segments = []
         while True:
@@ -138,9 +140,10 @@ class _Parser:
                 close = source.find("}", position)
                 inside = source[position + 1:close] if close > 0 else ""
                 name, glob, rest = inside.partition("=")
-                if close < 0 or not name.isidentifier() or (glob and rest != "**"):
-                    raise self.lexer.error("expected '{name}' or '{name=**}' in the match path", position)
-                segments.append(Segment("glob" if glob else "single", name))
+                if close < 0 or not name.isidentifier() or (glob and rest not in ("*", "**")):
+                    raise self.lexer.error("expected '{name}', '{name=*}' or '{name=**}' in the match path",
+                                           position)
+                segments.append(Segment("glob" if rest == "**" else "single", name))
                 position = close + 1
             else:
                 found = PATH_SEGMENT.match(source, position)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import RulesSyntaxError
+from .firestore import FixtureDocuments, documents_of_one_decision
 from .request_model import auth_value, now, resource_from_json, rules_path, variables
 from .ruleset import Ruleset
 from .values import Timestamp
@@ -30,4 +31,8 @@ def decide(vector: dict[str, Any], compiled: dict[str, Ruleset | RulesSyntaxErro
     values = variables(rules_path(request["bucket"], request["path"]), moment,
                        auth_value(auth["token"]) if auth else None,
                        resource_from_json(request.get("resource")), resource_from_json(request.get("request_resource")))
-    return "allow" if ruleset.allows(method, values["request"]["path"].segments, values) else "deny"
+    documents = request.get("firestore_documents")
+    source = None if documents is None else FixtureDocuments(documents, f"{vector['id']}: firestore_documents")
+    with documents_of_one_decision(source):
+        allowed = ruleset.allows(method, values["request"]["path"].segments, values)
+    return "allow" if allowed else "deny"
