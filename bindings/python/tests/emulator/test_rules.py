@@ -202,12 +202,12 @@ def test_apple_sdk_integration_rules_with_a_name_equals_star_wildcard(emu):
     put_rules(emu, APPLE_SDK_INTEGRATION_RULES)
     emu.upload_ok("1mb", b"top", headers=ADMIN)
     emu.upload_ok("deeper/1mb", b"deep", headers=ADMIN)
-    assert emu.download("1mb", headers=as_user("ada")).content == b"top"
+    assert emu.download("1mb", headers=as_user(emu, "ada")).content == b"top"
     assert_denied(emu, emu.download("1mb"), "READ")  # signed out
-    assert_denied(emu, emu.download("deeper/1mb", headers=as_user("ada")), "READ")  # two segments
-    assert emu.upload("ios/public/a", b"a", headers=as_user("ada")).status_code == 200
+    assert_denied(emu, emu.download("deeper/1mb", headers=as_user(emu, "ada")), "READ")  # two segments
+    assert emu.upload("ios/public/a", b"a", headers=as_user(emu, "ada")).status_code == 200
     assert emu.download("ios/public/a").content == b"a"
-    assert_denied(emu, emu.upload("ios/private/a", b"a", headers=as_user("ada")), "WRITE")
+    assert_denied(emu, emu.upload("ios/private/a", b"a", headers=as_user(emu, "ada")), "WRITE")
 
 
 def test_request_path_is_the_service_path(ruled):
