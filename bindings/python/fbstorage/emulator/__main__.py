@@ -30,6 +30,7 @@ from .flavor import FLAVORS, PRODUCTION
 from .rules import loading
 from .rules.registry import BucketRules
 from .identity.accounts import AccountStore
+from .identity.signing import IdTokenKeys
 from .identity.settings import auth_settings
 from .origins import CrossSitePolicy, parse_origin
 from . import tls
@@ -131,9 +132,10 @@ async def serve(args: argparse.Namespace) -> int:
     sources = _rules_sources(args)
     rules = loading.load(sources) if sources else BucketRules.allow_all()
     auth = auth_settings(args)
-    recent_login = args.auth_recent_login or FLAVORS[args.flavor].recent_login_seconds
+    flavor = FLAVORS[args.flavor]
+    recent_login = args.auth_recent_login or flavor.recent_login_seconds
     accounts = AccountStore(args.data_dir, auth.project, args.auth_token_lifetime, args.auth_oob_code_lifetime,
-                            recent_login)
+                            recent_login, IdTokenKeys() if flavor.verifies_id_tokens else None)
     service_accounts = ServiceAccounts.from_key_files(args.service_account)
     store = ObjectStore(args.data_dir)
     status = 0
@@ -143,7 +145,7 @@ async def serve(args: argparse.Namespace) -> int:
     serving_tls = tls.context(args)
     try:
         await workflows.load(store, auth.project)
-        state = EmulatorState(flavor=FLAVORS[args.flavor], store=store, startup_rules=rules, rules=rules,
+        state = EmulatorState(flavor=flavor, store=store, startup_rules=rules, rules=rules,
                               accounts=accounts, service_accounts=service_accounts,
                               cross_site=CrossSitePolicy(args.host or "", allowed_origins=frozenset(args.cors_allow_origin)))
         app = create_app(state)

@@ -45,8 +45,10 @@ class Flavor:
     names_denied_permission: bool  # 403 "Permission denied. No READ permission."; else "Permission denied."
     rejects_v1_list: bool  # 400 for a list under rules_version 1; else the 403 of any denial
     rules_see_all_fields: bool  # resource.cacheControl and contentLanguage exist; the official emulator lacks them
-    # An expired or revoked ID token (or one of a disabled or deleted user) is 401; else any token it
-    # can decode is accepted. In both, an unreadable one just means request.auth == null.
+    # The Auth emulator signs ID tokens (RS256, identity/signing.py), and a token not signed by it,
+    # missing a claim, expired, for another project or of a disabled, deleted or revoked user is
+    # 401 (GCS: one not signed by it); else tokens are unsigned and any token it can decode is
+    # accepted. In both, an unreadable one just means request.auth == null.
     verifies_id_tokens: bool
     # Production's own headers (production_headers.py, downloads.py): caching per route, the Firebase
     # API's CORS and nosniff, the stored object's headers on downloads; else only the object's.

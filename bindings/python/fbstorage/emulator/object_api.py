@@ -28,8 +28,8 @@ async def handle_v0(request: web.Request) -> web.StreamResponse:
     target = parse_v0_target(request.raw_path, check_names=not state.flavor.refuses_names_on_create_only)
     state.store.add_bucket(target.bucket)  # the app's buckets exist, as in a Firebase project
     principal = principal_from_header(request.headers.get("Authorization"), state.service_accounts)
-    if state.flavor.verifies_id_tokens and principal.claims is not None:
-        refused = refusal(state.accounts, principal.claims)
+    if state.flavor.verifies_id_tokens and principal.id_token is not None:
+        refused = refusal(state.accounts, principal.id_token)
         if refused:  # the client refreshes its token on 401, and learns from Auth why it cannot
             raise ApiError(401, f"Invalid Credentials: {refused}.")
     method = request.method

@@ -15,6 +15,7 @@ from .gcs import add_gcs_routes
 from .gcs.batch import add_batch_route
 from .harness import routes as harness_routes
 from .identity.routes import add_identity_routes, ready as auth_ready
+from .identity.signing import add_key_routes
 from . import malformed
 from .gcs.xml_api import serve_xml_api
 from .oauth import add_oauth_routes
@@ -109,6 +110,7 @@ def create_app(state: EmulatorState) -> web.Application:
     add_gcs_routes(app)  # the GCS JSON API, on the same store
     add_batch_route(app)  # and its batch endpoint
     add_identity_routes(app)  # Auth too, for convenience
+    _add_published_keys(app, state)
     add_oauth_routes(app)  # service-account assertions -> access tokens
     return app
 
@@ -118,4 +120,10 @@ def create_auth_app(state: EmulatorState) -> web.Application:
     app = _application(state)
     app.router.add_get("/", auth_ready)
     add_identity_routes(app)
+    _add_published_keys(app, state)
     return app
+
+
+def _add_published_keys(app: web.Application, state: EmulatorState) -> None:
+    if state.accounts.id_token_keys is not None:
+        add_key_routes(app, state.accounts.id_token_keys)

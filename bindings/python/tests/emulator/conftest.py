@@ -17,6 +17,8 @@ import google_crc32c
 import pytest
 import requests
 
+from fbstorage.testing import mint_id_token
+
 PYTHON_ROOT = Path(__file__).resolve().parents[2]  # bindings/python
 FLAVORS = ("production", "firebase-tools")
 # The shared emulators' configured buckets ("b": the v0 tests' bucket, which the GCS tests share).
@@ -107,6 +109,10 @@ class Emulator:
         return self.http.get(self.bucket_url(), params=params)
 
     # Control API.
+
+    def id_token(self, uid: str, **claims) -> str:
+        """An ID token the emulator mints (signed in the production flavor); None drops a claim."""
+        return mint_id_token(self.base, uid, **claims)
 
     def reset(self) -> None:
         assert self.http.post(self.url("/_emulator/reset")).status_code == 200

@@ -17,7 +17,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from ui_support import LIMIT, fill, id_token
+from fbstorage.testing import mint_id_token
+from ui_support import LIMIT, fill
 
 import fbstorage
 
@@ -30,7 +31,7 @@ def alice(emulator):
     """A client library Storage signed in as alice."""
     with fbstorage.Storage(bucket=BUCKET) as storage:
         storage.use_emulator("127.0.0.1", emulator.port)
-        storage.set_auth_token(id_token("alice"))
+        storage.set_auth_token(mint_id_token(emulator.base, "alice"))
         yield storage
 
 

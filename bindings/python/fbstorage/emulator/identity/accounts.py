@@ -17,6 +17,7 @@ from typing import Any
 
 from .oob_codes import OobCode, PendingCodes
 from .sign_in_config import SignInConfig
+from .signing import IdTokenKeys
 
 _ID_ALPHABET = string.ascii_letters + string.digits
 FILE_NAME = "accounts.json"
@@ -184,11 +185,13 @@ class AccountStore:
     """All projects' accounts of one emulator. Every change ends with `save()`."""
 
     def __init__(self, data_dir: str | None = None, default_project: str = "demo-project",
-                 token_lifetime: int = 3600, oob_code_lifetime: int = 3600, recent_login: int | None = None):
+                 token_lifetime: int = 3600, oob_code_lifetime: int = 3600, recent_login: int | None = None,
+                 id_token_keys: IdTokenKeys | None = None):
         self.default_project = default_project
         self.token_lifetime = token_lifetime
         self.oob_code_lifetime = oob_code_lifetime
         self.recent_login = recent_login  # seconds; None: sensitive changes need no recent sign-in
+        self.id_token_keys = id_token_keys  # None: ID tokens are unsigned, as firebase-tools makes them
         self._path = Path(data_dir) / "auth" / FILE_NAME if data_dir else None
         self._projects: dict[str, ProjectAccounts] = {}
         if self._path is not None:

@@ -276,7 +276,8 @@ def grant_token(call: Call) -> dict[str, Any]:
     require(not account.disabled, "USER_DISABLED")
     require(not account.revoked_before(session.issued_at), "TOKEN_EXPIRED")
     account.last_refresh_at = time.time()
-    id_token = mint_id_token(account, call.project_id, session.provider, session.claims, call.store.token_lifetime)
+    id_token = mint_id_token(account, call.project_id, session.provider, session.claims, call.store.token_lifetime,
+                             call.store.id_token_keys)
     call.store.save()
     return {"id_token": id_token, "access_token": id_token, "expires_in": str(call.store.token_lifetime),
             "refresh_token": refresh_token, "token_type": "Bearer", "user_id": account.local_id,
@@ -285,11 +286,14 @@ def grant_token(call: Call) -> dict[str, Any]:
 
 def user_of_id_token(call: Call, id_token: str | None) -> tuple[Account, str]:
     """(account, sign-in provider) of an ID token sent by the user; refused as firebase-tools does
-    (deleted, revoked or disabled user). Its expiry is not checked (firebase-tools neither)."""
+    (deleted, revoked or disabled user), and one this Auth did not sign when it signs them (the
+    production flavor). Its expiry is not checked (firebase-tools neither)."""
     require(id_token, "MISSING_ID_TOKEN")
     decoded = jwt.decode(id_token)
     require(decoded, "INVALID_ID_TOKEN")
-    claims = decoded[1]
+    header, claims = decoded
+    keys = call.store.id_token_keys
+    require(keys is None or keys.signature_problem(id_token, header) is None, "INVALID_ID_TOKEN")
     require(claims.get("iss") == ISSUER_PREFIX + call.project_id and isinstance(claims.get("user_id"), str),
             "INVALID_ID_TOKEN")
     problem = call.accounts.token_problem(claims)
@@ -316,7 +320,7 @@ def issue_tokens(call: Call, account: Account, provider: str, claims: dict[str, 
     claims = claims or {}
     account.last_refresh_at = time.time()
     lifetime = call.store.token_lifetime
-    return {"idToken": mint_id_token(account, call.project_id, provider, claims, lifetime),
+    return {"idToken": mint_id_token(account, call.project_id, provider, claims, lifetime, call.store.id_token_keys),
             "refreshToken": call.accounts.start_session(account, provider, claims),
             "expiresIn": str(lifetime)}
 

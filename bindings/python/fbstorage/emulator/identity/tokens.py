@@ -1,4 +1,5 @@
-"""ID tokens shaped as the official Auth emulator's (unsigned), and custom tokens as it accepts them."""
+"""ID tokens shaped as production's (signed by the production flavor, unsigned as the official Auth
+emulator's otherwise), and custom tokens as the official Auth emulator accepts them."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from . import jwt
 from .accounts import Account
 from .errors import require
 from .fake_tokens import read_fake_token
+from .signing import IdTokenKeys
 
 log = logging.getLogger(__name__)
 CUSTOM_TOKEN_AUDIENCE = "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
@@ -22,7 +24,7 @@ MAX_CUSTOM_ATTRIBUTES = 1000
 
 
 def mint_id_token(account: Account, project_id: str, provider: str, extra_claims: dict[str, Any],
-                  lifetime: int) -> str:
+                  lifetime: int, keys: IdTokenKeys | None) -> str:
     """Custom claims at the top level, under the reserved fields, as production and firebase-tools."""
     now = int(time.time())
     identities = account.identities()
@@ -44,9 +46,16 @@ def mint_id_token(account: Account, project_id: str, provider: str, extra_claims
     payload.update({
         "auth_time": auth_time, "user_id": account.local_id,
         "firebase": {"identities": identities, "sign_in_provider": provider},
-        "iat": now, "exp": now + lifetime, "aud": project_id, "iss": ISSUER_PREFIX + project_id,
-        "sub": account.local_id})
-    return jwt.encode_unsigned(payload)
+        **standard_claims(project_id, account.local_id, now, lifetime)})
+    return encode_id_token(payload, keys)
+
+
+def standard_claims(project_id: str, uid: str, now: int, lifetime: int) -> dict[str, Any]:
+    return {"iat": now, "exp": now + lifetime, "aud": project_id, "iss": ISSUER_PREFIX + project_id, "sub": uid}
+
+
+def encode_id_token(payload: dict[str, Any], keys: IdTokenKeys | None) -> str:
+    return keys.sign(payload) if keys else jwt.encode_unsigned(payload)
 
 
 def read_custom_token(token: str) -> tuple[str, dict[str, Any]]:
