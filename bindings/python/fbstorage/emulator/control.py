@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from aiohttp import web
 
 from .bodies import read_small_body
+from .json_input import load_json
 from .downloads import object_headers, stream_bytes
 from .errors import ApiError, json_error
 from .names import decode_component
@@ -20,7 +20,7 @@ routes = web.RouteTableDef()
 
 async def _json_body(request: web.Request) -> Any:
     try:
-        return json.loads(await read_small_body(request))
+        return load_json(await read_small_body(request))
     except (ValueError, UnicodeDecodeError) as error:
         raise ApiError(400, f"Invalid JSON: {error}") from None
 

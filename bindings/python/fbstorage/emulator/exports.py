@@ -211,11 +211,13 @@ def _carry_over_other_emulators(target: Path, staging: Path) -> dict[str, Any]:
 def read_export_metadata(directory: Path) -> dict[str, Any]:
     path = directory / METADATA_FILE
     try:
-        metadata = json.loads(path.read_text(encoding="utf-8"))
+        metadata = load_json_file(path)
     except FileNotFoundError:
         raise MalformedImport(f"{path}: no such file (not a firebase-tools export directory)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+    except OSError as error:
         raise MalformedImport(f"{path}: {error}") from None
+    except ValueError as error:  # names the file
+        raise MalformedImport(str(error)) from None
     if not isinstance(metadata, dict):
         raise MalformedImport(f"{path}: expected a JSON object")
     return metadata
@@ -345,10 +347,10 @@ def _timestamp_us(value: Any) -> int | None:
 
 def _read_json_file(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return load_json_file(path)
     except FileNotFoundError:
         raise MalformedImport(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
+    except OSError as error:
         raise MalformedImport(f"{path}: {error}") from None
-    except json.JSONDecodeError as error:
-        raise MalformedImport(f"{path}:{error.lineno}:{error.colno}: {error.msg}") from None
+    except ValueError as error:  # names the file
+        raise MalformedImport(str(error)) from None

@@ -14,7 +14,6 @@ emulator's plain-text messages.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, AsyncIterator, Awaitable, Callable, TypeVar
 
@@ -23,6 +22,7 @@ from aiohttp import web
 from .bodies import iter_body
 from .blobs import BlobWriter
 from .errors import ApiError
+from .json_input import JsonTooDeep, load_json
 
 MAX_HEADER_BYTES = 64 * 1024
 MAX_METADATA_BYTES = 1 << 20
@@ -176,8 +176,10 @@ def _head(body: _Cursor, dash_boundary: bytes) -> tuple[dict[str, Any], str, byt
     _part_content_type(body)
     part = body.read_until(delimiter, MAX_METADATA_BYTES)
     try:
-        resource = json.loads(part)
-    except (ValueError, UnicodeDecodeError):
+        resource = load_json(part)
+    except JsonTooDeep as error:
+        raise MetadataError(f"Failed to parse multipart request body part. Invalid JSON metadata: {error}.") from None
+    except ValueError:
         raise MetadataJsonError(part.decode("utf-8", "replace")) from None
     if not isinstance(resource, dict):
         raise MetadataError("Failed to parse multipart request body part. Metadata is not a JSON object.")

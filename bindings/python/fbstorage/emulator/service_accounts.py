@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 from .identity import jwt
+from .json_input import load_json
 
 GOOGLE_TOKEN_URI = "https://oauth2.googleapis.com/token"
 #: Where the emulator serves that endpoint: its host as a path prefix (emulator/oauth.py).
@@ -58,7 +58,7 @@ class ServiceAccounts:
 
     def add_key(self, path: Path) -> None:
         try:
-            key = json.loads(path.read_text())
+            key = load_json(path.read_bytes())
             email, pem = key["client_email"], key["private_key"]
             if key.get("type") != "service_account" or not isinstance(email, str) or not isinstance(pem, str):
                 raise ValueError

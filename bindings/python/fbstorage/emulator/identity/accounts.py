@@ -15,6 +15,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from ..json_input import load_json
+
 _ID_ALPHABET = string.ascii_letters + string.digits
 FILE_NAME = "accounts.json"
 
@@ -40,7 +42,7 @@ class Account:
     custom_auth: bool = False
 
     def custom_claims(self) -> dict[str, Any]:
-        return json.loads(self.custom_attributes) if self.custom_attributes else {}
+        return load_json(self.custom_attributes) if self.custom_attributes else {}
 
     def revoked_before(self, issued_at: float) -> bool:
         """Whether a session (refresh token) started at `issued_at` was revoked since."""
@@ -184,7 +186,7 @@ class AccountStore:
 
     def _load(self) -> None:
         try:
-            document = json.loads(self._path.read_text(encoding="utf-8"))
+            document = load_json(self._path.read_bytes())
         except FileNotFoundError:
             return
         except (OSError, ValueError) as error:

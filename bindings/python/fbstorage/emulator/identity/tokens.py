@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from typing import Any
 
+from ..json_input import load_json
 from . import jwt
 from .accounts import Account
 from .errors import require
@@ -57,7 +57,7 @@ def read_custom_token(token: str) -> tuple[str, dict[str, Any]]:
     not (signatures are not checked, as in firebase-tools), or the emulator-only `{"uid": …}` JSON."""
     if token.startswith("{"):
         try:
-            payload = json.loads(token)
+            payload = load_json(token)
         except ValueError:
             payload = None
         require(isinstance(payload, dict),
@@ -90,7 +90,7 @@ def check_custom_attributes(text: str) -> dict[str, Any]:
     """The JSON text of accounts:update's `customAttributes`: an object without reserved claims."""
     require(len(text) <= MAX_CUSTOM_ATTRIBUTES, "CLAIMS_TOO_LARGE")
     try:
-        claims = json.loads(text)
+        claims = load_json(text)
     except ValueError:
         claims = None
     check_claims(claims)
