@@ -37,6 +37,7 @@ from typing import Any, Awaitable, Callable
 
 from .buckets import bucket_name_characters_allowed
 from .directory_swap import replace_directory
+from .json_input import load_json_file
 from .metadata import DEFAULT_CONTENT_TYPE, TOKENS_KEY, WRITABLE_FIELDS, ObjectMetadata, now_us, rfc3339
 from .names import production_name_refusal
 from .store import ObjectStore
