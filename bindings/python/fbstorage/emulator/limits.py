@@ -71,3 +71,9 @@ async def bound_request_bodies(request: web.Request, handler) -> web.StreamRespo
     if limit is not None and (request.content_length or 0) > limit:
         raise body_too_large(limit)
     return await handler(request)
+
+
+#: Resumable upload sessions (uploads.py): a session URI expires a week after it started, as
+#: Cloud Storage's; at most this many are open at once (each holds a staged file, not a descriptor).
+SESSION_LIFETIME_SECONDS = 7 * 24 * 3600
+MAX_OPEN_SESSIONS = 10_000

@@ -18,6 +18,7 @@ import re2
 
 from . import firestore
 from .errors import EvaluationError
+from .limits import charge
 from .values import (NANOS_PER_SECOND, Duration, LatLng, MapDiff, Namespace, Path, RulesSet, Timestamp,
                      check_int, contains, equal, type_name)
 
@@ -85,7 +86,9 @@ def _replace(text: str, pattern: str, replacement: str) -> str:
                 out.append(piece[1])
             else:
                 out.append(piece)
-        return "".join(out)
+        replaced = "".join(out)
+        charge(len(replaced))  # as the result grows: `$0$0…` multiplies the text
+        return replaced
     return regex(pattern).sub(substitute, text)
 
 
@@ -129,6 +132,7 @@ BYTES_METHODS: dict[str, Callable[..., Any]] = {
 
 def _join(items: list, separator: str) -> str:
     _expect(separator, str, "a separator string")
+    charge(sum(len(item) if type(item) is str else 1 for item in items) + len(separator) * len(items))
     return separator.join(item if type(item) is str else to_string(item) for item in items)
 
 
