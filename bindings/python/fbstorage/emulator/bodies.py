@@ -6,7 +6,7 @@ import asyncio
 from typing import Any, AsyncIterator
 
 from aiohttp import ClientPayloadError, StreamReader, web
-from aiohttp.http_exceptions import HttpProcessingError
+from aiohttp.http_exceptions import ContentEncodingError, HttpProcessingError
 
 from .errors import bad_request
 from .json_input import JsonTooDeep, load_json
@@ -21,7 +21,8 @@ class BodyDropped(Exception):
     """The connection ended before the whole request body arrived."""
 
 
-_DISCONNECTS = (ConnectionError, ClientPayloadError, HttpProcessingError, asyncio.IncompleteReadError)
+_DISCONNECTS = (ConnectionError, ClientPayloadError, HttpProcessingError, web.RequestPayloadError,
+                asyncio.IncompleteReadError)
 
 
 def _salvage_buffered(content: StreamReader) -> bytes:
@@ -51,6 +52,9 @@ async def iter_body(request: web.Request) -> AsyncIterator[bytes]:
         try:
             data = await request.content.readany()
         except _DISCONNECTS as error:  # aiohttp's ways of reporting a lost or garbled body
+            if isinstance(error.__cause__, ContentEncodingError):
+                raise bad_request(f"The request body is not valid {request.headers.get('Content-Encoding')} "
+                                  "(its Content-Encoding).") from None
             data, dropped = _salvage_buffered(request.content), BodyDropped(str(error) or type(error).__name__)
             dropped.__cause__ = error
         if limit is not None and received + len(data) >= limit:

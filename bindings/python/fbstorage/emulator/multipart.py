@@ -157,7 +157,8 @@ async def parse_multipart(content_type: str | None, pieces: AsyncIterator[bytes]
     go once it has arrived, usually with the first piece of the body: a small upload's whole
     body is one piece, so it costs no more than a few awaits.
     """
-    dash_boundary = b"--" + _boundary(content_type).encode("latin-1")
+    # aiohttp decoded the header as UTF-8 with surrogate escapes: this gives its bytes back.
+    dash_boundary = b"--" + _boundary(content_type).encode("utf-8", "surrogateescape")
     body = _Buffer(pieces)
     await body.fill()  # a small body arrives in one piece: its head then parses at the first try
     resource, data_content_type, delimiter = await body.parse(lambda cursor: _head(cursor, dash_boundary))

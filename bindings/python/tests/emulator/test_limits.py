@@ -11,7 +11,6 @@ import socket
 import time
 
 import pytest
-import requests
 
 from auth_helpers import unsigned_jwt
 from conftest import ADMIN, Emulator, assert_error, assert_json_error

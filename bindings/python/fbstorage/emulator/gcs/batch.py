@@ -54,7 +54,7 @@ async def handle_batch(request: web.Request) -> web.StreamResponse:
 
 def parse_batch(content_type: str, body: bytes) -> list[SubRequest]:
     """The sub-requests, in order; a malformed batch is refused as a whole (nothing is run)."""
-    message = BytesParser().parsebytes(b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + body)
+    message = BytesParser().parsebytes(b"Content-Type: " + content_type.encode("utf-8", "surrogateescape") + b"\r\n\r\n" + body)
     parts = message.get_payload() if message.is_multipart() else None
     if not parts:
         raise ApiError(400, "A batch request needs at least one part.")
