@@ -26,22 +26,21 @@ DECOMPRESSED_UPLOAD_BYTES = GIB
 
 @dataclass(frozen=True)
 class RouteLimit:
-    routes: str  # as the docs' table names them
     methods: frozenset[str]  # empty: any method
     path: re.Pattern[str]
     body_bytes: int | None  # None: streamed to disk, as large as the object (the upload's own rules)
 
 
-def _route(routes: str, methods: str, path: str, body_bytes: int | None) -> RouteLimit:
-    return RouteLimit(routes, frozenset(methods.split()), re.compile(path), body_bytes)
+def _route(methods: str, path: str, body_bytes: int | None) -> RouteLimit:
+    return RouteLimit(frozenset(methods.split()), re.compile(path), body_bytes)
 
 
 #: First match wins; a request no row matches gets SMALL_BODY_BYTES.
 ROUTE_LIMITS = (
-    _route("OAuth2 token endpoint", "", r"/oauth2\.googleapis\.com/token$", 64 * KIB),
-    _route("GCS batch", "", r"/batch/storage/v1$", 10 * MIB),  # "less than 10 MB", as Cloud Storage
-    _route("GCS JSON uploads", "", r"/upload/storage/v1/", None),
-    _route("Firebase (v0) uploads", "POST PUT", r"/v0/b/", None),
+    _route("", r"/oauth2\.googleapis\.com/token$", 64 * KIB),  # the OAuth2 token endpoint
+    _route("", r"/batch/storage/v1$", 10 * MIB),  # GCS batch: "less than 10 MB", as Cloud Storage
+    _route("", r"/upload/storage/v1/", None),  # GCS JSON API uploads
+    _route("POST PUT", r"/v0/b/", None),  # Firebase (v0) uploads
 )
 
 

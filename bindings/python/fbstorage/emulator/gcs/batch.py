@@ -54,7 +54,9 @@ async def handle_batch(request: web.Request) -> web.StreamResponse:
 
 def parse_batch(content_type: str, body: bytes) -> list[SubRequest]:
     """The sub-requests, in order; a malformed batch is refused as a whole (nothing is run)."""
-    message = BytesParser().parsebytes(b"Content-Type: " + content_type.encode("utf-8", "surrogateescape") + b"\r\n\r\n" + body)
+    # aiohttp decoded the header as UTF-8 with surrogate escapes: this gives its bytes back.
+    head = b"Content-Type: " + content_type.encode("utf-8", "surrogateescape") + b"\r\n\r\n"
+    message = BytesParser().parsebytes(head + body)
     parts = message.get_payload() if message.is_multipart() else None
     if not parts:
         raise ApiError(400, "A batch request needs at least one part.")
