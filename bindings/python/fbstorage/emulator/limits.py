@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from aiohttp import web
 
 from .errors import ApiError
+from .service_accounts import TOKEN_PATH
 
 KIB, MIB, GIB = 1 << 10, 1 << 20, 1 << 30
 #: Request key: the route's bound on the request body, in bytes after decompression (None: none).
@@ -37,7 +38,7 @@ def _route(methods: str, path: str, body_bytes: int | None) -> RouteLimit:
 
 #: First match wins; a request no row matches gets SMALL_BODY_BYTES.
 ROUTE_LIMITS = (
-    _route("", r"/oauth2\.googleapis\.com/token$", 64 * KIB),  # the OAuth2 token endpoint
+    _route("", re.escape(TOKEN_PATH) + "$", 64 * KIB),  # the OAuth2 token endpoint
     _route("", r"/batch/storage/v1$", 10 * MIB),  # GCS batch: "less than 10 MB", as Cloud Storage
     _route("", r"/upload/storage/v1/", None),  # GCS JSON API uploads
     _route("POST PUT", r"/v0/b/", None),  # Firebase (v0) uploads
