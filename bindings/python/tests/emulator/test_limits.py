@@ -239,10 +239,11 @@ service firebase.storage {
 """ % " || ".join(f"request.path[4] == 'f{index}'" for index in range(400))
 
 
-def test_rules_that_grow_a_string_are_denied_at_once(start_emulator, tmp_path):
+@pytest.mark.parametrize("flavor", ["production", "firebase-tools"])
+def test_rules_that_grow_a_string_are_denied_at_once(start_emulator, tmp_path, flavor):
     rules = tmp_path / "storage.rules"
     rules.write_text(DOUBLING_RULES)
-    emulator = start_emulator("--rules", str(rules))
+    emulator = start_emulator("--rules", str(rules), flavor=flavor)
     ui = UI(emulator)
     for name in ("doubled/x", "many/f399", "many/f1", "open/x"):
         emulator.upload_ok(name, b"1", headers=ADMIN)
