@@ -83,7 +83,11 @@ class Compiler:
 
     def expression(self, node: Expression, scope: Scope) -> Evaluator:
         method = getattr(self, "_" + type(node).__name__.lower())
-        return _charged(method(node, scope))
+        evaluator = method(node, scope)
+        kind = type(node)
+        # A literal or a variable computes nothing: only the nodes that do are charged, and a
+        # member or index read by its count alone (it copies nothing).
+        return evaluator if kind in (Literal, Name) else _charged(evaluator, sized=kind not in (Member, Index))
 
     def _literal(self, node: Literal, scope: Scope) -> Evaluator:
         value = node.value
@@ -290,14 +294,19 @@ def _settle(evaluator: Evaluator, activation: dict) -> Any:
 _SIZED = (str, bytes, list, dict)
 
 
-def _charged(evaluator: Evaluator) -> Evaluator:
-    """`evaluator`, charging one expression and the size of its value."""
+def _charged(evaluator: Evaluator, *, sized: bool) -> Evaluator:
+    """`evaluator`, charging one expression and (`sized`) the size of the value it produced."""
     def evaluate(activation: dict) -> Any:
         value = evaluator(activation)
         kind = type(value)
         charge_expression(len(value) if kind in _SIZED else len(value.items) if kind is RulesSet else 0)
         return value
-    return evaluate
+
+    def read(activation: dict) -> Any:
+        value = evaluator(activation)
+        charge_expression(0)
+        return value
+    return evaluate if sized else read
 
 
 def _raiser(message: str) -> Evaluator:

@@ -18,7 +18,7 @@ import re2
 
 from . import firestore
 from .errors import EvaluationError
-from .limits import charge
+from .limits import MATCH_STEPS, charge
 from .values import (NANOS_PER_SECOND, Duration, LatLng, MapDiff, Namespace, Path, RulesSet, Timestamp,
                      check_int, contains, equal, type_name)
 
@@ -87,7 +87,7 @@ def _replace(text: str, pattern: str, replacement: str) -> str:
             else:
                 out.append(piece)
         replaced = "".join(out)
-        charge(len(replaced))  # as the result grows: `$0$0…` multiplies the text
+        charge(MATCH_STEPS + len(replaced))  # as the result grows: `$0$0…` multiplies the text
         return replaced
     return regex(pattern).sub(substitute, text)
 
@@ -101,6 +101,7 @@ def _split(text: str, pattern: str) -> list[str]:
     compiled = regex(pattern)
     pieces, piece_start, position = [], 0, 0
     while position <= len(text) and (found := compiled.search(text, position)) is not None:
+        charge(MATCH_STEPS)
         pieces.append(text[piece_start:found.start()])
         piece_start = found.end()
         position = found.end() + (found.start() == found.end())

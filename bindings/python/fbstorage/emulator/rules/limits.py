@@ -2,11 +2,13 @@
 of MiB, whatever the ruleset and the request hold.
 
 The rules language documents 1,000 expressions evaluated per request and a call depth of 20
-(storage-rules.md §4.3); the emulator counts every evaluated node of an expression (a name, a
-literal, an operator, a call). It adds a bound of its own on the work values cost, as production
-publishes none: every character, byte or element of a value an expression produces, and every
-element compared while searching a list or set, is a step. Exceeding a bound denies the whole
-request (no `||` absorbs it) and the decision names the bound (the web UI's explanation).
+(storage-rules.md §4.3); the emulator counts every evaluated node that computes (an operator, a
+call, a member or index read, a list or map built; not a literal or a variable). It adds a bound
+of its own on the work values cost, as production publishes none: every character, byte or
+element of a value an expression produces and every element compared while searching a list or
+set is a step; a regular expression match found by split() or replace() is MATCH_STEPS. Passing
+a bound denies the whole request (no `||` absorbs it) and the decision names the bound (the web
+UI's explanation).
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from typing import Iterator
 
 MAX_EXPRESSIONS = 1_000
 MAX_CALL_DEPTH = 20
-#: About a quarter of a second of the slowest steps (rules equality in a list search), and a few MiB of values.
-MAX_STEPS = 1_000_000
+#: About a tenth of a second of the slowest steps, and a few MiB of values.
+MAX_STEPS = 250_000
+#: A regular expression match found by split() or replace() costs as much as this many steps.
+MATCH_STEPS = 25
 
 
 class RulesLimitExceeded(Exception):
@@ -69,4 +73,4 @@ def _spend(current: Budget, steps: int) -> None:
     current.steps -= steps
     if current.steps < 0:
         raise RulesLimitExceeded(f"evaluating the rules for one request took more than {MAX_STEPS} steps "
-                                 "(characters and elements of values, comparisons): the emulator's limit")
+                                 "(characters and elements of values, comparisons, matches): the emulator's limit")
