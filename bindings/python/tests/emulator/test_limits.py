@@ -231,12 +231,15 @@ service firebase.storage {
     match /many/{name} {
       allow read: if %s;
     }
+    match /split/{name} {
+      allow read: if "%s".split('').toSet().size() > 0;
+    }
     match /open/{name} {
       allow read: if true;
     }
   }
 }
-""" % " || ".join(f"request.path[4] == 'f{index}'" for index in range(400))
+""" % (" || ".join(f"request.path[4] == 'f{index}'" for index in range(400)), "x" * 100_000)
 
 
 @pytest.mark.parametrize("flavor", ["production", "firebase-tools"])
@@ -245,10 +248,12 @@ def test_rules_that_grow_a_string_are_denied_at_once(start_emulator, tmp_path, f
     rules.write_text(DOUBLING_RULES)
     emulator = start_emulator("--rules", str(rules), flavor=flavor)
     ui = UI(emulator)
-    for name in ("doubled/x", "many/f399", "many/f1", "open/x"):
+    for name in ("doubled/x", "many/f399", "many/f1", "open/x", "split/x"):
         emulator.upload_ok(name, b"1", headers=ADMIN)
     before = emulator.rss_bytes()
     response, seconds = timed(lambda: emulator.download("doubled/x"))
+    assert response.status_code == 403 and seconds < 2
+    response, seconds = timed(lambda: emulator.download("split/x"))  # 100,000 regular-expression matches
     assert response.status_code == 403 and seconds < 2
     assert emulator.rss_bytes("VmHWM") - before < 40 * MIB
     assert emulator.download("many/f1").status_code == 200  # decided by its first operands
