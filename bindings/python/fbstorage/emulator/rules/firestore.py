@@ -111,7 +111,7 @@ class EmulatorDocuments(DocumentSource):
             async with self._session.get(self._url(path), headers={"Authorization": "Bearer owner"}) as response:
                 if response.status != 200:
                     return None
-                return await response.json(content_type=None)
+                return load_json(await response.read())
         except (aiohttp.ClientError, asyncio.TimeoutError, ValueError) as error:
             log.warning("firestore document %s not read (%s): treated as missing", path, error)
             return None

@@ -100,8 +100,9 @@ def _split(text: str, pattern: str) -> list[str]:
     `'abc'.split('') == ['a', 'b', 'c']` → false (docs/reference/storage-rules.md §6.3)."""
     compiled = regex(pattern)
     pieces, piece_start, position = [], 0, 0
+    search_steps = MATCH_STEPS + len(text) // 256  # each search hands the whole text to RE2 again
     while position <= len(text) and (found := compiled.search(text, position)) is not None:
-        charge(MATCH_STEPS)
+        charge(search_steps)
         pieces.append(text[piece_start:found.start()])
         piece_start = found.end()
         position = found.end() + (found.start() == found.end())

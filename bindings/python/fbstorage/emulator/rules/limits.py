@@ -6,7 +6,8 @@ The rules language documents 1,000 expressions evaluated per request and a call 
 call, a member or index read, a list or map built; not a literal or a variable). It adds a bound
 of its own on the work values cost, as production publishes none: every character, byte or
 element of a value an expression produces and every element compared while searching a list or
-set is a step; a regular expression match found by split() or replace() is MATCH_STEPS. Passing
+set is a step; a regular expression match found by split() or replace() is MATCH_STEPS (and
+split() one more per 256 characters of its text, which every search reads). Passing
 a bound denies the whole request (no `||` absorbs it) and the decision names the bound (the web
 UI's explanation).
 """
