@@ -37,8 +37,10 @@ from typing import Any, Awaitable, Callable
 
 from .buckets import bucket_name_characters_allowed
 from .directory_swap import replace_directory
+from .errors import ApiError
 from .json_input import load_json_file
-from .metadata import DEFAULT_CONTENT_TYPE, TOKENS_KEY, WRITABLE_FIELDS, ObjectMetadata, now_us, rfc3339
+from .metadata import (DEFAULT_CONTENT_TYPE, TOKENS_KEY, WRITABLE_FIELDS, ObjectMetadata, check_bounds, now_us,
+                       rfc3339)
 from .names import production_name_refusal
 from .store import ObjectStore
 
@@ -322,6 +324,9 @@ def _object_metadata(path: Path) -> ObjectMetadata:
             if value is not None and not isinstance(value, str):
                 raise ValueError(f'"{key}" must be a string')
             setattr(metadata, attribute, value)
+        check_bounds(metadata)
+    except ApiError as error:
+        raise MalformedImport(f"{path}: {error.message}") from None
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise MalformedImport(f"{path}: {error}") from None
     return metadata

@@ -199,6 +199,12 @@ def check_upload_resource(resource: dict[str, Any]) -> None:
     _check_custom_total(custom)
 
 
+def check_bounds(metadata: ObjectMetadata) -> None:
+    """400 for metadata read from elsewhere (an import) that an upload could not have set."""
+    _writable_values({key: getattr(metadata, attribute) for key, attribute in WRITABLE_FIELDS.items()})
+    _check_custom_total(_custom_values(metadata.custom))
+
+
 def _writable_values(resource: dict[str, Any]) -> dict[str, str | None]:
     values = {}
     for key, attribute in WRITABLE_FIELDS.items():

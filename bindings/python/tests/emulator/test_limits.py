@@ -156,20 +156,34 @@ def test_a_token_with_a_deep_payload_is_an_invalid_token(emu):
     assert update.status_code == 400, update.text
 
 
-def test_an_import_with_deep_json_names_the_file(tmp_path):
+def _export_holding(tmp_path, metadata_text: str):
+    """An export directory with one object, `b/x`, whose metadata file holds `metadata_text`."""
     export = tmp_path / "export"
     metadata_dir = export / "storage_export" / "metadata" / "b"
     metadata_dir.mkdir(parents=True)
     (export / "storage_export" / "blobs" / "b").mkdir(parents=True)
     (export / "firebase-export-metadata.json").write_text(json.dumps({"storage": {"path": "storage_export"}}))
     (export / "storage_export" / "buckets.json").write_text(json.dumps({"buckets": [{"id": "b"}]}))
-    bad = metadata_dir / "x.json"
-    bad.write_text(deep_object())
+    (metadata_dir / "x.json").write_text(metadata_text)
     (export / "storage_export" / "blobs" / "b" / "x").write_bytes(b"x")
+    return export, metadata_dir / "x.json"
+
+
+def test_an_import_with_deep_json_names_the_file(tmp_path):
+    export, bad = _export_holding(tmp_path, deep_object())
     with pytest.raises(RuntimeError) as raised:
         Emulator("--import", str(export))
     assert str(bad) in str(raised.value) and "nested deeper than" in str(raised.value)
     assert "Traceback" not in str(raised.value)
+
+
+def test_an_import_with_metadata_no_upload_could_set_names_the_file(tmp_path):
+    export, bad = _export_holding(tmp_path, json.dumps({
+        "name": "x", "bucket": "b", "md5Hash": "nhB9nTcrtoJr2B01QqQZ1g==", "size": "1", "crc32c": "0",
+        "customMetadata": _custom(MAX_CUSTOM_TOTAL_BYTES + 1)}))
+    with pytest.raises(RuntimeError) as raised:
+        Emulator("--import", str(export))
+    assert str(bad) in str(raised.value) and str(MAX_CUSTOM_TOTAL_BYTES) in str(raised.value)
 
 
 # Object metadata.
