@@ -257,6 +257,8 @@ def _stop_on_stdin_eof(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> 
 def _shorten_bad_http(record: logging.LogRecord) -> bool:
     """aiohttp logs a client's malformed HTTP with a traceback; one line says enough."""
     error = record.exc_info[1] if record.exc_info else None
+    if isinstance(error, web.RequestPayloadError):  # a body it failed to decode (Content-Encoding)
+        error = error.__cause__
     if isinstance(error, HttpProcessingError):
         record.msg, record.args, record.exc_info = f"rejected malformed HTTP: {str(error).splitlines()[0]}", (), None
         record.levelno, record.levelname = logging.WARNING, "WARNING"

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
 from aiohttp import web
 
 from .bodies import read_small_body
+from .json_input import load_json
 from .downloads import object_headers, stream_bytes
 from .errors import ApiError, json_error
 from .identity.tokens import encode_id_token, standard_claims
@@ -22,7 +22,7 @@ routes = web.RouteTableDef()
 
 async def _json_body(request: web.Request) -> Any:
     try:
-        return json.loads(await read_small_body(request))
+        return load_json(await read_small_body(request))
     except (ValueError, UnicodeDecodeError) as error:
         raise ApiError(400, f"Invalid JSON: {error}") from None
 

@@ -16,6 +16,7 @@ from .gcs.batch import add_batch_route
 from .harness import routes as harness_routes
 from .identity.routes import add_identity_routes, ready as auth_ready
 from .identity.signing import add_key_routes
+from .limits import bound_request_bodies
 from . import malformed
 from .gcs.xml_api import serve_xml_api
 from .oauth import add_oauth_routes
@@ -27,7 +28,8 @@ from .state import STATE, EmulatorState
 # Test control, firebase-tools' harness routes and its hub's export: not logged, never faulted.
 CONTROL_PREFIX = ("/_emulator/", "/internal/", "/_admin/")
 UI_PREFIX = "/ui"  # the web UI (emulator/ui): not an API, neither recorded nor open to other origins
-# Large body reads mean fewer, bigger pieces; the limit only applies to request.read()/post().
+# Large body reads mean fewer, bigger pieces. Bodies are bounded per route by limits.py, not by
+# aiohttp's client_max_size (it only applies to request.read()/post(), which the emulator does not use).
 READ_BUFFER_BYTES = 1 << 20
 MAX_BODY_BYTES = 1 << 50
 log = logging.getLogger(__name__)
@@ -94,7 +96,8 @@ def _application(state: EmulatorState) -> web.Application:
     app = web.Application(
         client_max_size=MAX_BODY_BYTES,
         handler_args={"read_bufsize": READ_BUFFER_BYTES, **malformed.HANDLER_LIMITS},
-        middlewares=[cross_site_guard(state.cross_site), record_requests, inject_faults, render_errors, serve_xml_api])
+        middlewares=[cross_site_guard(state.cross_site), record_requests, inject_faults, render_errors,
+                     bound_request_bodies, serve_xml_api])
     app[STATE] = state
     app.on_response_prepare.append(add_cors_headers)
     app.on_response_prepare.append(add_production_headers)

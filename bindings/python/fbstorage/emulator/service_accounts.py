@@ -7,7 +7,6 @@ halves only, and checks an assertion's RS256 signature, `aud` (this endpoint, or
 
 from __future__ import annotations
 
-import json
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 from .identity import jwt
+from .json_input import load_json
 
 GOOGLE_TOKEN_URI = "https://oauth2.googleapis.com/token"
 #: Where the emulator serves that endpoint: its host as a path prefix (emulator/oauth.py).
@@ -56,7 +56,7 @@ class ServiceAccounts:
 
     def add_key(self, path: Path) -> None:
         try:
-            key = json.loads(path.read_text())
+            key = load_json(path.read_bytes())
             email, pem = key["client_email"], key["private_key"]
             if key.get("type") != "service_account" or not isinstance(email, str) or not isinstance(pem, str):
                 raise ValueError

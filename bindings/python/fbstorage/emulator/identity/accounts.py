@@ -18,6 +18,7 @@ from typing import Any
 from .oob_codes import OobCode, PendingCodes
 from .sign_in_config import SignInConfig
 from .signing import IdTokenKeys
+from ..json_input import load_json
 
 _ID_ALPHABET = string.ascii_letters + string.digits
 FILE_NAME = "accounts.json"
@@ -48,7 +49,7 @@ class Account:
     federated: list[dict[str, str]] = field(default_factory=list)
 
     def custom_claims(self) -> dict[str, Any]:
-        return json.loads(self.custom_attributes) if self.custom_attributes else {}
+        return load_json(self.custom_attributes) if self.custom_attributes else {}
 
     def identities(self) -> dict[str, list[str]]:
         """The ID token's `firebase.identities`: the email, phone and each linked provider's rawId."""
@@ -230,7 +231,7 @@ class AccountStore:
 
     def _load(self) -> None:
         try:
-            document = json.loads(self._path.read_text(encoding="utf-8"))
+            document = load_json(self._path.read_bytes())
         except FileNotFoundError:
             return
         except (OSError, ValueError) as error:

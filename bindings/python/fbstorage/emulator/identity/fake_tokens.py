@@ -3,9 +3,9 @@ providers' ID tokens): a JWT whose signature is not checked, or a strict JSON ob
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from ..json_input import load_json
 from . import jwt
 from .errors import require
 
@@ -16,7 +16,7 @@ def read_fake_token(token: str, not_json: str) -> tuple[dict[str, Any], dict[str
     if not token.startswith("{"):
         return jwt.decode(token)
     try:
-        claims = json.loads(token)
+        claims = load_json(token)
     except ValueError:
         claims = None
     require(isinstance(claims, dict), not_json)

@@ -12,6 +12,7 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
+from ..json_input import load_json
 
 _JWS = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*")
 
@@ -46,8 +47,8 @@ def decode(token: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
         return None
     header_text, payload_text, _ = token.split(".")
     try:
-        header = json.loads(_b64url_decode(header_text))
-        payload = json.loads(_b64url_decode(payload_text))
+        header = load_json(_b64url_decode(header_text))
+        payload = load_json(_b64url_decode(payload_text))
     except (ValueError, binascii.Error):
         return None
     if not isinstance(header, dict) or not isinstance(payload, dict):

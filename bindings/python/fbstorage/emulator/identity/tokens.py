@@ -3,11 +3,11 @@ emulator's otherwise), and custom tokens as the official Auth emulator accepts t
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from typing import Any
 
+from ..json_input import load_json
 from . import jwt
 from .accounts import Account
 from .errors import require
@@ -90,7 +90,7 @@ def check_custom_attributes(text: str) -> dict[str, Any]:
     """The JSON text of accounts:update's `customAttributes`: an object without reserved claims."""
     require(len(text) <= MAX_CUSTOM_ATTRIBUTES, "CLAIMS_TOO_LARGE")
     try:
-        claims = json.loads(text)
+        claims = load_json(text)
     except ValueError:
         claims = None
     check_claims(claims)
