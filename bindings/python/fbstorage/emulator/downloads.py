@@ -38,6 +38,10 @@ JSON_API_PREFIXES = ("/storage/v1/", "/download/storage/v1/")
 SANDBOXED = {"Content-Security-Policy": "sandbox", "X-Content-Type-Options": "nosniff"}
 
 
+#: RFC 9110's token: the characters a header field name may have.
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+
+
 def parse_range(header: str | None, size: int) -> tuple[int, int] | None:
     """(start, end exclusive) of the first range; None for no or a malformed Range (whole body)."""
     match = _RANGE.match(header or "")
@@ -97,7 +101,9 @@ def _stored_object_headers(metadata: ObjectMetadata, crc: str, firebase: bool) -
         custom = dict(metadata.custom)
         if metadata.download_tokens:
             custom[TOKENS_KEY] = ",".join(metadata.download_tokens)
-        headers.update({f"x-goog-meta-{key.lower()}": value for key, value in custom.items()})
+        # A key that cannot be a header name (a space, a colon, non-ASCII: the JSON APIs store
+        # them) is not sent as one; its value stays in the object's metadata.
+        headers.update({f"x-goog-meta-{key.lower()}": value for key, value in custom.items() if _HEADER_NAME.fullmatch(key)})
         headers["ETag"] = '"' + base64.b64decode(metadata.md5_hash).hex() + '"'
         headers["x-goog-hash"] = f"crc32c={crc}, md5={metadata.md5_hash}"
     return headers

@@ -245,7 +245,10 @@ def _custom_values(value: Any, *, keep_nulls: bool = False) -> dict[str, str | N
             continue
         if _utf8_size(key) > MAX_CUSTOM_KEY_BYTES:
             raise bad_request(f"Custom metadata key {key[:40]!r}… is longer than {MAX_CUSTOM_KEY_BYTES} bytes.")
+        check_header_value("metadata key", key)
         text = None if item is None else item if isinstance(item, str) else json.dumps(item)
+        if text is not None:
+            check_header_value(f"metadata.{key}", text)
         if text is not None and _utf8_size(text) > MAX_CUSTOM_VALUE_BYTES and key != TOKENS_KEY:
             raise bad_request(f"Custom metadata value of {key!r} is longer than {MAX_CUSTOM_VALUE_BYTES} bytes.")
         custom[key] = text

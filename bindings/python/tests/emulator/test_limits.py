@@ -300,3 +300,23 @@ service firebase.storage {{
     assert emulator.download("shallow/x").status_code == 200
     played = ui.post("api/playground", {"bucket": "b", "method": "get", "path": "deep/x"}).json()
     assert f"nested deeper than {MAX_CALL_DEPTH}" in played["reason"], played
+
+
+
+def test_custom_metadata_that_cannot_be_a_header_is_refused_or_not_sent(emu):
+    """A control character in a custom metadata key or value is a 400 (it would be served as an
+    x-goog-meta-* header, and the object would be undownloadable); a key that is no header name
+    (a space) is kept in the metadata but not sent as a header."""
+    emu.upload_ok("meta.txt", b"hello")
+    for custom in ({"bad\nkey": "v"}, {"key": "line\nbreak"}, {"key": "nul\x00"}):
+        answer = emu.http.patch(emu.object_url("meta.txt"), json={"metadata": custom})
+        assert answer.status_code == 400, (custom, answer.text)
+        resumable = emu.start_resumable("meta2.txt", {"name": "meta2.txt", "metadata": custom})
+        assert resumable.status_code == 400, (custom, resumable.text)
+    assert emu.http.patch(emu.object_url("meta.txt"), json={"metadata": {"sp ace": "kept", "ok": "sent"}}).status_code == 200
+    download = emu.http.get(emu.object_url("meta.txt"), params={"alt": "media"})
+    assert download.status_code == 200 and download.content == b"hello"
+    if emu.flavor == "production":   # production's Firebase API sends custom metadata as headers
+        assert download.headers.get("x-goog-meta-ok") == "sent"
+    assert not [name for name in download.headers if " " in name]
+    assert emu.get_metadata("meta.txt").json()["metadata"]["sp ace"] == "kept"
