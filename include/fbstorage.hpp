@@ -800,6 +800,18 @@ class Auth {
       return fbs_auth_delete_user_async(handle(), &Auth::on_done, ud);
     });
   }
+  // Display name and photo URL: nullopt leaves a field as it is, "" deletes it.
+  User update_profile(std::optional<std::string_view> display_name, std::optional<std::string_view> photo_url) {
+    detail::OptionalCString name(display_name), photo(photo_url);
+    return sign_in([&](fbs_user** u) { return fbs_auth_update_profile(handle(), name.get(), photo.get(), u); });
+  }
+  void update_profile_async(std::optional<std::string_view> display_name, std::optional<std::string_view> photo_url,
+                            detail::Completion<UserView> done) {
+    detail::OptionalCString name(display_name), photo(photo_url);
+    detail::start_async(std::move(done), [&](void* ud) {
+      return fbs_auth_update_profile_async(handle(), name.get(), photo.get(), &Auth::on_user, ud);
+    });
+  }
   // nullopt when signed out.
   std::optional<User> current_user() const {
     fbs_user* u = nullptr;

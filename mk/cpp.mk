@@ -54,8 +54,10 @@ install-cpp: cpp
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@INCLUDEDIR@|$(PREFIX)/include|' -e 's|@VERSION@|$(VERSION)|' mk/fbstorage-cpp.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/fbstorage-cpp.pc
 
-# GoogleTest, valgrind and curl (the examples' fault request) from Debian, installed only when missing.
+# GoogleTest, valgrind, curl (the examples' fault request) and nlohmann-json (header-only: the
+# archive reads google-services.json with it) from Debian, installed only when missing.
 CPP_APT := $(if $(wildcard /usr/include/gtest/gtest.h),,libgtest-dev) $(if $(shell command -v valgrind),,valgrind) \
+           $(if $(wildcard /usr/include/nlohmann/json.hpp),,nlohmann-json3-dev) \
            $(if $(shell command -v curl),,curl)
 cpp-deps: deps
 	@if [ -n "$(strip $(CPP_APT))" ]; then \
@@ -112,7 +114,7 @@ test-cpp-build: cpp $(CPP_TEST_DIR)/cpp_tests $(CPP_TEST_DIR)/cpp_tests_asan $(C
 test-cpp-run: test-cpp-build cpp-headers
 	$(CPP_ENV) $(TIME_LIMIT) 180 $(CPP_TEST_DIR)/cpp_tests
 	$(CPP_ENV) $(CPP_SAN_ENV) $(TIME_LIMIT) 240 $(CPP_TEST_DIR)/cpp_tests_asan
-	$(CPP_ENV) $(TIME_LIMIT) 400 env $(VALGRIND) $(CPP_TEST_DIR)/cpp_tests --gtest_filter='*/0:Future.*'
+	$(CPP_ENV) $(TIME_LIMIT) 400 env $(VALGRIND) $(CPP_TEST_DIR)/cpp_tests --gtest_filter='*/0:Future.*:AppOptions.*:AppCreate.*:ModuleInitializer.*'
 	$(CPP_ENV) FBS_EXAMPLE=$(abspath $(CPP_TEST_DIR)/upload-example) $(CPP_PKG_CONFIG) $(TIME_LIMIT) 180 Tests/cpp/run-examples.sh
 
 demo-cpp: lib venv cpp $(CPP_TEST_DIR)/upload-example

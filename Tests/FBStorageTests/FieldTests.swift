@@ -31,6 +31,11 @@ import Testing
             Issue.record("a resolver failure must be retried")
             return
         }
+        guard case .retry = outcome(.handshakeInterrupted(message: "SSL connect error: Connection reset by peer")) else {
+            Issue.record("a connection cut during the TLS handshake must be retried")
+            return
+        }
+        #expect(failedCode(outcome(.failed(code: 35, message: "SSL connect error: wrong version number"))) == .tls)
         if case .fail(let error) = outcome(.hostNotFound(host: "firebasestorage.tset")) {
             #expect(error.message.contains("firebasestorage.tset"))
         }

@@ -5,6 +5,7 @@
 import Testing
 
 import CCurl
+import Glibc
 @testable import FBStorage
 
 @Suite("HTTP easy-handle pool", .serialized)
@@ -43,6 +44,9 @@ struct HTTPHandlePoolTests {
                 matches: curlCode(CURLE_PARTIAL_FILE)),
         Failure(name: "connection reset", request: { HTTPRequest(method: "POST", url: $0.url("/reset"), body: BytesBody([1, 2, 3])) },
                 matches: curlCode(CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING)),
+        Failure(name: "connection cut during the TLS handshake", request: { _ in
+                    HTTPRequest(method: "GET", url: "https://127.0.0.1:\(ResettingListener.shared.port)/")
+                }, matches: { if case .handshakeInterrupted = $0 { true } else { false } }),
         Failure(name: "not HTTP", request: { HTTPRequest(method: "GET", url: $0.url("/garbage")) },
                 matches: curlCode(CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY)),
         Failure(name: "cancelled mid-transfer", request: { HTTPRequest(method: "GET", url: $0.url("/stall?n=10&delay=3")) },
@@ -100,5 +104,41 @@ struct HTTPHandlePoolTests {
                 #expect(response.body == patternBytes(size))
             }
         }
+    }
+}
+
+/// A TCP listener that resets every connection it accepts at once (SO_LINGER 0): a server that
+/// goes away during the TLS handshake. One for the test process, on a thread of its own.
+final class ResettingListener: Sendable {
+    static let shared = ResettingListener()
+    let port: Int
+
+    private init() {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        precondition(bound, "cannot listen on 127.0.0.1")
+        port = Int(UInt16(bigEndian: address.sin_port))
+        var thread = pthread_t()
+        let context = UnsafeMutableRawPointer(bitPattern: Int(fd) + 1)   // never nil
+        pthread_create(&thread, nil, { context in
+            let fd = Int32(Int(bitPattern: context) - 1)
+            while true {
+                let connection = accept(fd, nil, nil)
+                guard connection >= 0 else { continue }
+                var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+                setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+                close(connection)
+            }
+        }, context)
+        pthread_detach(thread)
     }
 }

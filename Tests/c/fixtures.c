@@ -41,6 +41,23 @@ void emu_fault(const emulator *e, const char *json_text) {
     free(u);
 }
 
+char *emu_id_token(const emulator *e, const char *claims_json) {
+    char *u = control_url(e, "tokens");
+    http_response r;
+    long st = http_request("POST", u, JSON_ADMIN, claims_json, strlen(claims_json), &r);
+    json *answer = st == 200 ? json_parse((const char *)r.body) : NULL;
+    const char *token = json_str(json_get(answer, "idToken"));
+    if (!token) {
+        check_fail(__FILE__, __LINE__, "POST %s %s -> %ld %s", u, claims_json, st, (char *)r.body);
+        test_abort();
+    }
+    char *copy = strdup(token);
+    json_free(answer);
+    http_response_free(&r);
+    free(u);
+    return copy;
+}
+
 void emu_clear(const emulator *e, const char *what) {
     char *u = control_url(e, what);
     long st = http_request("DELETE", u, ADMIN, NULL, 0, NULL);

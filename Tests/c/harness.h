@@ -113,6 +113,9 @@ const char *object_prefix(const char *path);
 void emu_fault_status(const emulator *e, fault_match m, int status, int retry_after_s);
 void emu_fault_drop(const emulator *e, fault_match m, long after_body_bytes);
 void emu_fault_delay(const emulator *e, fault_match m, int delay_ms);
+/* An ID token the emulator mints (POST /_emulator/tokens) for claims_json, a JSON object naming
+ * the uid as user_id: signed in the production flavor, unsigned in firebase-tools'. Caller frees. */
+char *emu_id_token(const emulator *e, const char *claims_json);
 /* Clears the faults ("faults") or the recorded requests ("requests"), keeping the objects. */
 void emu_clear(const emulator *e, const char *what);
 /* The recorded requests as JSON text; caller frees. */

@@ -11,14 +11,9 @@
 #include "events.h"
 #include "reqlog.h"
 
-/* An unsigned JWT ({"alg":"none"}) whose user_id claim is "alice". */
-static const char *const JWT =
-    "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0."
-    "eyJ1c2VyX2lkIjoiYWxpY2UiLCJzdWIiOiJhbGljZSIsImlzcyI6Imh0dHBzOi8vc2VjdXJldG9rZW4uZ29vZ2xlLmNvbS9mYnMtdGVzdCIsImF1ZCI6ImZicy10ZXN0In0.";
-
-/* The same user's token, expired long ago (exp: 1). */
-static const char *const EXPIRED_JWT =
-    "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJ1c2VyX2lkIjoiYWxpY2UiLCJleHAiOjF9.";
+/* alice's ID token, and the same user's token expired long ago (exp: 1), minted by the emulator
+ * (start_secured) for its project. */
+static char *JWT, *EXPIRED_JWT;
 
 static emulator secured;
 
@@ -31,12 +26,14 @@ static emulator *start_secured(void) {
                         "  }\n"
                         "}\n";
     char *file = temp_file_with(rules, strlen(rules), ".rules");
-    /* The project JWT names (aud, iss): production refuses a token for another one. */
+    /* The project of the tokens it mints (aud, iss). */
     const char *args[] = {"--rules", file, "--project", "fbs-test", NULL};
     REQUIRE(emulator_start(&secured, "production", "0.0.0.0", args) == 0);
     snprintf(secured.host, sizeof secured.host, "127.0.0.1");
     snprintf(secured.base_url, sizeof secured.base_url, "http://127.0.0.1:%d", secured.port);
     free(file);
+    JWT = emu_id_token(&secured, "{\"user_id\": \"alice\"}");
+    EXPIRED_JWT = emu_id_token(&secured, "{\"user_id\": \"alice\", \"exp\": 1}");
     return &secured;
 }
 
@@ -89,7 +86,7 @@ TEST(auth_token_provider_refreshes_after_401) {
     reqlog log;
     reqlog_fetch(e, &log);
     size_t with_jwt = 0, statuses_401 = 0;
-    char expected[512];
+    char expected[2048];
     snprintf(expected, sizeof expected, "Firebase %s", JWT);
     for (size_t i = 0; i < log.count; i++) {
         with_jwt += str_equal(log.items[i].authorization, expected);
@@ -130,7 +127,7 @@ TEST(auth_tokens_only_to_loopback) {
     }
     reqlog log;
     reqlog_fetch(e, &log);
-    char expected[512];
+    char expected[2048];
     snprintf(expected, sizeof expected, "Firebase %s", JWT);
     size_t with = 0;
     for (size_t i = 0; i < log.count; i++) with += str_equal(log.items[i].authorization, expected);

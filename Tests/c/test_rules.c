@@ -33,11 +33,16 @@ static const char *const V1_RULES =
     "  }\n"
     "}\n";
 
-/* Unsigned JWTs ({"alg":"none","typ":"JWT"}): {"user_id":"alice"} and {"user_id":"carol","role":"editor"}. */
-static const char *const ALICE =
-    "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJ1c2VyX2lkIjoiYWxpY2UifQ.";
-static const char *const EDITOR =
-    "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJ1c2VyX2lkIjoiY2Fyb2wiLCJyb2xlIjoiZWRpdG9yIn0.";
+/* The users' ID tokens' claims, minted by the emulator (signed in the production flavor). */
+static const char *const ALICE = "{\"user_id\": \"alice\"}";
+static const char *const EDITOR = "{\"user_id\": \"carol\", \"role\": \"editor\"}";
+
+/* Signs s in as the user these claims describe. */
+static void sign_in_as(fbs_storage *s, const char *claims) {
+    char *token = emu_id_token(EMU, claims);
+    REQUIRE_OK(fbs_storage_set_auth_token(s, token));
+    free(token);
+}
 
 static void put_rules(const char *rules) {
     char url[256];
@@ -66,7 +71,7 @@ TEST(rules_upload_by_size_content_type_and_owner) {
     fbs_storage *s = new_storage();
     CHECK_CODE(upload_typed(s, "photos/alice/a.png", 100, "image/png"), FBS_ERR_UNAUTHORIZED);   /* no user */
     CHECK_EQ_INT(fbs_last_error_http_status(), 403);
-    REQUIRE_OK(fbs_storage_set_auth_token(s, ALICE));
+    sign_in_as(s, ALICE);
     CHECK_CODE(upload_typed(s, "photos/alice/a.png", 100, "image/png"), FBS_OK);
     CHECK_CODE(upload_typed(s, "photos/alice/big.png", 2000, "image/png"), FBS_ERR_UNAUTHORIZED);
     CHECK_CODE(upload_typed(s, "photos/alice/a.txt", 100, "text/plain"), FBS_ERR_UNAUTHORIZED);
@@ -82,9 +87,9 @@ TEST(rules_upload_by_size_content_type_and_owner) {
 TEST(rules_custom_claim_and_overwrite_as_create) {
     put_rules(RULES);
     fbs_storage *s = new_storage();
-    REQUIRE_OK(fbs_storage_set_auth_token(s, ALICE));
+    sign_in_as(s, ALICE);
     CHECK_CODE(upload_bytes(s, "reports/q1.txt", "draft", 5), FBS_ERR_UNAUTHORIZED);   /* claim missing */
-    REQUIRE_OK(fbs_storage_set_auth_token(s, EDITOR));
+    sign_in_as(s, EDITOR);
     CHECK_CODE(upload_bytes(s, "reports/q1.txt", "draft", 5), FBS_OK);
     CHECK_CODE(upload_bytes(s, "reports/q1.txt", "final", 5), FBS_ERR_UNAUTHORIZED);   /* resource != null */
     size_t n = 0;

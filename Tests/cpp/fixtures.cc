@@ -38,7 +38,22 @@ void FlavorTest::SetUp() {
   storage->UseEmulator(emulator().host(), emulator().port());
 }
 
-void FlavorTest::TearDown() { delete app; }
+void FlavorTest::TearDown() {
+  delete storage;
+  delete app;
+}
+
+void FlavorAuthTest::SetUp() {
+  FlavorTest::SetUp();
+  auth = firebase::auth::Auth::GetAuth(app);
+  ASSERT_NE(auth, nullptr);
+  auth->UseEmulator(emulator().host(), static_cast<uint32_t>(emulator().port()));
+}
+
+void FlavorAuthTest::TearDown() {
+  delete auth;
+  FlavorTest::TearDown();
+}
 
 std::string RandomBytes(size_t n, unsigned seed) {
   std::mt19937 generator(seed);

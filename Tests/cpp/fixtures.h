@@ -13,6 +13,7 @@
 
 #include "emulator.h"
 #include "firebase/app.h"
+#include "firebase/auth.h"
 #include "firebase/future.h"
 #include "firebase/storage.h"
 
@@ -77,7 +78,8 @@ class Signal {
 };
 
 // A test on a fresh emulator state of one flavor, with an App (API key, project, bucket) and
-// its Storage pointed at the emulator. The App (and so its Storage and Auth) is deleted after.
+// its Storage pointed at the emulator. The Storage, then the App, are deleted after (a test that
+// deletes one sets its pointer to nullptr).
 class FlavorTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override;
@@ -91,6 +93,15 @@ class FlavorTest : public ::testing::TestWithParam<std::string> {
 
  private:
   TempFiles temp_files_;
+};
+
+// A FlavorTest whose App also has an Auth pointed at the emulator, deleted first after.
+class FlavorAuthTest : public FlavorTest {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  firebase::auth::Auth* auth = nullptr;
 };
 
 #endif  // FBSTORAGE_TESTS_CPP_FIXTURES_H_

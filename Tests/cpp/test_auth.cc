@@ -103,16 +103,7 @@ service firebase.storage {
 
 }  // namespace
 
-class AuthTest : public FlavorTest {
- protected:
-  void SetUp() override {
-    FlavorTest::SetUp();
-    auth = Auth::GetAuth(app);
-    ASSERT_NE(auth, nullptr);
-    auth->UseEmulator(emulator().host(), static_cast<uint32_t>(emulator().port()));
-  }
-  Auth* auth = nullptr;
-};
+class AuthTest : public FlavorAuthTest {};
 INSTANTIATE_TEST_SUITE_P(Flavors, AuthTest, FBS_BOTH_FLAVORS);
 
 TEST_P(AuthTest, GetAuthIsOnePerApp) {
@@ -212,6 +203,34 @@ TEST_P(AuthTest, EmailPasswordAccountsAndTheirErrors) {
             firebase::auth::kAuthErrorUserNotFound);
 }
 
+// The C++ guides' "Update a user's profile": nullptr keeps a field, "" deletes it.
+TEST_P(AuthTest, UpdateUserProfileSetsKeepsAndDeletesFields) {
+  User none;
+  User::UserProfile profile;
+  profile.display_name = "Jane Q. User";
+  EXPECT_EQ(Completed(none.UpdateUserProfile(profile)).error(), firebase::auth::kAuthErrorNoSignedInUser);
+
+  const User& jane = Succeeded(auth->CreateUserWithEmailAndPassword("jane@example.com", "correct horse")).user;
+  profile.photo_url = "https://example.com/jane-q-user/profile.jpg";
+  User user = auth->current_user();
+  Future<void> updated = user.UpdateUserProfile(profile);
+  EXPECT_EQ(Completed(updated).error(), 0) << updated.error_message();
+  EXPECT_EQ(user.UpdateUserProfileLastResult(), updated);
+  EXPECT_EQ(auth->current_user().uid(), jane.uid());
+  EXPECT_EQ(auth->current_user().display_name(), "Jane Q. User");
+  EXPECT_EQ(auth->current_user().photo_url(), "https://example.com/jane-q-user/profile.jpg");
+
+  User::UserProfile remove_photo;
+  remove_photo.photo_url = "";
+  EXPECT_EQ(Completed(auth->current_user().UpdateUserProfile(remove_photo)).error(), 0);
+  EXPECT_EQ(auth->current_user().display_name(), "Jane Q. User");
+  EXPECT_EQ(auth->current_user().photo_url(), "");
+
+  User::UserProfile bad;
+  bad.display_name = "line\nbreak";
+  EXPECT_EQ(Completed(auth->current_user().UpdateUserProfile(bad)).error(), firebase::auth::kAuthErrorInvalidParameter);
+}
+
 TEST_P(AuthTest, CustomTokenWithClaims) {
   Future<AuthResult> signed_in = auth->SignInWithCustomToken(CustomToken("custom-uid", R"({"role":"editor"})").c_str());
   const User& user = Succeeded(signed_in).user;
@@ -277,6 +296,7 @@ TEST_P(AuthTest, StorageSendsTheAppsUser) {
   EXPECT_EQ(Succeeded(storage->GetReference("users/" + uid + "/a.txt").GetMetadata()).size_bytes(), 4);
   auth->SignOut();
   EXPECT_NE(denied(storage->GetReference("users/" + uid + "/b.txt").PutBytes("x", 1)), 0);
+  delete later;
 
   // A Storage created before the Auth uses it too; deleting the Auth detaches it.
   emulator().Reset();
@@ -291,5 +311,6 @@ TEST_P(AuthTest, StorageSendsTheAppsUser) {
   Succeeded(early->GetReference("users/" + second_uid + "/c.txt").PutBytes("c", 1));
   delete second_auth;
   EXPECT_NE(denied(early->GetReference("users/" + second_uid + "/d.txt").PutBytes("d", 1)), 0);
-  delete second;  // deletes `early` with it
+  delete early;
+  delete second;
 }

@@ -1,6 +1,7 @@
 // test_storage.cc — firebase::storage over the bundled emulator, both flavors: every method
 // of Storage, StorageReference, Metadata, Listener, Controller and StorageListResult.
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -121,6 +122,34 @@ TEST_P(StorageTest, RetryTimesAreSetAndRead) {
   EXPECT_EQ(storage->max_operation_retry_time(), 5);
   storage->set_max_operation_retry_time(-1);  // refused on stderr: the old value stays
   EXPECT_EQ(storage->max_operation_retry_time(), 5);
+}
+
+// The retry deadlines bound how long an operation retries (the SDK's set_max_*_retry_time):
+// against a server answering 503 to everything, with deadlines of 1 s, each kind of operation
+// ends with kErrorRetryLimitExceeded after retrying, in seconds (the defaults: 120 s, 600 s).
+TEST_P(StorageTest, RetryTimesBoundOperationsAgainstAFailingServer) {
+  StorageReference ref = storage->GetReference("retry/a.txt");
+  Succeeded(ref.PutBytes("abc", 3));
+  emulator().AddFault(R"({"match": {"path_prefix": "/v0/b/"}, "times": 100000, "action": {"status": 503}})");
+  storage->set_max_operation_retry_time(1);
+  storage->set_max_download_retry_time(1);
+  storage->set_max_upload_retry_time(1);
+  auto started = std::chrono::steady_clock::now();
+  char buffer[16];
+  std::vector<firebase::FutureBase> operations = {ref.GetMetadata(), ref.GetBytes(buffer, sizeof buffer),
+                                                  ref.PutBytes("x", 1)};
+  for (auto& operation : operations) {
+    Completed(operation);
+    EXPECT_EQ(operation.error(), firebase::storage::kErrorRetryLimitExceeded) << operation.error_message();
+  }
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::printf("three operations against 503s with 1 s deadlines ended after %.2f s\n", seconds);
+  EXPECT_GE(seconds, 0.9);  // retried until the deadline
+  EXPECT_LT(seconds, 8.0);
+  std::string log = emulator().RequestsJson();
+  size_t refused = 0;
+  for (size_t at = log.find("503"); at != std::string::npos; at = log.find("503", at + 1)) refused++;
+  EXPECT_GT(refused, operations.size());  // retried, not failed at the first 503
 }
 
 TEST_P(StorageTest, PutBytesWithMetadataThenGetMetadataAndBytes) {

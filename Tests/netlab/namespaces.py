@@ -85,9 +85,14 @@ class Topology:
             ip("-6", "addr", "add", f"{v6}/64", "dev", self.device, "nodad", netns=name)
             ip("link", "set", self.device, "up", netns=name)
         self.wait_for_carrier()
-        resolv = NETNS_ETC / self.client / "resolv.conf"
-        resolv.parent.mkdir(parents=True, exist_ok=True)
-        resolv.write_text(f"nameserver {self.server_v4}\n{RESOLV_OPTIONS}\n")
+        (NETNS_ETC / self.client).mkdir(parents=True, exist_ok=True)
+        self.set_resolver_timeout(None)
+
+    def set_resolver_timeout(self, seconds: int | None) -> None:
+        """How long the client's resolver waits for an answer (one attempt); None: the lab's 1 s.
+        glibc rereads resolv.conf when it changes, so running processes follow."""
+        options = RESOLV_OPTIONS if seconds is None else f"options timeout:{seconds} attempts:1"
+        (NETNS_ETC / self.client / "resolv.conf").write_text(f"nameserver {self.server_v4}\n{options}\n")
 
     def destroy(self) -> None:
         """Removes both namespaces and the resolv.conf directory. Safe to call twice."""

@@ -106,6 +106,9 @@ int main(int argc, char** argv) {
   firebase::Future<std::string> url = ref.GetDownloadUrl();
   if (!Succeeded(url, "download URL")) return 1;
   std::printf("download URL: %s\n", url.result()->c_str());
-  delete app;  // deletes its Storage and Auth
+  // As the SDK: the App last (deleting it first would only invalidate the others).
+  delete storage;
+  delete auth;
+  delete app;
   return 0;
 }

@@ -1,12 +1,14 @@
 // firebase/app.h — firebase::App and firebase::AppOptions, as the Firebase C++ SDK declares
 // them (app/src/include/firebase/app.h), for fbstorage's Storage and Auth.
 //
-// Differences on Linux (docs: README "C++"): App::Create() without options and
-// AppOptions::LoadFromJsonConfig() are not provided (no google-services.json reading): pass the
-// options. Thread safety: Create, GetInstance, GetApps and ~App lock a process-wide registry.
+// As the desktop SDK, App::Create() without options reads google-services-desktop.json, else
+// google-services.json, from the working directory. Deleting an App invalidates (never deletes)
+// its Storage and Auth instances: they stay valid to delete, in any order (docs/cpp.md
+// "Lifetimes"). Thread safety: Create, GetInstance, GetApps and ~App lock a process-wide registry.
 #ifndef FIREBASE_APP_H_
 #define FIREBASE_APP_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,12 @@ class AppOptions {
  public:
   AppOptions() {}
 
+  // Reads the options of a google-services.json text (project_info, and the first client's
+  // app id and current API key, as the SDK). Into options when given, else into a new
+  // AppOptions (the caller deletes it). nullptr when the text is not such a configuration
+  // (the reason goes to stderr).
+  static AppOptions* LoadFromJsonConfig(const char* config, AppOptions* options = nullptr);
+
   void set_app_id(const char* id) { app_id_ = id ? id : ""; }
   const char* app_id() const { return app_id_.c_str(); }
   void set_api_key(const char* key) { api_key_ = key ? key : ""; }
@@ -44,6 +52,11 @@ class AppOptions {
   const char* storage_bucket() const { return storage_bucket_.c_str(); }
   void set_project_id(const char* project) { project_id_ = project ? project : ""; }
   const char* project_id() const { return project_id_.c_str(); }
+  void set_client_id(const char* client_id) { client_id_ = client_id ? client_id : ""; }
+  const char* client_id() const { return client_id_.c_str(); }
+  // The Android package name of google-services.json's client.
+  void set_package_name(const char* package_name) { package_name_ = package_name ? package_name : ""; }
+  const char* package_name() const { return package_name_.c_str(); }
 
  private:
   std::string api_key_;
@@ -53,13 +66,20 @@ class AppOptions {
   std::string fcm_sender_id_;
   std::string storage_bucket_;
   std::string project_id_;
+  std::string client_id_;
+  std::string package_name_;
 };
 
-// One configured Firebase app. Deleting it deletes its Storage and Auth instances.
+// One configured Firebase app. Deleting it invalidates its Storage and Auth instances (stderr
+// warns), which must still be deleted.
 class App {
  public:
   ~App();
 
+  // The default app, with the options of google-services-desktop.json or google-services.json
+  // in the working directory (the first that exists); nullptr (stderr says why) when neither
+  // can be read.
+  static App* Create();
   // When an app of that name exists already: that app, with its options (stderr says so).
   static App* Create(const AppOptions& options);
   static App* Create(const AppOptions& options, const char* name);
@@ -73,7 +93,7 @@ class App {
   const AppOptions& options() const { return options_; }
 
   // fbstorage: the registry of this app's Storage and Auth instances.
-  internal::AppInternal* internal() const { return internal_; }
+  const std::shared_ptr<internal::AppInternal>& internal() const { return internal_; }
 
  private:
   App(const AppOptions& options, const char* name);
@@ -82,7 +102,7 @@ class App {
 
   std::string name_;
   AppOptions options_;
-  internal::AppInternal* internal_;
+  std::shared_ptr<internal::AppInternal> internal_;
 };
 
 }  // namespace firebase

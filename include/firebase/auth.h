@@ -2,7 +2,9 @@
 // (auth/src/include/firebase/auth.h), for the sign-in flows fbstorage's core implements:
 // anonymous, email/password (create and sign in), custom token, sign-out, ID tokens, listeners.
 //
-// One Auth per App (GetAuth; deleted by `delete` or with its App). The Storage instances of
+// One Auth per App (GetAuth; deleted by `delete`). Deleting its App tears it down (listeners
+// removed, current_user() invalid, its calls fail with kAuthErrorFailure): the object stays
+// until deleted, and app() must not be called any more. The Storage instances of
 // the same App send its current user's ID token with every request. FIREBASE_AUTH_EMULATOR_HOST
 // selects an emulator as UseEmulator does. Futures and listeners complete and run on the
 // Auth's callback thread; listeners run once when added, then on every change (state) or new
@@ -76,6 +78,7 @@ class AuthStateListener {
 
  private:
   friend class Auth;
+  friend class internal::AuthInternal;
   std::vector<Auth*> auths_;
 };
 
@@ -86,6 +89,7 @@ class IdTokenListener {
 
  private:
   friend class Auth;
+  friend class internal::AuthInternal;
   std::vector<Auth*> auths_;
 };
 

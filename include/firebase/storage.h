@@ -1,14 +1,18 @@
 // firebase/storage.h — firebase::storage::Storage, as the Firebase C++ SDK declares it
 // (storage/src/include/firebase/storage.h), over fbstorage's C API.
 //
-// One Storage per (App, URL), created by GetInstance and deleted by `delete` or with its App;
-// deleting it cancels its running operations (their Futures complete with kErrorCancelled).
+// One Storage per (App, URL), created by GetInstance and deleted by `delete`. Deleting it, or
+// its App, cancels its running operations (their Futures complete with kErrorCancelled) and
+// invalidates everything made from it: references, metadata, list results and controllers say
+// is_valid() false, storage() null, and their operations fail at once. After its App was
+// deleted a Storage is invalid too (app() null) and must still be deleted.
 // When the App has an Auth (firebase/auth.h), every request carries its current user's ID
 // token, as in the SDK. FIREBASE_STORAGE_EMULATOR_HOST=host:port selects an emulator as
 // UseEmulator does. Thread safety: every method may be called from any thread.
 #ifndef FIREBASE_STORAGE_H_
 #define FIREBASE_STORAGE_H_
 
+#include <memory>
 #include <string>
 
 #include "firebase/app.h"
@@ -35,6 +39,7 @@ class Storage {
   // The Storage of url ("gs://bucket"); nullptr when it is not a bucket URL.
   static Storage* GetInstance(::firebase::App* app, const char* url, InitResult* init_result_out = nullptr);
 
+  // nullptr once the App was deleted.
   ::firebase::App* app();
   // The URL given to GetInstance, "" for the default bucket.
   std::string url();
@@ -58,14 +63,14 @@ class Storage {
   void UseEmulator(const char* host, int port);
 
   // fbstorage: the internal representation.
-  internal::StorageInternal* internal() const { return internal_; }
+  const std::shared_ptr<internal::StorageInternal>& internal() const { return internal_; }
 
  private:
   Storage(::firebase::App* app, const char* url);
   Storage(const Storage& src) = delete;
   Storage& operator=(const Storage& src) = delete;
 
-  internal::StorageInternal* internal_;
+  std::shared_ptr<internal::StorageInternal> internal_;
 };
 
 }  // namespace storage

@@ -192,6 +192,16 @@ final class EasyTransfer {
         var message = String(cString: curl_easy_strerror(code))
         let detail = String(cString: errorBuffer)
         if !detail.isEmpty && detail != message { message += ": " + detail }
+        if code == CURLE_SSL_CONNECT_ERROR && handshakeWasCut(detail) { return .handshakeInterrupted(message: message) }
         return .failed(code: Int32(code.rawValue), message: message)
+    }
+
+    /// Whether a failed TLS handshake failed because the connection went away (a reset, an EOF:
+    /// a server restarting behind a load balancer) rather than because the server refused it.
+    /// OpenSSL reports the former as SSL_ERROR_SYSCALL or "unexpected eof", with the socket's errno.
+    private func handshakeWasCut(_ detail: String) -> Bool {
+        var osErrno = 0
+        _ = ccurl_getinfo_long(easy, CURLINFO_OS_ERRNO, &osErrno)
+        return osErrno != 0 || detail.contains("SSL_ERROR_SYSCALL") || detail.contains("unexpected eof")
     }
 }

@@ -10,6 +10,10 @@ enum TransportError: Error, Sendable, Equatable {
     /// libcurl failed: its `CURLcode` and a message made of `curl_easy_strerror` and the error buffer.
     /// The message never contains header values (they may hold credentials).
     case failed(code: Int32, message: String)
+    /// The connection was reset or closed during the TLS handshake (curl's CURLE_SSL_CONNECT_ERROR
+    /// with a socket error or an early EOF): a network failure, retried, unlike a handshake the
+    /// server refused (a protocol or cipher mismatch, plain http on the port), which stays `.failed`.
+    case handshakeInterrupted(message: String)
     /// The proxy answered the CONNECT of an https request with this error status (e.g. 403, 407).
     case proxyRefused(status: Int)
     /// The resolver answered that the host name does not exist (NXDOMAIN), as opposed to failing

@@ -57,6 +57,7 @@ extension TransportError: CustomStringConvertible {
         case .hostNotFound(let host): return "The host name \"\(host)\" does not exist (the resolver answered that no such name is known)"
         case .rejectedByLibcurl(let message): return "Internal error: \(message)"
         case .invalidRequest(let message): return message
+        case .handshakeInterrupted(let message): return "Network error: \(message)"
         }
     }
 
@@ -69,6 +70,7 @@ extension TransportError: CustomStringConvertible {
         case .hostNotFound: return StorageError(code: .hostNotFound, message: "\(description): is the endpoint's name spelled right?")
         case .rejectedByLibcurl: return StorageError(code: .internalError, message: description)
         case .invalidRequest: return StorageError(code: .invalidArgument, message: description)
+        case .handshakeInterrupted: return nil
         case .failed(let code, let message):
             if Self.tlsCurlCodes.contains(code) {
                 return StorageError(code: .tls, message: "TLS failed for \(subject): \(message)")

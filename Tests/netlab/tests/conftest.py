@@ -69,6 +69,7 @@ class Lab:
         self.topology.set_link(True)
         self.topology.drop_ipv6_route(False)
         self.topology.shape(None)
+        self.topology.set_resolver_timeout(None)
         if self.dns.process is None or not self.dns.names:
             self.dns.start()
         else:

@@ -116,6 +116,28 @@ def test_nxdomain_fails_fast_with_its_own_error(network: Lab) -> None:
     print(f"\nNXDOMAIN: {failure.value} (after {failed_after:.2f} s)")
 
 
+def test_a_slow_resolver_is_bounded_by_the_connect_timeout(network: Lab) -> None:
+    """A resolver that would take 30 s to give up: each attempt ends at the 2 s connect timeout
+    and the operation fails at its 6 s deadline, not after the resolver's 30 s (libcurl's lookup
+    thread is left to finish on its own instead of being waited for by the transfer thread), and
+    the storage closes at once."""
+    network.dns.pause()
+    network.topology.set_resolver_timeout(30)
+    deadline = 6.0
+    started = time.monotonic()
+    with network.storage(connect_timeout=2, max_operation_retry_time=deadline) as storage:
+        with pytest.raises(fbstorage.StorageError) as failure:
+            storage.reference("x").get_metadata()
+        failed_after = time.monotonic() - started
+    closed_after = time.monotonic() - started
+    print(f"\nresolver slow (30 s), connect timeout 2 s, deadline {deadline:.0f} s: failed after "
+          f"{failed_after:.1f} s, closed after {closed_after:.1f} s: {failure.value}")
+    assert failure.value.code == fbstorage.StorageErrorCode.RETRY_LIMIT_EXCEEDED, failure.value
+    assert "resolving timed out" in str(failure.value).lower()
+    assert deadline - 1 < failed_after < deadline + 4
+    assert closed_after < failed_after + 2
+
+
 def test_a_resolver_that_does_not_answer_fails_at_the_deadline(network: Lab) -> None:
     """dnsmasq stopped with SIGSTOP: every lookup goes unanswered (1 s each, the lab's
     resolv.conf); the operation fails at its deadline with the lookup's error, not later."""

@@ -1,5 +1,5 @@
 // app.cc — firebase::App: named options in a process-wide registry, and the registry of each
-// app's Storage and Auth instances (deleted with the app).
+// app's Storage and Auth instances (invalidated with the app, deleted by their owner).
 #include "firebase/app.h"
 
 #include <cstdio>
@@ -24,20 +24,32 @@ std::map<std::string, App*>& Apps() {
 }  // namespace
 
 App::App(const AppOptions& options, const char* name)
-    : name_(name), options_(options), internal_(new internal::AppInternal) {}
+    : name_(name), options_(options), internal_(std::make_shared<internal::AppInternal>()) {}
 
 App::~App() {
   {
     std::lock_guard<std::mutex> lock(AppsMutex());
     Apps().erase(name_);
   }
-  std::map<void*, std::function<void()>> deleters;
+  std::map<void*, std::function<void()>> invalidators;
   {
     std::lock_guard<std::mutex> lock(internal_->mutex);
-    deleters.swap(internal_->deleters);
+    invalidators.swap(internal_->invalidators);
+    internal_->storages.clear();
+    internal_->auth = nullptr;
+    internal_->attach_auth = nullptr;
   }
-  for (auto& entry : deleters) entry.second();
-  delete internal_;
+  if (!invalidators.empty())  // as the SDK: the instances are torn down, their objects stay
+    std::fprintf(stderr,
+                 "firebase::App::~App: App %s deleted before %zu of its Storage/Auth instances: they are invalid "
+                 "now; delete them too.\n",
+                 name_.c_str(), invalidators.size());
+  for (auto& entry : invalidators) entry.second();
+}
+
+App* App::Create() {
+  AppOptions options;
+  return internal::LoadDefaultAppOptions(&options) ? Create(options) : nullptr;
 }
 
 App* App::Create(const AppOptions& options) { return Create(options, kDefaultAppName); }

@@ -33,8 +33,16 @@ int MapError(int fbs_code) {
     case FBS_ERR_AUTH_REQUIRES_RECENT_LOGIN: return kAuthErrorRequiresRecentLogin;
     case FBS_ERR_RETRY_LIMIT_EXCEEDED: return kAuthErrorNetworkRequestFailed;
     case FBS_ERR_CANCELLED: return kAuthErrorCancelled;
+    case FBS_ERR_INVALID_ARGUMENT: return kAuthErrorInvalidParameter;
     default: return kAuthErrorFailure;
   }
+}
+
+const char kAuthDeletedMessage[] = "the Auth, or its App, was deleted";
+
+std::shared_ptr<fbstorage::Auth> AuthInternal::core() const {
+  std::lock_guard<std::mutex> lock(core_mutex_);
+  return core_;
 }
 
 }  // namespace internal
@@ -47,13 +55,15 @@ std::mutex& ListenersMutex() {
   return mutex;
 }
 
-// A sign-in flow as a Future<AuthResult>.
+// A sign-in flow as a Future<AuthResult>; fails once the Auth is torn down.
 template <class Start>
 Future<AuthResult> SignIn(const std::shared_ptr<internal::AuthInternal>& auth,
                           firebase::internal::LastResult<AuthResult>& last, Start start) {
+  auto core = auth->core();
+  if (!core) return last.set(firebase::internal::FailedFuture<AuthResult>(kAuthErrorFailure, internal::kAuthDeletedMessage));
   std::weak_ptr<internal::AuthInternal> weak = auth;
   return last.set(RunOperation<AuthResult, fbstorage::UserView>(
-      internal::MapError, [&](auto done) { start(auth->auth, done); },
+      internal::MapError, [&](auto done) { start(*core, done); },
       [weak](const fbstorage::UserView& user) {
         AuthResult result;
         result.user = internal::MakeUser(weak.lock(), &user);
@@ -62,73 +72,125 @@ Future<AuthResult> SignIn(const std::shared_ptr<internal::AuthInternal>& auth,
       }));
 }
 
-void Report(const char* what, const fbstorage::Error& e) {
-  std::fprintf(stderr, "firebase::auth::Auth::%s: %s\n", what, e.what());
+void Report(const char* what, const char* message) { std::fprintf(stderr, "firebase::auth::Auth::%s: %s\n", what, message); }
+
+// Runs call(core), or says on stderr that the Auth is torn down; a failure goes to stderr too.
+template <class Call>
+void WithCore(const internal::AuthInternal& auth, const char* what, Call call) {
+  auto core = auth.core();
+  if (!core) return Report(what, internal::kAuthDeletedMessage);
+  try {
+    call(*core);
+  } catch (const fbstorage::Error& e) {
+    Report(what, e.what());
+  }
+}
+
+// Removes one listener from the core and from the listener's list of Auths.
+template <class L>
+void RemoveListener(internal::AuthInternal& auth, L* listener, std::map<L*, fbstorage::Auth::ListenerId>& ids,
+                    std::vector<Auth*>& auths) {
+  fbstorage::Auth::ListenerId id;
+  {
+    std::lock_guard<std::mutex> lock(auth.mutex);
+    auto found = ids.find(listener);
+    if (found == ids.end()) return;
+    id = found->second;
+    ids.erase(found);
+  }
+  {
+    std::lock_guard<std::mutex> lock(ListenersMutex());
+    auths.erase(std::remove(auths.begin(), auths.end(), auth.owner), auths.end());
+  }
+  // remove_listener waits for a running call of it (unless called from one).
+  WithCore(auth, "RemoveListener", [id](fbstorage::Auth& core) { core.remove_listener(id); });
+}
+
+template <class L>
+std::vector<L*> Listeners(internal::AuthInternal& auth, const std::map<L*, fbstorage::Auth::ListenerId>& ids) {
+  std::lock_guard<std::mutex> lock(auth.mutex);
+  std::vector<L*> listeners;
+  for (auto& entry : ids) listeners.push_back(entry.first);
+  return listeners;
 }
 
 }  // namespace
+
+void internal::AuthInternal::TearDown() {
+  for (auto* listener : Listeners(*this, state_listeners)) RemoveListener(*this, listener, state_listeners, listener->auths_);
+  for (auto* listener : Listeners(*this, id_token_listeners))
+    RemoveListener(*this, listener, id_token_listeners, listener->auths_);
+  std::shared_ptr<fbstorage::Auth> core;
+  {
+    std::lock_guard<std::mutex> lock(core_mutex_);
+    core.swap(core_);
+  }
+  // Freed here, out of the lock (unless a call on another thread holds it a moment longer).
+}
 
 Auth::Auth(App* app, std::shared_ptr<internal::AuthInternal> internal) : app_(app), internal_(std::move(internal)) {}
 
 Auth* Auth::GetAuth(App* app, InitResult* init_result_out) {
   if (init_result_out) *init_result_out = kInitResultSuccess;
   if (!app) return nullptr;
-  firebase::internal::AppInternal* registry = app->internal();
-  std::lock_guard<std::mutex> lock(registry->mutex);
-  if (registry->auth) return static_cast<Auth*>(registry->auth);
-  std::shared_ptr<internal::AuthInternal> internal;
+  firebase::internal::AppInternal& registry = *app->internal();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  if (registry.auth) return static_cast<Auth*>(registry.auth);
+  Auth* auth = new Auth(app, nullptr);
   try {
-    internal = std::make_shared<internal::AuthInternal>(app, app->options().api_key(), app->options().project_id());
+    auth->internal_ = std::make_shared<internal::AuthInternal>(auth, app, app->internal());
   } catch (const fbstorage::Error& e) {
-    Report("GetAuth", e);
+    Report("GetAuth", e.what());
+    delete auth;
     return nullptr;
   }
-  Auth* auth = new Auth(app, internal);
   // The app's storages, present and future, send this auth's user (fbs_storage_use_auth).
-  std::weak_ptr<internal::AuthInternal> weak = internal;
-  registry->attach_auth = [weak](fbstorage::Storage& storage) {
-    if (auto alive = weak.lock()) storage.use_auth(&alive->auth);
+  std::weak_ptr<internal::AuthInternal> weak = auth->internal_;
+  registry.attach_auth = [weak](fbstorage::Storage& storage) {
+    auto alive = weak.lock();
+    if (auto core = alive ? alive->core() : nullptr) storage.use_auth(core.get());
   };
-  for (auto& entry : registry->storages) registry->attach_auth(*entry.second.core);
-  registry->auth = auth;
-  registry->deleters[auth] = [auth] { delete auth; };
+  for (auto& entry : registry.storages)
+    if (auto core = entry.second.core.lock()) registry.attach_auth(*core);
+  registry.auth = auth;
+  registry.invalidators[auth] = [weak] {
+    if (auto alive = weak.lock()) alive->TearDown();
+  };
   return auth;
 }
 
 Auth::~Auth() {
-  firebase::internal::AppInternal* registry = app_->internal();
+  if (!internal_) return;  // GetAuth failed to make it
+  firebase::internal::AppInternal& registry = *internal_->registry;
   {
-    std::lock_guard<std::mutex> lock(registry->mutex);
-    registry->attach_auth = nullptr;
-    registry->auth = nullptr;
-    registry->deleters.erase(this);
-    for (auto& entry : registry->storages) {
-      try {
-        entry.second.core->use_auth(nullptr);
-      } catch (const fbstorage::Error& e) {
-        Report("~Auth", e);
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    if (registry.auth == this) {
+      registry.attach_auth = nullptr;
+      registry.auth = nullptr;
+      for (auto& entry : registry.storages) {
+        auto core = entry.second.core.lock();
+        try {
+          if (core) core->use_auth(nullptr);
+        } catch (const fbstorage::Error& e) {
+          Report("~Auth", e.what());
+        }
       }
     }
+    registry.invalidators.erase(this);
   }
-  std::vector<AuthStateListener*> state_listeners;
-  std::vector<IdTokenListener*> id_token_listeners;
-  {
-    std::lock_guard<std::mutex> lock(internal_->mutex);
-    for (auto& entry : internal_->state_listeners) state_listeners.push_back(entry.first);
-    for (auto& entry : internal_->id_token_listeners) id_token_listeners.push_back(entry.first);
-  }
-  for (auto* listener : state_listeners) RemoveAuthStateListener(listener);
-  for (auto* listener : id_token_listeners) RemoveIdTokenListener(listener);
+  internal_->TearDown();
 }
 
 App& Auth::app() { return *app_; }
 
 User Auth::current_user() {
+  auto core = internal_->core();
+  if (!core) return User();
   try {
-    auto user = internal_->auth.current_user();
+    auto user = core->current_user();
     return internal::MakeUser(internal_, user ? &*user : nullptr);
   } catch (const fbstorage::Error& e) {
-    Report("current_user", e);
+    Report("current_user", e.what());
     return User();
   }
 }
@@ -162,19 +224,12 @@ Future<AuthResult> Auth::CreateUserWithEmailAndPasswordLastResult() const { retu
 Future<AuthResult> Auth::SignInWithCustomTokenLastResult() const { return internal_->custom_token_result.get(); }
 
 void Auth::SignOut() {
-  try {
-    internal_->auth.sign_out();
-  } catch (const fbstorage::Error& e) {
-    Report("SignOut", e);
-  }
+  WithCore(*internal_, "SignOut", [](fbstorage::Auth& core) { core.sign_out(); });
 }
 
 void Auth::UseEmulator(std::string host, uint32_t port) {
-  try {
-    internal_->auth.use_emulator(host, port > 65535 ? -1 : static_cast<int>(port));
-  } catch (const fbstorage::Error& e) {
-    Report("UseEmulator", e);
-  }
+  WithCore(*internal_, "UseEmulator",
+           [&](fbstorage::Auth& core) { core.use_emulator(host, port > 65535 ? -1 : static_cast<int>(port)); });
 }
 
 namespace {
@@ -182,75 +237,47 @@ namespace {
 // Adds a listener once per auth: registers it with the core and notes the auth in the
 // listener (its destructor removes it from every auth it was added to).
 template <class L, class Notify>
-void AddListener(Auth* auth, L* listener, std::map<L*, fbstorage::Auth::ListenerId>& ids, std::mutex& mutex,
-                 fbstorage::Auth::ListenerId (fbstorage::Auth::*add)(fbstorage::Auth::Listener), fbstorage::Auth& core,
+void AddListener(internal::AuthInternal& auth, L* listener, std::map<L*, fbstorage::Auth::ListenerId>& ids,
+                 fbstorage::Auth::ListenerId (fbstorage::Auth::*add)(fbstorage::Auth::Listener),
                  std::vector<Auth*>& auths, Notify notify) {
   if (!listener) return;
   {
-    std::lock_guard<std::mutex> lock(mutex);
+    std::lock_guard<std::mutex> lock(auth.mutex);
     if (ids.count(listener)) return;
   }
-  fbstorage::Auth::ListenerId id;
-  try {
-    id = (core.*add)([auth, listener, notify](const fbstorage::UserView*) { notify(listener, auth); });
-  } catch (const fbstorage::Error& e) {
-    Report("AddListener", e);
-    return;
-  }
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    ids[listener] = id;
-  }
-  std::lock_guard<std::mutex> lock(ListenersMutex());
-  auths.push_back(auth);
-}
-
-template <class L>
-void RemoveListener(Auth* auth, L* listener, std::map<L*, fbstorage::Auth::ListenerId>& ids, std::mutex& mutex,
-                    fbstorage::Auth& core, std::vector<Auth*>& auths) {
-  if (!listener) return;
-  fbstorage::Auth::ListenerId id;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto found = ids.find(listener);
-    if (found == ids.end()) return;
-    id = found->second;
-    ids.erase(found);
-  }
-  {
+  Auth* owner = auth.owner;
+  WithCore(auth, "AddListener", [&](fbstorage::Auth& core) {
+    fbstorage::Auth::ListenerId id =
+        (core.*add)([owner, listener, notify](const fbstorage::UserView*) { notify(listener, owner); });
+    {
+      std::lock_guard<std::mutex> lock(auth.mutex);
+      ids[listener] = id;
+    }
     std::lock_guard<std::mutex> lock(ListenersMutex());
-    auths.erase(std::remove(auths.begin(), auths.end(), auth), auths.end());
-  }
-  try {
-    core.remove_listener(id);  // waits for a running call of it (unless called from one)
-  } catch (const fbstorage::Error& e) {
-    Report("RemoveListener", e);
-  }
+    auths.push_back(owner);
+  });
 }
 
 }  // namespace
 
 void Auth::AddAuthStateListener(AuthStateListener* listener) {
   if (!listener) return;
-  AddListener(this, listener, internal_->state_listeners, internal_->mutex, &fbstorage::Auth::add_state_listener,
-              internal_->auth, listener->auths_,
+  AddListener(*internal_, listener, internal_->state_listeners, &fbstorage::Auth::add_state_listener, listener->auths_,
               [](AuthStateListener* l, Auth* auth) { l->OnAuthStateChanged(auth); });
 }
 
 void Auth::RemoveAuthStateListener(AuthStateListener* listener) {
-  if (!listener) return;
-  RemoveListener(this, listener, internal_->state_listeners, internal_->mutex, internal_->auth, listener->auths_);
+  if (listener) RemoveListener(*internal_, listener, internal_->state_listeners, listener->auths_);
 }
 
 void Auth::AddIdTokenListener(IdTokenListener* listener) {
   if (!listener) return;
-  AddListener(this, listener, internal_->id_token_listeners, internal_->mutex, &fbstorage::Auth::add_id_token_listener,
-              internal_->auth, listener->auths_, [](IdTokenListener* l, Auth* auth) { l->OnIdTokenChanged(auth); });
+  AddListener(*internal_, listener, internal_->id_token_listeners, &fbstorage::Auth::add_id_token_listener,
+              listener->auths_, [](IdTokenListener* l, Auth* auth) { l->OnIdTokenChanged(auth); });
 }
 
 void Auth::RemoveIdTokenListener(IdTokenListener* listener) {
-  if (!listener) return;
-  RemoveListener(this, listener, internal_->id_token_listeners, internal_->mutex, internal_->auth, listener->auths_);
+  if (listener) RemoveListener(*internal_, listener, internal_->id_token_listeners, listener->auths_);
 }
 
 namespace {

@@ -22,19 +22,37 @@ struct UserProfileData {
   int64_t auth_time_ms = 0;
 };
 
+// An Auth's state, shared by the Auth and its Users. TearDown() (deleting the Auth or its App)
+// removes its listeners and frees the fbstorage auth; the Auth object stays until deleted.
 class AuthInternal {
  public:
-  AuthInternal(App* app, const char* api_key, const char* project_id)
-      : app(app), auth(api_key, *project_id ? std::optional<std::string_view>(project_id) : std::nullopt) {}
-  App* app;
-  fbstorage::Auth auth;
+  AuthInternal(Auth* owner, App* app, std::shared_ptr<firebase::internal::AppInternal> registry)
+      : owner(owner), registry(std::move(registry)),
+        core_(std::make_shared<fbstorage::Auth>(
+            app->options().api_key(),
+            *app->options().project_id() ? std::optional<std::string_view>(app->options().project_id()) : std::nullopt)) {}
+
+  // Null once torn down.
+  std::shared_ptr<fbstorage::Auth> core() const;
+  // Idempotent.
+  void TearDown();
+
+  Auth* const owner;  // compared, never dereferenced after ~Auth
+  const std::shared_ptr<firebase::internal::AppInternal> registry;
   firebase::internal::LastResult<AuthResult> custom_token_result, anonymous_result, email_result, create_user_result;
   firebase::internal::LastResult<std::string> token_result;
-  firebase::internal::LastResult<void> delete_result;
-  std::mutex mutex;
+  firebase::internal::LastResult<void> delete_result, update_profile_result;
+  std::mutex mutex;  // guards the listener maps
   std::map<AuthStateListener*, fbstorage::Auth::ListenerId> state_listeners;
   std::map<IdTokenListener*, fbstorage::Auth::ListenerId> id_token_listeners;
+
+ private:
+  mutable std::mutex core_mutex_;
+  std::shared_ptr<fbstorage::Auth> core_;
 };
+
+// What a message says of an Auth torn down by its deletion or its App's.
+extern const char kAuthDeletedMessage[];
 
 // A User snapshot of an fbstorage user (invalid for nullptr).
 User MakeUser(const std::shared_ptr<AuthInternal>& auth, const fbstorage::UserView* user);

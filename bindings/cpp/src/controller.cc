@@ -15,9 +15,9 @@ Controller::Controller(Controller&& other) = default;
 Controller& Controller::operator=(Controller&& other) = default;
 
 namespace {
-// The bound task while it runs, else null.
+// The bound task while it runs and its Storage is valid, else null.
 std::shared_ptr<fbstorage::Task> RunningTask(const std::shared_ptr<internal::ControllerInternal>& internal) {
-  if (!internal) return nullptr;
+  if (!internal || !internal->reference.is_valid()) return nullptr;
   std::lock_guard<std::mutex> lock(internal->mutex);
   return internal->task;
 }
@@ -89,9 +89,9 @@ int64_t Controller::total_byte_count() const {
   return internal_->final_total;
 }
 
-StorageReference Controller::GetReference() const { return internal_ ? internal_->reference : StorageReference(); }
+StorageReference Controller::GetReference() const { return is_valid() ? internal_->reference : StorageReference(); }
 
-bool Controller::is_valid() const { return internal_ != nullptr; }
+bool Controller::is_valid() const { return internal_ && internal_->reference.is_valid(); }
 
 }  // namespace storage
 }  // namespace firebase

@@ -84,6 +84,14 @@ class Promise<void> {
   std::shared_ptr<detail::FutureState> state_;
 };
 
+// A Future that has failed already.
+template <class T>
+Future<T> FailedFuture(int error, const std::string& message) {
+  Promise<T> promise;
+  promise.Fail(error, message);
+  return promise.future();
+}
+
 // Starts an fbstorage *_async call (start(completion)) and completes the promise with
 // convert(value), or with map_error(code) and the message when it fails, at the call or later.
 template <class T, class V, class Start, class Convert>
@@ -109,22 +117,27 @@ Future<T> RunOperation(int (*map_error)(int), Start start, Convert convert) {
   return promise.future();
 }
 
-// An App's Storage and Auth instances.
+// An App's Storage and Auth instances. Shared by the App and its instances, so that an instance
+// deleted after its App can still leave it.
 class AppInternal {
  public:
   std::mutex mutex;
   struct StorageEntry {
-    void* instance;            // storage::Storage*
-    fbstorage::Storage* core;  // its fbstorage storage
+    void* instance;                         // storage::Storage*
+    std::weak_ptr<fbstorage::Storage> core;  // its fbstorage storage, until invalidated
   };
   std::map<std::string, StorageEntry> storages;  // by URL
   void* auth = nullptr;                   // auth::Auth*
   // Set by the App's Auth: makes a storage send its current user's ID token (nullptr: none).
   std::function<void(fbstorage::Storage&)> attach_auth;
-  // How ~App deletes each instance (Storage, Auth), by its address; an instance deleted first
-  // removes its entry. Type-erased so that an App without Auth does not link the auth code.
-  std::map<void*, std::function<void()>> deleters;
+  // How ~App invalidates each instance (Storage, Auth), by its address; an instance deleted
+  // first removes its entry. Type-erased so that an App without Auth does not link the auth code.
+  std::map<void*, std::function<void()>> invalidators;
 };
+
+// Reads google-services-desktop.json, else google-services.json, from the working directory
+// into options, as the desktop SDK's App::Create(); false (stderr says why) when neither loads.
+bool LoadDefaultAppOptions(AppOptions* options);
 
 // Guards what an object's *LastResult accessors return.
 template <class T>

@@ -25,7 +25,7 @@ StorageListResult& StorageListResult::operator=(StorageListResult&& other) = def
 const std::vector<StorageReference>& StorageListResult::prefixes() const { return (internal_ ? *internal_ : Empty()).prefixes; }
 const std::vector<StorageReference>& StorageListResult::items() const { return (internal_ ? *internal_ : Empty()).items; }
 const std::string& StorageListResult::next_page_token() const { return (internal_ ? *internal_ : Empty()).next_page_token; }
-bool StorageListResult::is_valid() const { return internal_ != nullptr; }
+bool StorageListResult::is_valid() const { return internal_ && (!internal_->owner || internal_->owner->valid()); }
 
 }  // namespace storage
 }  // namespace firebase

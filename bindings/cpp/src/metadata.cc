@@ -7,8 +7,8 @@ namespace firebase {
 namespace storage {
 namespace internal {
 
-MetadataInternal::MetadataInternal(Storage* storage, const fbstorage::MetadataView& view)
-    : storage(storage),
+MetadataInternal::MetadataInternal(std::shared_ptr<StorageInternal> owner, const fbstorage::MetadataView& view)
+    : owner(std::move(owner)),
       bucket(view.bucket().value_or("")),
       name(view.name().value_or("")),
       path(view.full_path().value_or("")),
@@ -88,12 +88,13 @@ const char* Metadata::name() const { return internal_->name.c_str(); }
 const char* Metadata::path() const { return internal_->path.c_str(); }
 int64_t Metadata::size_bytes() const { return internal_->size_bytes; }
 int64_t Metadata::updated_time() const { return internal_->updated_time; }
-bool Metadata::is_valid() const { return internal_->valid; }
+bool Metadata::is_valid() const { return internal_->valid && (!internal_->owner || internal_->owner->valid()); }
 const char* Metadata::md5_hash() const { return internal_->md5_hash.c_str(); }
 
 StorageReference Metadata::GetReference() const {
-  if (!internal_->storage || internal_->path.empty()) return StorageReference();
-  return internal_->storage->GetReference(internal_->path);
+  if (!internal_->owner || internal_->path.empty()) return StorageReference();
+  const std::string& path = internal_->path;
+  return internal_->owner->Reference([&path](fbstorage::Storage& core) { return core.reference(path); });
 }
 
 }  // namespace storage

@@ -32,8 +32,36 @@ int MapError(int fbs_code) {
   }
 }
 
-StorageReference MakeReference(Storage* storage, fbstorage::Reference ref) {
-  return StorageReference(std::make_shared<StorageReferenceInternal>(storage, std::move(ref)));
+StorageReference MakeReference(std::shared_ptr<StorageInternal> owner, fbstorage::Reference ref) {
+  return StorageReference(std::make_shared<StorageReferenceInternal>(std::move(owner), std::move(ref)));
+}
+
+const char kInvalidatedMessage[] = "its Storage, or the App of its Storage, was deleted";
+
+std::shared_ptr<fbstorage::Storage> StorageInternal::core() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return core_;
+}
+
+Storage* StorageInternal::storage() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return storage_;
+}
+
+App* StorageInternal::app() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return app_;
+}
+
+void StorageInternal::Invalidate() {
+  std::shared_ptr<fbstorage::Storage> core;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    storage_ = nullptr;
+    app_ = nullptr;
+    core.swap(core_);
+  }
+  // Out of the lock: freeing waits for the storage's callbacks, which may use this object.
 }
 
 }  // namespace internal
@@ -56,19 +84,20 @@ const char* GetErrorMessage(Error error) {
   return "An unknown error occurred.";
 }
 
-Storage::Storage(App* app, const char* url) : internal_(nullptr) {
+Storage::Storage(App* app, const char* url) {
   std::string bucket = url && *url ? url : std::string("gs://") + app->options().storage_bucket();
-  internal_ = new internal::StorageInternal(app, url ? url : "", bucket);
+  internal_ = std::make_shared<internal::StorageInternal>(this, app, app->internal(), url ? url : "", bucket);
 }
 
 Storage::~Storage() {
-  firebase::internal::AppInternal* registry = internal_->app->internal();
+  firebase::internal::AppInternal& registry = *internal_->registry;
   {
-    std::lock_guard<std::mutex> lock(registry->mutex);
-    registry->storages.erase(internal_->url);
-    registry->deleters.erase(this);
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    auto entry = registry.storages.find(internal_->url);
+    if (entry != registry.storages.end() && entry->second.instance == this) registry.storages.erase(entry);
+    registry.invalidators.erase(this);
   }
-  delete internal_;
+  internal_->Invalidate();
 }
 
 Storage* Storage::GetInstance(App* app, InitResult* init_result_out) { return GetInstance(app, nullptr, init_result_out); }
@@ -76,11 +105,11 @@ Storage* Storage::GetInstance(App* app, InitResult* init_result_out) { return Ge
 Storage* Storage::GetInstance(App* app, const char* url, InitResult* init_result_out) {
   if (init_result_out) *init_result_out = kInitResultSuccess;
   if (!app) return nullptr;
-  firebase::internal::AppInternal* registry = app->internal();
-  std::lock_guard<std::mutex> lock(registry->mutex);
+  firebase::internal::AppInternal& registry = *app->internal();
+  std::lock_guard<std::mutex> lock(registry.mutex);
   std::string key = url ? url : "";
-  auto found = registry->storages.find(key);
-  if (found != registry->storages.end()) return static_cast<Storage*>(found->second.instance);
+  auto found = registry.storages.find(key);
+  if (found != registry.storages.end()) return static_cast<Storage*>(found->second.instance);
   Storage* storage;
   try {
     storage = new Storage(app, url);
@@ -88,43 +117,53 @@ Storage* Storage::GetInstance(App* app, const char* url, InitResult* init_result
     std::fprintf(stderr, "firebase::storage::Storage::GetInstance: %s\n", e.what());
     return nullptr;
   }
-  if (registry->attach_auth) registry->attach_auth(storage->internal_->storage);
-  registry->storages[key] = {storage, &storage->internal_->storage};
-  registry->deleters[storage] = [storage] { delete storage; };
+  std::shared_ptr<fbstorage::Storage> core = storage->internal_->core();
+  if (registry.attach_auth) registry.attach_auth(*core);
+  registry.storages[key] = {storage, core};
+  std::weak_ptr<internal::StorageInternal> weak = storage->internal_;
+  registry.invalidators[storage] = [weak] {
+    if (auto alive = weak.lock()) alive->Invalidate();
+  };
   return storage;
 }
 
-App* Storage::app() { return internal_->app; }
+App* Storage::app() { return internal_->app(); }
 std::string Storage::url() { return internal_->url; }
 
 StorageReference Storage::GetReference() const { return GetReference(""); }
 
 StorageReference Storage::GetReference(const char* path) const {
-  try {
-    return internal::MakeReference(const_cast<Storage*>(this), internal_->storage.reference(path ? path : ""));
-  } catch (const fbstorage::Error&) {
-    return StorageReference();
-  }
+  return internal_->Reference([path](fbstorage::Storage& core) { return core.reference(path ? path : ""); });
 }
 
 StorageReference Storage::GetReferenceFromUrl(const char* url) const {
-  try {
-    return internal::MakeReference(const_cast<Storage*>(this), internal_->storage.reference_for_url(url ? url : ""));
-  } catch (const fbstorage::Error&) {
-    return StorageReference();
-  }
+  return internal_->Reference([url](fbstorage::Storage& core) { return core.reference_for_url(url ? url : ""); });
 }
 
-double Storage::max_download_retry_time() { return internal_->storage.max_download_retry_time(); }
-double Storage::max_upload_retry_time() { return internal_->storage.max_upload_retry_time(); }
-double Storage::max_operation_retry_time() { return internal_->storage.max_operation_retry_time(); }
+namespace {
+// A retry time, 0 once the Storage is invalid.
+double RetryTime(const internal::StorageInternal& internal, double (fbstorage::Storage::*getter)() const) {
+  auto core = internal.core();
+  return core ? ((*core).*getter)() : 0;
+}
+}  // namespace
+
+double Storage::max_download_retry_time() { return RetryTime(*internal_, &fbstorage::Storage::max_download_retry_time); }
+double Storage::max_upload_retry_time() { return RetryTime(*internal_, &fbstorage::Storage::max_upload_retry_time); }
+double Storage::max_operation_retry_time() { return RetryTime(*internal_, &fbstorage::Storage::max_operation_retry_time); }
 
 namespace {
-// The SDK's void setters cannot report a bad value: say it on stderr and keep the old one.
+// The SDK's void setters cannot report a bad value or an invalid Storage: say it on stderr and
+// change nothing.
 template <class Call>
-void Report(const char* what, Call call) {
+void Report(const internal::StorageInternal& internal, const char* what, Call call) {
+  auto core = internal.core();
+  if (!core) {
+    std::fprintf(stderr, "firebase::storage::Storage::%s: %s\n", what, internal::kInvalidatedMessage);
+    return;
+  }
   try {
-    call();
+    call(*core);
   } catch (const fbstorage::Error& e) {
     std::fprintf(stderr, "firebase::storage::Storage::%s: %s\n", what, e.what());
   }
@@ -132,16 +171,16 @@ void Report(const char* what, Call call) {
 }  // namespace
 
 void Storage::set_max_download_retry_time(double seconds) {
-  Report("set_max_download_retry_time", [&] { internal_->storage.set_max_download_retry_time(seconds); });
+  Report(*internal_, "set_max_download_retry_time", [&](fbstorage::Storage& s) { s.set_max_download_retry_time(seconds); });
 }
 void Storage::set_max_upload_retry_time(double seconds) {
-  Report("set_max_upload_retry_time", [&] { internal_->storage.set_max_upload_retry_time(seconds); });
+  Report(*internal_, "set_max_upload_retry_time", [&](fbstorage::Storage& s) { s.set_max_upload_retry_time(seconds); });
 }
 void Storage::set_max_operation_retry_time(double seconds) {
-  Report("set_max_operation_retry_time", [&] { internal_->storage.set_max_operation_retry_time(seconds); });
+  Report(*internal_, "set_max_operation_retry_time", [&](fbstorage::Storage& s) { s.set_max_operation_retry_time(seconds); });
 }
 void Storage::UseEmulator(const char* host, int port) {
-  Report("UseEmulator", [&] { internal_->storage.use_emulator(host ? host : "", port); });
+  Report(*internal_, "UseEmulator", [&](fbstorage::Storage& s) { s.use_emulator(host ? host : "", port); });
 }
 
 }  // namespace storage

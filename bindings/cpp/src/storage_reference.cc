@@ -18,6 +18,7 @@
 namespace firebase {
 namespace storage {
 
+using firebase::internal::FailedFuture;
 using firebase::internal::Promise;
 using firebase::internal::RunOperation;
 using internal::ControllerInternal;
@@ -27,15 +28,17 @@ namespace {
 
 const char kInvalidReference[] = "invalid StorageReference (default-constructed, or its path was refused)";
 
+// The failed Future of an operation on an invalid reference, or nothing when it is valid.
 template <class T>
-Future<T> Failed(int error, const std::string& message) {
-  Promise<T> promise;
-  promise.Fail(error, message);
-  return promise.future();
+std::optional<Future<T>> RefuseInvalid(const std::shared_ptr<internal::StorageReferenceInternal>& internal) {
+  if (!internal) return FailedFuture<T>(kErrorUnknown, kInvalidReference);
+  if (!internal->owner->valid())
+    return FailedFuture<T>(kErrorUnknown, std::string("invalid StorageReference: ") + internal::kInvalidatedMessage);
+  return std::nullopt;
 }
 
-Metadata MetadataFrom(Storage* storage, const fbstorage::MetadataView& view) {
-  return Metadata(new internal::MetadataInternal(storage, view));
+Metadata MetadataFrom(const std::shared_ptr<internal::StorageInternal>& owner, const fbstorage::MetadataView& view) {
+  return Metadata(new internal::MetadataInternal(owner, view));
 }
 
 // Runs a started task to its end: Listener events as they come, the Controller bound to it,
@@ -129,80 +132,81 @@ StorageReference& StorageReference::operator=(const StorageReference& reference)
 StorageReference::StorageReference(StorageReference&& other) = default;
 StorageReference& StorageReference::operator=(StorageReference&& other) = default;
 
-Storage* StorageReference::storage() { return internal_ ? internal_->storage : nullptr; }
-bool StorageReference::is_valid() const { return internal_ != nullptr; }
-std::string StorageReference::bucket() { return internal_ ? internal_->ref.bucket() : std::string(); }
-std::string StorageReference::full_path() { return internal_ ? internal_->ref.full_path() : std::string(); }
-std::string StorageReference::name() { return internal_ ? internal_->ref.name() : std::string(); }
+Storage* StorageReference::storage() { return internal_ ? internal_->owner->storage() : nullptr; }
+bool StorageReference::is_valid() const { return internal_ && internal_->owner->valid(); }
+std::string StorageReference::bucket() { return is_valid() ? internal_->ref.bucket() : std::string(); }
+std::string StorageReference::full_path() { return is_valid() ? internal_->ref.full_path() : std::string(); }
+std::string StorageReference::name() { return is_valid() ? internal_->ref.name() : std::string(); }
 
 StorageReference StorageReference::Child(const char* path) const {
-  if (!internal_ || !path) return StorageReference();
+  if (!is_valid() || !path) return StorageReference();
   try {
-    return internal::MakeReference(internal_->storage, internal_->ref.child(path));
+    return internal::MakeReference(internal_->owner, internal_->ref.child(path));
   } catch (const fbstorage::Error&) {
     return StorageReference();
   }
 }
 
 StorageReference StorageReference::GetParent() {
-  if (!internal_) return StorageReference();
+  if (!is_valid()) return StorageReference();
   try {
     auto parent = internal_->ref.parent();
-    return parent ? internal::MakeReference(internal_->storage, std::move(*parent)) : StorageReference();
+    return parent ? internal::MakeReference(internal_->owner, std::move(*parent)) : StorageReference();
   } catch (const fbstorage::Error&) {
     return StorageReference();
   }
 }
 
 Future<void> StorageReference::Delete() {
-  if (!internal_) return Failed<void>(kErrorUnknown, kInvalidReference);
+  if (auto refused = RefuseInvalid<void>(internal_)) return *refused;
   const fbstorage::Reference& ref = internal_->ref;
   return internal_->delete_result.set(RunOperation<void, void>(
       MapError, [&](auto done) { ref.delete_object_async(done); }, [] {}));
 }
 
 Future<std::string> StorageReference::GetDownloadUrl() {
-  if (!internal_) return Failed<std::string>(kErrorUnknown, kInvalidReference);
+  if (auto refused = RefuseInvalid<std::string>(internal_)) return *refused;
   const fbstorage::Reference& ref = internal_->ref;
   return internal_->download_url_result.set(RunOperation<std::string, std::string>(
       MapError, [&](auto done) { ref.download_url_async(done); }, [](const std::string& url) { return url; }));
 }
 
 Future<Metadata> StorageReference::GetMetadata() {
-  if (!internal_) return Failed<Metadata>(kErrorUnknown, kInvalidReference);
+  if (auto refused = RefuseInvalid<Metadata>(internal_)) return *refused;
   const fbstorage::Reference& ref = internal_->ref;
-  Storage* storage = internal_->storage;
+  auto owner = internal_->owner;
   return internal_->get_metadata_result.set(RunOperation<Metadata, fbstorage::MetadataView>(
       MapError, [&](auto done) { ref.metadata_async(done); },
-      [storage](const fbstorage::MetadataView& m) { return MetadataFrom(storage, m); }));
+      [owner](const fbstorage::MetadataView& m) { return MetadataFrom(owner, m); }));
 }
 
 Future<Metadata> StorageReference::UpdateMetadata(const Metadata& metadata) {
-  if (!internal_) return Failed<Metadata>(kErrorUnknown, kInvalidReference);
+  if (auto refused = RefuseInvalid<Metadata>(internal_)) return *refused;
   const fbstorage::Reference& ref = internal_->ref;
-  Storage* storage = internal_->storage;
+  auto owner = internal_->owner;
   return internal_->update_metadata_result.set(RunOperation<Metadata, fbstorage::MetadataView>(
       MapError, [&](auto done) { ref.update_metadata_async(metadata.internal()->ToChanges(), done); },
-      [storage](const fbstorage::MetadataView& m) { return MetadataFrom(storage, m); }));
+      [owner](const fbstorage::MetadataView& m) { return MetadataFrom(owner, m); }));
 }
 
 Future<StorageListResult> StorageReference::List(int max_results_per_page, const char* page_token) {
-  if (!internal_) return Failed<StorageListResult>(kErrorUnknown, kInvalidReference);
+  if (auto refused = RefuseInvalid<StorageListResult>(internal_)) return *refused;
   if (max_results_per_page < 1 || max_results_per_page > 1000)  // 0 would mean "the server's choice" below
     return internal_->list_result.set(
-        Failed<StorageListResult>(kErrorUnknown, "max_results_per_page must be 1..1000, not " +
+        FailedFuture<StorageListResult>(kErrorUnknown, "max_results_per_page must be 1..1000, not " +
                                                      std::to_string(max_results_per_page)));
   const fbstorage::Reference& ref = internal_->ref;
-  Storage* storage = internal_->storage;
+  auto owner = internal_->owner;
   std::optional<std::string_view> token;
   if (page_token && *page_token) token = page_token;
   return internal_->list_result.set(RunOperation<StorageListResult, fbstorage::ListResultView>(
       MapError, [&](auto done) { ref.list_async(max_results_per_page, token, done); },
-      [storage](const fbstorage::ListResultView& page) {
+      [owner](const fbstorage::ListResultView& page) {
         auto result = std::make_shared<internal::StorageListResultInternal>();
-        for (auto& item : page.items()) result->items.push_back(internal::MakeReference(storage, std::move(item)));
+        result->owner = owner;
+        for (auto& item : page.items()) result->items.push_back(internal::MakeReference(owner, std::move(item)));
         for (auto& prefix : page.prefixes())
-          result->prefixes.push_back(internal::MakeReference(storage, std::move(prefix)));
+          result->prefixes.push_back(internal::MakeReference(owner, std::move(prefix)));
         result->next_page_token = page.page_token().value_or("");
         return StorageListResult(std::move(result));
       }));
@@ -210,7 +214,7 @@ Future<StorageListResult> StorageReference::List(int max_results_per_page, const
 
 Future<size_t> StorageReference::GetBytes(void* buffer, size_t buffer_size, Listener* listener,
                                           Controller* controller_out) {
-  if (!internal_) return Failed<size_t>(kErrorUnknown, kInvalidReference);
+  if (auto refused = RefuseInvalid<size_t>(internal_)) return *refused;
   if (!listener && !controller_out) {
     const fbstorage::Reference& ref = internal_->ref;
     return internal_->get_bytes_result.set(RunOperation<size_t, std::string>(
@@ -225,7 +229,7 @@ Future<size_t> StorageReference::GetBytes(void* buffer, size_t buffer_size, List
   try {
     path = TemporaryDownloadPath();
   } catch (const fbstorage::Error& e) {
-    return internal_->get_bytes_result.set(Failed<size_t>(MapError(e.code()), e.what()));
+    return internal_->get_bytes_result.set(FailedFuture<size_t>(MapError(e.code()), e.what()));
   }
   auto read_into_buffer = [path, buffer, buffer_size](const fbstorage::SnapshotView&) -> size_t {
     std::ifstream file(path, std::ios::binary);
@@ -243,7 +247,7 @@ Future<size_t> StorageReference::GetBytes(void* buffer, size_t buffer_size, List
 }
 
 Future<size_t> StorageReference::GetFile(const char* path, Listener* listener, Controller* controller_out) {
-  if (!internal_) return Failed<size_t>(kErrorUnknown, kInvalidReference);
+  if (auto refused = RefuseInvalid<size_t>(internal_)) return *refused;
   std::string local_path = LocalPath(path);
   return internal_->get_file_result.set(StartTask<size_t>(
       internal_, *this, listener, controller_out,
@@ -258,15 +262,15 @@ Future<Metadata> StorageReference::PutBytes(const void* buffer, size_t buffer_si
 
 Future<Metadata> StorageReference::PutBytes(const void* buffer, size_t buffer_size, const Metadata& metadata,
                                             Listener* listener, Controller* controller_out) {
-  if (!internal_) return Failed<Metadata>(kErrorUnknown, kInvalidReference);
-  Storage* storage = internal_->storage;
+  if (auto refused = RefuseInvalid<Metadata>(internal_)) return *refused;
+  auto owner = internal_->owner;
   return internal_->put_bytes_result.set(StartTask<Metadata>(
       internal_, *this, listener, controller_out,
       [&](const fbstorage::Reference& ref) {
         fbstorage::Metadata changes = metadata.internal()->ToChanges();
         return ref.put_data(buffer, buffer_size, &changes);
       },
-      [storage](const fbstorage::SnapshotView& s) { return MetadataFrom(storage, s.metadata().value()); }));
+      [owner](const fbstorage::SnapshotView& s) { return MetadataFrom(owner, s.metadata().value()); }));
 }
 
 Future<Metadata> StorageReference::PutFile(const char* path, Listener* listener, Controller* controller_out) {
@@ -275,8 +279,8 @@ Future<Metadata> StorageReference::PutFile(const char* path, Listener* listener,
 
 Future<Metadata> StorageReference::PutFile(const char* path, const Metadata& metadata, Listener* listener,
                                            Controller* controller_out) {
-  if (!internal_) return Failed<Metadata>(kErrorUnknown, kInvalidReference);
-  Storage* storage = internal_->storage;
+  if (auto refused = RefuseInvalid<Metadata>(internal_)) return *refused;
+  auto owner = internal_->owner;
   std::string local_path = LocalPath(path);
   return internal_->put_file_result.set(StartTask<Metadata>(
       internal_, *this, listener, controller_out,
@@ -284,26 +288,26 @@ Future<Metadata> StorageReference::PutFile(const char* path, const Metadata& met
         fbstorage::Metadata changes = metadata.internal()->ToChanges();
         return ref.put_file(local_path, &changes);
       },
-      [storage](const fbstorage::SnapshotView& s) { return MetadataFrom(storage, s.metadata().value()); }));
+      [owner](const fbstorage::SnapshotView& s) { return MetadataFrom(owner, s.metadata().value()); }));
 }
 
-Future<void> StorageReference::DeleteLastResult() { return internal_ ? internal_->delete_result.get() : Future<void>(); }
-Future<size_t> StorageReference::GetFileLastResult() { return internal_ ? internal_->get_file_result.get() : Future<size_t>(); }
-Future<size_t> StorageReference::GetBytesLastResult() { return internal_ ? internal_->get_bytes_result.get() : Future<size_t>(); }
+Future<void> StorageReference::DeleteLastResult() { return is_valid() ? internal_->delete_result.get() : Future<void>(); }
+Future<size_t> StorageReference::GetFileLastResult() { return is_valid() ? internal_->get_file_result.get() : Future<size_t>(); }
+Future<size_t> StorageReference::GetBytesLastResult() { return is_valid() ? internal_->get_bytes_result.get() : Future<size_t>(); }
 Future<std::string> StorageReference::GetDownloadUrlLastResult() {
-  return internal_ ? internal_->download_url_result.get() : Future<std::string>();
+  return is_valid() ? internal_->download_url_result.get() : Future<std::string>();
 }
 Future<Metadata> StorageReference::GetMetadataLastResult() {
-  return internal_ ? internal_->get_metadata_result.get() : Future<Metadata>();
+  return is_valid() ? internal_->get_metadata_result.get() : Future<Metadata>();
 }
 Future<Metadata> StorageReference::UpdateMetadataLastResult() {
-  return internal_ ? internal_->update_metadata_result.get() : Future<Metadata>();
+  return is_valid() ? internal_->update_metadata_result.get() : Future<Metadata>();
 }
 Future<StorageListResult> StorageReference::ListLastResult() {
-  return internal_ ? internal_->list_result.get() : Future<StorageListResult>();
+  return is_valid() ? internal_->list_result.get() : Future<StorageListResult>();
 }
-Future<Metadata> StorageReference::PutBytesLastResult() { return internal_ ? internal_->put_bytes_result.get() : Future<Metadata>(); }
-Future<Metadata> StorageReference::PutFileLastResult() { return internal_ ? internal_->put_file_result.get() : Future<Metadata>(); }
+Future<Metadata> StorageReference::PutBytesLastResult() { return is_valid() ? internal_->put_bytes_result.get() : Future<Metadata>(); }
+Future<Metadata> StorageReference::PutFileLastResult() { return is_valid() ? internal_->put_file_result.get() : Future<Metadata>(); }
 
 }  // namespace storage
 }  // namespace firebase

@@ -54,21 +54,23 @@ bool User::operator==(const User& other) const {
 }
 bool User::operator!=(const User& other) const { return !(*this == other); }
 
-bool User::is_valid() const { return profile_ != nullptr; }
+bool User::is_valid() const {
+  auto owner = auth_.lock();
+  return profile_ && owner && owner->core();
+}
 
 namespace {
 template <class T>
 Future<T> NoUser() {
-  firebase::internal::Promise<T> promise;
-  promise.Fail(kAuthErrorNoSignedInUser, "no user is signed in (or its Auth was deleted)");
-  return promise.future();
+  return firebase::internal::FailedFuture<T>(kAuthErrorNoSignedInUser, "no user is signed in (or its Auth was deleted)");
 }
 }  // namespace
 
 Future<std::string> User::GetToken(bool force_refresh) {
   auto owner = auth_.lock();
-  if (!owner || !profile_) return NoUser<std::string>();
-  fbstorage::Auth& auth = owner->auth;
+  auto core = owner ? owner->core() : nullptr;
+  if (!core || !profile_) return NoUser<std::string>();
+  fbstorage::Auth& auth = *core;
   return owner->token_result.set(RunOperation<std::string, std::string>(
       internal::MapError, [&](auto done) { auth.id_token_async(force_refresh, done); },
       [](const std::string& token) { return token; }));
@@ -81,8 +83,9 @@ Future<std::string> User::GetTokenLastResult() const {
 
 Future<void> User::Delete() {
   auto owner = auth_.lock();
-  if (!owner || !profile_) return NoUser<void>();
-  fbstorage::Auth& auth = owner->auth;
+  auto core = owner ? owner->core() : nullptr;
+  if (!core || !profile_) return NoUser<void>();
+  fbstorage::Auth& auth = *core;
   return owner->delete_result.set(RunOperation<void, void>(
       internal::MapError, [&](auto done) { auth.delete_user_async(done); }, [] {}));
 }
@@ -90,6 +93,23 @@ Future<void> User::Delete() {
 Future<void> User::DeleteLastResult() const {
   auto owner = auth_.lock();
   return owner ? owner->delete_result.get() : Future<void>();
+}
+
+Future<void> User::UpdateUserProfile(const UserProfile& profile) {
+  auto owner = auth_.lock();
+  auto core = owner ? owner->core() : nullptr;
+  if (!core || !profile_) return NoUser<void>();
+  fbstorage::Auth& auth = *core;
+  auto field = [](const char* value) { return value ? std::optional<std::string_view>(value) : std::nullopt; };
+  return owner->update_profile_result.set(RunOperation<void, fbstorage::UserView>(
+      internal::MapError,
+      [&](auto done) { auth.update_profile_async(field(profile.display_name), field(profile.photo_url), done); },
+      [](const fbstorage::UserView&) {}));
+}
+
+Future<void> User::UpdateUserProfileLastResult() const {
+  auto owner = auth_.lock();
+  return owner ? owner->update_profile_result.get() : Future<void>();
 }
 
 UserMetadata User::metadata() const {

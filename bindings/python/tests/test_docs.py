@@ -1,18 +1,34 @@
-"""The documentation's code blocks run, so they cannot drift from the code.
+"""The documentation's code blocks run as written, so they cannot drift from the code.
 
-Every ```python block of README.md and docs/*.md runs in a fresh interpreter against a bundled
-emulator, in a temporary working folder; a block that defines ``test_`` functions runs under
-pytest with the ``fbstorage.testing`` plugin. The README's ```c block is compiled, linked and
-run. The examples' default emulator address (127.0.0.1:9199) is replaced by the test
-emulator's. Shell commands run as a reader runs them from the clone's root, in a folder that
-mirrors it (every top-level entry linked). HTML comments before a block, invisible when the docs
-are rendered, steer it:
+Every fenced block of README.md, docs/*.md and bindings/*/README.md (doc_blocks.py) is checked by
+its language, against a bundled emulator, in a temporary working folder, with
+FIREBASE_STORAGE_EMULATOR_HOST and FIREBASE_AUTH_EMULATOR_HOST naming it; the examples' default
+address (127.0.0.1:9199) is replaced by the test emulator's. A block of no known language and
+without a directive fails the test.
 
-- ``<!-- doc-test: setup CODE -->``: Python run first (placeholders a reader fills in, files the
-  example reads);
+- ``python``: runs in a fresh interpreter; a block that defines ``test_`` functions runs under
+  pytest with the ``fbstorage.testing`` plugin.
+- ``c``: compiled (``-std=c11 -Wall -Werror``), linked against the library and run.
+- ``cpp``: compiled (``-std=c++17 -Wall -Werror``), linked against libfbstorage-cpp.a and the
+  library, and run. ``go``: a module of its own using bindings/go/fbstorage, vetted and run.
+  ``rust``: a crate of its own using bindings/rust, run with cargo (offline). A C++, Go or Rust
+  block without its own ``main`` is a fragment: it becomes main's body (Go: with ``ctx`` and a
+  ``check(err)`` that panics).
+- ``swift``: type-checked against the FirebaseCore, FirebaseStorage and FirebaseAuth modules
+  (a block without imports gets them); a ``Package.swift`` block is resolved by SwiftPM beside a
+  link to this checkout, which checks the products it names.
+- ``sh``: the block runs as one bash script (errexit) from the clone's root, in a folder that
+  mirrors it (every top-level entry linked), with ``fbstorage`` the CLI and the test's venv first
+  on PATH; ``make TARGET`` is dry-run (``make -n``): the target exists and its recipe expands.
+- ``json``: parses. ``rules``: compiles with the emulator's rules compiler, without warnings.
+
+HTML comments before a block, invisible when the docs are rendered, steer it:
+
+- ``<!-- doc-test: setup CODE -->``: run first: Python in the working folder (placeholders a reader
+  fills in, files the example reads), or shell lines before an ``sh`` block;
 - ``<!-- doc-test: continue -->``: the block goes on from the previous Python block of its file
   (same process, same names);
-- ``<!-- doc-test: skip REASON -->``: not run (say why);
+- ``<!-- doc-test: skip REASON -->``: not run (say why: output, an outline, checked elsewhere);
 - ``<!-- doc-test: continue -->`` on a ```sh block after a ```c block: its commands build the C
   file (saved as ``app.c``) instead of the harness's own ``cc`` line, and must make ``./app``;
 - ``<!-- doc-test: serves -->`` on a ```sh block: each line starts the emulator (port 9199 made
@@ -21,79 +37,28 @@ are rendered, steer it:
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
+from doc_blocks import DOCS, EXAMPLES, REPO, SKIPPED, UNCHECKED, Example
+from fbstorage.emulator.rules import Ruleset
 from fbstorage.testing import EmulatorServer, run_emulator
 
-REPO = Path(__file__).resolve().parents[3]
-DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
-_BLOCK = re.compile(r"((?:^<!-- doc-test: .*? -->\n)*)^```(\w*)\n(.*?)^```", re.MULTILINE | re.DOTALL)
-_DIRECTIVE = re.compile(r"<!-- doc-test: (\w+) ?(.*?) -->")
 _DEFAULT_ADDRESS = re.compile(r'"127\.0\.0\.1", 9199|127\.0\.0\.1:9199')
-
-
-@dataclass
-class Example:
-    """One runnable unit: a block with its setup, and the blocks that continue it."""
-    file: Path
-    line: int
-    language: str
-    setup: list[str] = field(default_factory=list)
-    code: list[str] = field(default_factory=list)
-    build: list[str] = field(default_factory=list)  # shell commands that build a C example
-
-    @property
-    def id(self) -> str:
-        return f"{self.file.relative_to(REPO)}:{self.line}"
-
-
-def examples() -> Iterator[Example | tuple[str, str]]:
-    """Each runnable example; skipped blocks as (id, reason)."""
-    for doc in DOCS:
-        text = doc.read_text(encoding="utf-8")
-        previous: Example | None = None
-        for match in _BLOCK.finditer(text):
-            found = _DIRECTIVE.findall(match.group(1))
-            directives = dict(found)
-            setup = [argument for name, argument in found if name == "setup"]
-            language, code = match.group(2), match.group(3)
-            line = text.count("\n", 0, match.start(2)) + 1
-            if language == "sh" and "serves" in directives:
-                yield Example(doc, line, "serves", code=[code])
-                continue
-            if language == "sh" and "continue" in directives:
-                assert previous is not None and previous.language == "c", f"{doc}:{line}: no C block to build"
-                previous.build.append(code)
-                continue
-            if language not in ("python", "c"):
-                continue
-            if "skip" in directives:
-                yield f"{doc.relative_to(REPO)}:{line}", directives["skip"]
-                continue
-            if "continue" in directives:
-                assert previous is not None, f"{doc}:{line}: nothing to continue"
-                previous.setup += setup
-                previous.code.append(code)
-                continue
-            if previous is not None:
-                yield previous
-            previous = Example(doc, line, language, setup, [code])
-        if previous is not None:
-            yield previous
-
-
-_ALL = list(examples())
-RUNNABLE = [e for e in _ALL if isinstance(e, Example)]
-SKIPPED = [e for e in _ALL if not isinstance(e, Example)]
+LIBRARY = Path(os.environ.get("FBSTORAGE_LIBRARY", REPO / "build" / "lib" / "libfbstorage.so"))
+#: The debug build of the Swift package (`swift build`), whose modules Swift blocks are checked against.
+SWIFT_BUILD = Path(os.environ.get("FBS_SWIFT_BUILD", REPO / ".build" / "debug"))
+#: Cargo's build folder for Rust blocks, kept between runs (the crate is compiled once).
+CARGO_TARGET = REPO / "build" / "doc-examples" / "cargo"
+TIMEOUT = 300
 
 
 @pytest.fixture(scope="module")
@@ -105,7 +70,8 @@ def emulator() -> Iterator[EmulatorServer]:
 def _environment(emulator: EmulatorServer) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO / "bindings" / "python"), env.get("PYTHONPATH")]))
-    env.pop("FIREBASE_STORAGE_EMULATOR_HOST", None)
+    env["FIREBASE_STORAGE_EMULATOR_HOST"] = env["FIREBASE_AUTH_EMULATOR_HOST"] = f"{emulator.host}:{emulator.port}"
+    env["LD_LIBRARY_PATH"] = str(LIBRARY.parent)
     return env
 
 
@@ -115,25 +81,33 @@ def _retarget(code: str, emulator: EmulatorServer) -> str:
         code)
 
 
-@pytest.mark.parametrize("example", RUNNABLE, ids=lambda e: e.id)
+def _run(command: list[str], example: Example, cwd: Path, env: dict[str, str], what: str = "") -> str:
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+    assert done.returncode == 0, f"{example.id}: {what or command[0]} failed:\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+def _python_setup(example: Example, cwd: Path, env: dict[str, str], emulator: EmulatorServer) -> None:
+    for setup in example.setup:
+        _run([sys.executable, "-c", _retarget(setup, emulator)], example, cwd, env, "setup")
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.id)
 def test_doc_example_runs(example: Example, emulator: EmulatorServer, tmp_path: Path) -> None:
     emulator.reset()
     env = _environment(emulator)
     body = _retarget("\n".join(example.code), emulator)
-    if example.language == "c":
-        _run_c(example, body, env, tmp_path)
-        return
-    if example.language == "serves":
-        _run_servers(example, env, tmp_path)
-        return
+    CHECKS[example.checker](example, body, env, tmp_path, emulator)
+
+
+def _check_python(example: Example, body: str, env: dict[str, str], tmp_path: Path, emulator: EmulatorServer) -> None:
     script = _retarget("\n".join([*example.setup, body]), emulator)
     if re.search(r"^def test_", script, re.MULTILINE):
         (tmp_path / "test_example.py").write_text(f"pytest_plugins = ['fbstorage.testing']\n{script}")
         command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_example.py"]
     else:
         command = [sys.executable, "-c", script]
-    done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, f"{example.id} failed:\n{done.stdout}\n{done.stderr}"
+    _run(command, example, tmp_path, env)
 
 
 def _mirror_clone(folder: Path) -> None:
@@ -151,48 +125,112 @@ def _commands(block: str) -> list[str]:
             if line and not line.startswith("#")]
 
 
-def _run_c(example: Example, body: str, env: dict[str, str], tmp_path: Path) -> None:
-    library = Path(os.environ.get("FBSTORAGE_LIBRARY", REPO / "build" / "lib" / "libfbstorage.so"))
-    compiler = shutil.which("cc")
-    assert compiler, "no C compiler"
+def _check_c(example: Example, body: str, env: dict[str, str], tmp_path: Path, emulator: EmulatorServer) -> None:
     if example.build:  # the doc's own build commands, from the clone's root
         _mirror_clone(tmp_path)
         (tmp_path / "app.c").write_text(body)
         for command in (command for block in example.build for command in _commands(block)):
-            built = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True)
-            assert built.returncode == 0, f"{example.id}: `{command}` failed:\n{built.stderr}"
+            _run(["bash", "-c", command], example, tmp_path, env, f"`{command}`")
         program = tmp_path / "app"
     else:
         program = tmp_path / "example"
         (tmp_path / "example.c").write_text(body)
-        subprocess.run([compiler, "-std=c11", "-Wall", "-Werror", f"-I{REPO / 'include'}", "-o", str(program),
-                        str(tmp_path / "example.c"), f"-L{library.parent}", f"-Wl,-rpath,{library.parent}",
-                        "-lfbstorage"], check=True, capture_output=True, text=True)
-    for setup in example.setup:
-        subprocess.run([sys.executable, "-c", setup], cwd=tmp_path, env=env, check=True)
-    done = subprocess.run([str(program)], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=120)
-    assert done.returncode == 0, f"{example.id} failed:\n{done.stdout}\n{done.stderr}"
+        _run(["cc", "-std=c11", "-Wall", "-Werror", f"-I{REPO / 'include'}", "-o", str(program),
+              str(tmp_path / "example.c"), f"-L{LIBRARY.parent}", f"-Wl,-rpath,{LIBRARY.parent}", "-lfbstorage"],
+             example, tmp_path, env)
+    _python_setup(example, tmp_path, env, emulator)
+    _run([str(program)], example, tmp_path, env)
 
 
-def test_docs_have_runnable_examples() -> None:
-    # The harness found the blocks (a broken pattern would make every test above vanish), and
-    # every block left out says why.
-    assert len(RUNNABLE) >= 5, [e.id for e in RUNNABLE]
-    assert any(e.language == "c" for e in RUNNABLE)
-    assert all(reason.strip() for _, reason in SKIPPED), SKIPPED
+def _check_cpp(example: Example, body: str, env: dict[str, str], tmp_path: Path, emulator: EmulatorServer) -> None:
+    if not re.search(r"^int main\(", body, re.MULTILINE):
+        body = f"#include <fbstorage.hpp>\n#include <cstdio>\n\nint main() {{\n{body}\nreturn 0;\n}}\n"
+    (tmp_path / "example.cc").write_text(body)
+    program = tmp_path / "example"
+    _run(["c++", "-std=c++17", "-Wall", "-Werror", f"-I{REPO / 'include'}", "-o", str(program),
+          str(tmp_path / "example.cc"), str(LIBRARY.parent / "libfbstorage-cpp.a"), f"-L{LIBRARY.parent}",
+          f"-Wl,-rpath,{LIBRARY.parent}", "-lfbstorage", "-lpthread"], example, tmp_path, env)
+    _python_setup(example, tmp_path, env, emulator)
+    _run([str(program)], example, tmp_path, env)
 
 
-def test_doc_file_references_exist() -> None:
-    missing = []
-    for doc in DOCS:
-        for name in re.findall(r"`([\w./-]+\.md)`", doc.read_text(encoding="utf-8")):
-            if not any((base / name).exists() for base in (REPO, doc.parent, REPO / "docs" / "reference")):
-                missing.append(f"{doc.relative_to(REPO)}: {name}")
-    assert missing == []
+def _check_go(example: Example, body: str, env: dict[str, str], tmp_path: Path, emulator: EmulatorServer) -> None:
+    if not re.search(r"^func main\(", body, re.MULTILINE):
+        imports = ["context", *(name for name in ("errors", "fmt", "io", "os") if re.search(rf"\b{name}\.", body)),
+                   "fbstorage"]
+        body = ("package main\n\nimport (\n" + "".join(f'\t"{name}"\n' for name in imports) + ")\n\n"
+                "func check(err error) {\n\tif err != nil {\n\t\tpanic(err)\n\t}\n}\n\n"
+                "func main() {\n\tctx := context.Background()\n\t_ = ctx\n" + body + "}\n")
+    (tmp_path / "main.go").write_text(body)
+    (tmp_path / "go.mod").write_text(f"module example\n\ngo 1.19\n\nrequire fbstorage v0.0.0\n\n"
+                                     f"replace fbstorage => {REPO / 'bindings' / 'go' / 'fbstorage'}\n")
+    env = {**env, "PKG_CONFIG_PATH": str(LIBRARY.parent / "pkgconfig"), "GOPROXY": "off",
+           "GOTOOLCHAIN": "local", "GOFLAGS": "-mod=mod"}
+    _run(["go", "vet", "."], example, tmp_path, env)
+    _python_setup(example, tmp_path, env, emulator)
+    _run(["go", "run", "."], example, tmp_path, env)
 
 
-def _run_servers(example: Example, env: dict[str, str], tmp_path: Path) -> None:
+def _check_rust(example: Example, body: str, env: dict[str, str], tmp_path: Path, emulator: EmulatorServer) -> None:
+    if not re.search(r"^fn main\(", body, re.MULTILINE):
+        body = f"fn main() -> Result<(), Box<dyn std::error::Error>> {{\n{body}\nOk(())\n}}\n"
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main.rs").write_text(body)
+    (tmp_path / "Cargo.toml").write_text(
+        f'[package]\nname = "example"\nversion = "0.0.0"\nedition = "2024"\n\n[dependencies]\n'
+        f'fbstorage = {{ path = "{REPO / "bindings" / "rust"}" }}\n')
+    _python_setup(example, tmp_path, env, emulator)
+    env = {**env, "FBS_LIBDIR": str(LIBRARY.parent), "CARGO_TARGET_DIR": str(CARGO_TARGET)}
+    _run(["cargo", "run", "--offline", "-q"], example, tmp_path, env)
+
+
+def _check_swift(example: Example, body: str, env: dict[str, str], tmp_path: Path, emulator: EmulatorServer) -> None:
+    if body.startswith("// swift-tools-version"):
+        _check_swift_manifest(example, body, env, tmp_path)
+        return
+    if not re.search(r"^import ", body, re.MULTILINE):
+        body = "".join(f"import {module}\n" for module in ("FirebaseAuth", "FirebaseCore", "FirebaseStorage", "Foundation")) + body
+    (tmp_path / "main.swift").write_text(body)
+    module_maps = [*REPO.glob("Sources/*/module.modulemap"), *SWIFT_BUILD.glob("*.build/module.modulemap")]
+    assert (SWIFT_BUILD / "Modules" / "FirebaseStorage.swiftmodule").exists(), f"no Swift modules in {SWIFT_BUILD}"
+    _run(["swiftc", "-typecheck", "-I", str(SWIFT_BUILD / "Modules"),
+          *(arg for path in module_maps for arg in ("-Xcc", f"-fmodule-map-file={path}")),
+          "main.swift"], example, tmp_path, env)
+
+
+def _check_swift_manifest(example: Example, body: str, env: dict[str, str], tmp_path: Path) -> None:
+    """The manifest of an app beside a checkout named fbstorage: SwiftPM loads both packages and
+    every product the app names must exist."""
+    (tmp_path / "fbstorage").symlink_to(REPO)
+    app = tmp_path / "App"
+    (app / "Sources" / "App").mkdir(parents=True)
+    (app / "Sources" / "App" / "main.swift").write_text("")
+    (app / "Package.swift").write_text(body)
+    _run(["swift", "package", "show-dependencies"], example, app, env)  # loads the package graph
+
+
+def _check_sh(example: Example, body: str, env: dict[str, str], tmp_path: Path, emulator: EmulatorServer) -> None:
+    _mirror_clone(tmp_path)
+    tools = tmp_path / ".doc-test-bin"
+    tools.mkdir()
+    (tools / "fbstorage").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m fbstorage "$@"\n')
+    (tools / "fbstorage").chmod(0o755)
+    env = {**env, "PATH": f"{tools}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}{env['PATH']}",
+           "XDG_CONFIG_HOME": str(tmp_path / ".config"), "XDG_CACHE_HOME": str(tmp_path / ".cache")}
+    setup = "\n".join(_retarget(line, emulator) for line in example.setup)
+    script = f"set -e\nmake() {{ command make -n \"$@\" > /dev/null; }}\n{setup}\n{body}"
+    _run(["bash", "-c", script], example, tmp_path, env, "the shell block")
+
+
+def _check_json(example: Example, body: str, env: dict[str, str], tmp_path: Path, emulator: EmulatorServer) -> None:
+    json.loads(body)
+
+
+def _check_rules(example: Example, body: str, env: dict[str, str], tmp_path: Path, emulator: EmulatorServer) -> None:
+    assert Ruleset(body).warnings == [], example.id
+
+
+def _check_servers(example: Example, body: str, env: dict[str, str], tmp_path: Path, emulator: EmulatorServer) -> None:
     """Each command starts the emulator, on free ports; it must say READY, then it is stopped."""
     _mirror_clone(tmp_path)
     for command in _commands(example.code[0]):
@@ -211,3 +249,36 @@ def _run_servers(example: Example, env: dict[str, str], tmp_path: Path) -> None:
         finally:
             os.killpg(server.pid, 15)
             server.communicate(timeout=30)
+
+
+CHECKS = {"python": _check_python, "c": _check_c, "cpp": _check_cpp, "go": _check_go, "rust": _check_rust,
+          "swift": _check_swift, "sh": _check_sh, "json": _check_json, "rules": _check_rules,
+          "serves": _check_servers}
+
+
+def test_every_block_is_checked() -> None:
+    # A block of no known language and without a directive is a failure, not a silent pass; the
+    # harness found the blocks (a broken pattern would make every test above vanish); every block
+    # left out says why.
+    assert UNCHECKED == [], "give each a language test_docs.py checks, or a <!-- doc-test: skip REASON -->"
+    assert {e.checker for e in EXAMPLES} >= {"python", "c", "cpp", "go", "rust", "swift", "sh", "json"}
+    assert all(skipped.reason.strip() for skipped in SKIPPED), SKIPPED
+
+
+def test_doc_file_references_exist() -> None:
+    missing = []
+    for doc in DOCS:
+        for name in re.findall(r"`([\w./-]+\.md)`", doc.read_text(encoding="utf-8")):
+            if not any((base / name).exists() for base in (REPO, doc.parent, REPO / "docs" / "reference")):
+                missing.append(f"{doc.relative_to(REPO)}: {name}")
+    assert missing == []
+
+
+def test_readme_error_table_is_the_header() -> None:
+    # Every code of include/fbstorage/common.h is in README's table, with its value, and nothing else.
+    header = (REPO / "include" / "fbstorage" / "common.h").read_text(encoding="utf-8")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    declared = dict(re.findall(r"^\s+(FBS_ERR_\w+)\s*=\s*(-\d+)", header, re.MULTILINE))
+    documented = dict(re.findall(r"^\| `(FBS_ERR_\w+)` \| (-\d+) \|", readme, re.MULTILINE))
+    assert len(declared) > 30
+    assert documented == declared

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import json
 import math
 import threading
 
@@ -21,15 +19,6 @@ def storage_rules(condition: str) -> str:
 
 SIGNED_IN_ONLY = storage_rules("request.auth != null")
 NOBODY = storage_rules("false")
-
-
-def id_token(uid: str, expired: bool = False) -> str:
-    """An unsigned JWT the emulator accepts as the user ``uid`` (the production flavor: unless expired)."""
-    def part(value: dict) -> str:
-        return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
-
-    claims = {"user_id": uid, **({"exp": 1} if expired else {})}
-    return f"{part({'alg': 'none'})}.{part(claims)}.sig"
 
 
 # -- server errors ---------------------------------------------------------------------------
@@ -58,7 +47,7 @@ def test_missing_or_unreadable_token_is_unauthorized_and_an_expired_one_unauthen
     with pytest.raises(StorageError) as raised:
         storage.reference("private").get_metadata()
     assert (raised.value.code, raised.value.http_status) == (StorageErrorCode.UNAUTHORIZED, 403)
-    storage.set_auth_token(id_token("bob", expired=True))
+    storage.set_auth_token(emulator.id_token("bob", exp=1))  # expired
     with pytest.raises(StorageError) as raised:
         storage.reference("private").get_metadata()
     if emulator.flavor == "production":  # production verifies ID tokens
@@ -88,7 +77,7 @@ service firebase.storage {
         with pytest.raises(StorageError) as raised:
             storage.reference("public/a").put_data(b"x").wait()
         assert raised.value.code == StorageErrorCode.UNAUTHORIZED
-        storage.set_auth_token(id_token("carol"))
+        storage.set_auth_token(guarded.id_token("carol"))
         storage.reference("public/a").put_data(b"x").wait()
         storage.reference("users/carol/b").put_data(b"mine").wait()
         with pytest.raises(StorageError) as raised:
@@ -103,7 +92,7 @@ service firebase.storage {
 
 def test_fixed_auth_and_app_check_tokens_are_sent(storage: fbstorage.Storage, emulator) -> None:
     emulator.set_rules(SIGNED_IN_ONLY)
-    token = id_token("alice")
+    token = emulator.id_token("alice")
     storage.set_auth_token(token)
     storage.set_app_check_token("app-check-token")
     storage.reference("private").put_data(b"x").wait()
@@ -121,10 +110,11 @@ def test_fixed_auth_and_app_check_tokens_are_sent(storage: fbstorage.Storage, em
 def test_token_provider_is_asked_again_after_a_401(storage: fbstorage.Storage, emulator) -> None:
     emulator.set_rules(SIGNED_IN_ONLY)
     calls: list[bool] = []
+    fresh, expired = emulator.id_token("bob"), emulator.id_token("bob", exp=1)
 
     def provider(force_refresh: bool) -> str | None:
         calls.append(force_refresh)
-        return id_token("bob", expired=not force_refresh)
+        return fresh if force_refresh else expired
 
     storage.set_auth_token_provider(provider)
     if emulator.flavor != "production":  # the official emulator accepts expired tokens: no refresh

@@ -3,8 +3,6 @@ size, content type and custom claims, overwrites evaluated as `create`, list ref
 
 from __future__ import annotations
 
-import base64
-import json
 
 import pytest
 
@@ -39,12 +37,6 @@ V1_RULES = """service firebase.storage {
 """
 
 
-def id_token(uid: str, **claims: object) -> str:
-    def part(value: dict) -> str:
-        return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
-    return f"{part({'alg': 'none', 'typ': 'JWT'})}.{part({'user_id': uid, 'sub': uid, **claims})}."
-
-
 def denied(action) -> StorageError:
     with pytest.raises(StorageError) as raised:
         action()
@@ -57,7 +49,7 @@ def test_uploads_by_size_content_type_and_owner(storage: fbstorage.Storage, emul
     photo = storage.reference("photos/alice/cat.png")
     png = StorageMetadata(content_type="image/png")
     denied(lambda: photo.put_data(b"p", png).wait())  # no user
-    storage.set_auth_token(id_token("alice"))
+    storage.set_auth_token(emulator.id_token("alice"))
     photo.put_data(b"p" * 1000, png).wait()
     assert photo.get_data() == b"p" * 1000
     denied(lambda: photo.put_data(b"p" * (64 * 1024), png).wait())  # too large: a resumable upload
@@ -69,9 +61,9 @@ def test_uploads_by_size_content_type_and_owner(storage: fbstorage.Storage, emul
 def test_custom_claims_and_overwrite_as_create(storage: fbstorage.Storage, emulator) -> None:
     emulator.set_rules(RULES)
     report = storage.reference("reports/q1.txt")
-    storage.set_auth_token(id_token("carol", role="viewer"))
+    storage.set_auth_token(emulator.id_token("carol", role="viewer"))
     denied(lambda: report.put_data(b"draft").wait())
-    storage.set_auth_token(id_token("carol", role="editor"))
+    storage.set_auth_token(emulator.id_token("carol", role="editor"))
     report.put_data(b"draft").wait()
     denied(lambda: report.put_data(b"final").wait())  # an overwrite is a create, and resource != null
     assert report.update_metadata(custom_metadata={"state": "final"}).custom_metadata == {"state": "final"}

@@ -20,6 +20,7 @@ from elftools.elf.dynamic import DynamicSection
 from elftools.elf.elffile import ELFFile
 
 import fbstorage
+from doc_blocks import DOCS
 from test_system_trust import LAYOUTS, NEEDS_NAMESPACES, run_in_namespace
 from test_system_trust import secure  # noqa: F401  (the https emulator fixture)
 
@@ -112,6 +113,41 @@ def test_wheel_contents(wheel: Path) -> None:
 
 def test_wheel_size(wheel: Path) -> None:
     assert wheel.stat().st_size <= MAX_WHEEL_BYTES, f"{wheel.stat().st_size / (1 << 20):.2f} MiB"
+
+
+#: What the docs say about the wheel, each read from the built one: its name (version, manylinux tag),
+#: its size and the bundled library's unpacked size in MiB (as rounded in the docs), the glibc floor.
+_DOC_WHEEL_NAME = re.compile(r"fbstorage-([^-\s`]+)-py3-none-(manylinux_\d+_\d+_x86_64)\.whl")
+_DOC_WHEEL_SIZE = re.compile(r"(?:The wheel is |manylinux_\d+_\d+_x86_64\.whl`, \*\*)(\d+\.\d) MiB")
+_DOC_LIBRARY_SIZE = re.compile(r"`libfbstorage\.so` \((\d+\.\d) MiB unpacked")
+_DOC_GLIBC_FLOOR = re.compile(r"(?:any glibc |\*\*glibc |at glibc |oldest glibc it runs on \(|none above )(2\.\d+)")
+
+
+def test_docs_state_the_built_wheel(wheel: Path) -> None:
+    version, tag = _DOC_WHEEL_NAME.fullmatch(wheel.name).groups()
+    floor = ".".join(tag.split("_")[1:3])
+    with zipfile.ZipFile(wheel) as archive:
+        library_mib = archive.getinfo("fbstorage/libfbstorage.so").file_size / (1 << 20)
+    wheel_mib = wheel.stat().st_size / (1 << 20)
+    wrong, found = [], 0
+    for doc in DOCS:
+        text = doc.read_text(encoding="utf-8")
+        where = doc.relative_to(PROJECT.parents[1])
+        for stated_version, stated_tag in _DOC_WHEEL_NAME.findall(text):
+            found += 1
+            if stated_tag != tag or stated_version not in (version, "<version>"):
+                wrong.append(f"{where}: fbstorage-{stated_version}-py3-none-{stated_tag}.whl, built {wheel.name}")
+        for pattern, actual, what in ((_DOC_WHEEL_SIZE, wheel_mib, "the wheel"),
+                                      (_DOC_LIBRARY_SIZE, library_mib, "libfbstorage.so unpacked")):
+            for stated in pattern.findall(text):
+                found += 1
+                if abs(float(stated) - actual) >= 0.1:
+                    wrong.append(f"{where}: {what} {stated} MiB, built {actual:.2f} MiB")
+        for stated in _DOC_GLIBC_FLOOR.findall(text):
+            found += 1
+            if stated != floor:
+                wrong.append(f"{where}: glibc {stated}, the wheel's floor {floor}")
+    assert found >= 8 and wrong == []
 
 
 def test_auditwheel_show_and_glibc_symbol_versions(wheel: Path) -> None:

@@ -4,8 +4,6 @@ fast way to fill a folder."""
 from __future__ import annotations
 
 import asyncio
-import base64
-import json
 
 import aiohttp
 
@@ -34,10 +32,3 @@ def fill(bucket_url: str, names: list[str], concurrency: int = 16) -> None:
                         assert response.status == 200, await response.text()
             await asyncio.gather(*(worker() for _ in range(concurrency)))
     asyncio.run(run())
-
-
-def id_token(uid: str) -> str:
-    """An unsigned JWT as the Auth emulator issues (the emulator reads it without a signature check)."""
-    def part(value: dict) -> str:
-        return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
-    return f"{part({'alg': 'none'})}.{part({'user_id': uid, 'sub': uid})}."

@@ -1,5 +1,6 @@
-// firebase/auth/types.h — AuthError, as the Firebase C++ SDK declares it (the codes fbstorage
-// can produce: see the mapping in the README's C++ section; the others are never returned).
+// firebase/auth/types.h — AuthError, as the Firebase C++ SDK declares it: every code, with the
+// SDK's values (the INTERNAL_EXPERIMENTAL ones too, under that macro as in the SDK). fbstorage
+// produces the codes docs/cpp.md maps; the others are never returned.
 #ifndef FIREBASE_AUTH_TYPES_H_
 #define FIREBASE_AUTH_TYPES_H_
 
@@ -87,6 +88,18 @@ enum AuthError {
   kAuthErrorMaximumSecondFactorCountExceeded,
   kAuthErrorUnsupportedFirstFactor,
   kAuthErrorEmailChangeNeedsVerification,
+#ifdef INTERNAL_EXPERIMENTAL
+  kAuthErrorInvalidEventHandler,
+  kAuthErrorFederatedProviderAreadyInUse,
+  kAuthErrorInvalidAuthenticatedUserData,
+  kAuthErrorFederatedSignInUserInteractionFailure,
+  kAuthErrorMissingOrInvalidNonce,
+  kAuthErrorUserCancelled,
+  kAuthErrorUnsupportedPassthroughOperation,
+  kAuthErrorTokenRefreshUnavailable,
+#endif  // INTERNAL_EXPERIMENTAL
+  kAuthErrorInvalidUser,
+  kAuthErrorInvalidParameter,
 };
 
 }  // namespace auth

@@ -2,8 +2,8 @@
 // them (the members fbstorage implements).
 //
 // A User is a snapshot of the signed-in user's profile when it was obtained (current_user(),
-// AuthResult::user); GetToken and Delete act on the Auth's current user (and fail with
-// kAuthErrorNoSignedInUser once the Auth is deleted). Thread safety: const
+// AuthResult::user); GetToken and Delete act on the Auth's current user. Once the Auth (or its
+// App) is deleted the User is invalid and both fail with kAuthErrorNoSignedInUser. Thread safety: const
 // use from many threads is safe; GetToken may be called from any thread.
 #ifndef FIREBASE_AUTH_USER_H_
 #define FIREBASE_AUTH_USER_H_
@@ -71,6 +71,19 @@ class User : public UserInfoInterface {
   // Deletes the current user's account, then signs out.
   Future<void> Delete();
   Future<void> DeleteLastResult() const;
+
+  // The profile fields UpdateUserProfile changes: nullptr leaves a field as it is, "" deletes it.
+  struct UserProfile {
+    UserProfile() : display_name(nullptr), photo_url(nullptr) {}
+    const char* display_name;
+    const char* photo_url;
+  };
+  // Changes the current user's display name and photo URL (Identity Toolkit accounts:update).
+  // This User stays the snapshot it was; current_user() gives the updated profile.
+  // Errors: kAuthErrorNoSignedInUser, kAuthErrorInvalidParameter (a control character), and the
+  // session's errors (kAuthErrorUserTokenExpired, kAuthErrorUserDisabled, ...).
+  Future<void> UpdateUserProfile(const UserProfile& profile);
+  Future<void> UpdateUserProfileLastResult() const;
 
   // last_sign_in_timestamp: the ID token's auth_time (ms); creation_timestamp is not known (0).
   UserMetadata metadata() const;

@@ -29,7 +29,7 @@ class Controller {
   Controller(Controller&& other);
   Controller& operator=(Controller&& other);
 
-  // False when not bound to a running operation.
+  // False when not bound to a running operation, or invalid.
   bool Pause();
   bool Resume();
   bool Cancel();
@@ -39,7 +39,7 @@ class Controller {
   // -1 while unknown.
   int64_t total_byte_count() const;
   StorageReference GetReference() const;
-  // True once bound to an operation.
+  // True once bound to an operation, until its Storage (or that Storage's App) is deleted.
   bool is_valid() const;
 
   // fbstorage: binds a Controller to an operation.

@@ -32,6 +32,7 @@ class StorageListResult {
   const std::vector<StorageReference>& items() const;
   // "" on the last page.
   const std::string& next_page_token() const;
+  // False for a default one, and once the Storage listed (or its App) was deleted.
   bool is_valid() const;
 
   // fbstorage: a result made from a listing.

@@ -62,7 +62,8 @@ class Metadata {
   StorageReference GetReference() const;
   int64_t size_bytes() const;
   int64_t updated_time() const;
-  // False for the Metadata of a failed operation.
+  // False for the Metadata of a failed operation, and once the Storage it came from (or that
+  // Storage's App) was deleted.
   bool is_valid() const;
   const char* md5_hash() const;
 

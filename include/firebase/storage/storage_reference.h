@@ -92,6 +92,8 @@ class StorageReference {
                            Controller* controller_out = nullptr);
   Future<Metadata> PutFileLastResult();
 
+  // False for a default-constructed reference, and once its Storage (or that Storage's App)
+  // was deleted: storage() is then null, its operations fail and its *LastResult() are invalid.
   bool is_valid() const;
 
   // fbstorage: a reference over its internal representation.

@@ -30,6 +30,7 @@ from .flavor import FLAVORS, PRODUCTION
 from .rules import loading
 from .rules.registry import BucketRules
 from .identity.accounts import AccountStore
+from .identity.signing import IdTokenKeys
 from .identity.settings import auth_settings
 from .origins import CrossSitePolicy, parse_origin
 from . import tls
@@ -70,6 +71,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                            "/oauth2.googleapis.com/token, admin on both storage APIs, and its signed URLs work")
     auth.add_argument("--auth-token-lifetime", type=_positive, default=3600, metavar="SECONDS",
                       help="lifetime of the ID tokens it issues (default 3600)")
+    auth.add_argument("--auth-oob-code-lifetime", type=_positive, default=3600, metavar="SECONDS",
+                      help="lifetime of its email action codes, after which they answer EXPIRED_OOB_CODE (default 3600)")
+    auth.add_argument("--auth-recent-login", type=_positive, metavar="SECONDS",
+                      help="how recent a sign-in must be to change the email or password or delete the user "
+                           "(default: 300 in the production flavor; the firebase-tools flavor never asks)")
     tls.add_arguments(parser)
     parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="warning",
                         help="the least severe log lines shown on stderr (default warning)")
@@ -126,7 +132,10 @@ async def serve(args: argparse.Namespace) -> int:
     sources = _rules_sources(args)
     rules = loading.load(sources) if sources else BucketRules.allow_all()
     auth = auth_settings(args)
-    accounts = AccountStore(args.data_dir, auth.project, args.auth_token_lifetime)
+    flavor = FLAVORS[args.flavor]
+    recent_login = args.auth_recent_login or flavor.recent_login_seconds
+    accounts = AccountStore(args.data_dir, auth.project, args.auth_token_lifetime, args.auth_oob_code_lifetime,
+                            recent_login, IdTokenKeys() if flavor.verifies_id_tokens else None)
     service_accounts = ServiceAccounts.from_key_files(args.service_account)
     store = ObjectStore(args.data_dir)
     status = 0
@@ -136,7 +145,7 @@ async def serve(args: argparse.Namespace) -> int:
     serving_tls = tls.context(args)
     try:
         await workflows.load(store, auth.project)
-        state = EmulatorState(flavor=FLAVORS[args.flavor], store=store, startup_rules=rules, rules=rules,
+        state = EmulatorState(flavor=flavor, store=store, startup_rules=rules, rules=rules,
                               accounts=accounts, service_accounts=service_accounts,
                               cross_site=CrossSitePolicy(args.host or "", allowed_origins=frozenset(args.cors_allow_origin)))
         app = create_app(state)
@@ -248,6 +257,8 @@ def _stop_on_stdin_eof(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> 
 def _shorten_bad_http(record: logging.LogRecord) -> bool:
     """aiohttp logs a client's malformed HTTP with a traceback; one line says enough."""
     error = record.exc_info[1] if record.exc_info else None
+    if isinstance(error, web.RequestPayloadError):  # a body it failed to decode (Content-Encoding)
+        error = error.__cause__
     if isinstance(error, HttpProcessingError):
         record.msg, record.args, record.exc_info = f"rejected malformed HTTP: {str(error).splitlines()[0]}", (), None
         record.levelno, record.levelname = logging.WARNING, "WARNING"

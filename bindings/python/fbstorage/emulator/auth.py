@@ -1,7 +1,8 @@
 """Who is calling, read as the official emulator reads the Authorization header: the admin
-credential, or the payload of a JWT decoded without any signature check (an unreadable one
-means no user). OAuth2 access tokens the emulator issued to a service account are admin too;
-any other `Bearer` token that is no JWT is refused with 401, as Google refuses unknown ones."""
+credential, or the payload of a JWT (an unreadable one means no user; where the flavor verifies ID
+tokens, identity/verification.py judges its signature and claims). OAuth2 access tokens the
+emulator issued to a service account are admin too; any other `Bearer` token that is no JWT is
+refused with 401, as Google refuses unknown ones."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 from .errors import ApiError
 from .identity import jwt
 from .identity.calls import SERVICE_ACCOUNT_TOKEN_PREFIX
+from .identity.signing import IdTokenKeys
 from .service_accounts import ServiceAccounts
 
 ADMIN_TOKEN = "owner"
@@ -20,6 +22,7 @@ ADMIN_TOKEN = "owner"
 class Principal:
     is_admin: bool = False
     claims: dict[str, Any] | None = None  # the token's payload: request.auth.token
+    id_token: str | None = None  # the JWT the claims come from
     token_invalid: bool = False  # an Authorization header was sent but held no readable token
 
 
@@ -39,8 +42,9 @@ def principal_from_header(authorization: str | None, service_accounts: ServiceAc
         check_access_token(token, service_accounts)
         return ADMIN
     decoded = jwt.decode(token)
-    claims = decoded[1] if decoded else None
-    return Principal(claims=claims, token_invalid=claims is None)
+    if decoded is None:
+        return Principal(token_invalid=True)
+    return Principal(claims=decoded[1], id_token=token)
 
 
 def is_admin_credential(authorization: str | None) -> bool:
@@ -79,10 +83,19 @@ def check_access_token(token: str, service_accounts: ServiceAccounts) -> None:
         raise ApiError(401, "Invalid Credentials: the access token is unknown or expired.")
 
 
-def check_gcs_authorization(authorization: str | None, service_accounts: ServiceAccounts) -> None:
+def check_gcs_authorization(authorization: str | None, service_accounts: ServiceAccounts,
+                            id_token_keys: IdTokenKeys | None) -> None:
     """The GCS API takes any caller as admin (as the official emulator), but a `Bearer` token
-    that is neither `owner`, an ID token nor one of its access tokens is refused."""
+    that is neither `owner`, an ID token nor one of its access tokens is refused, and so is an ID
+    token the emulator's Auth did not sign when it signs them (the production flavor)."""
     scheme, _, token = (authorization or "").strip().partition(" ")
     token = token.strip()
-    if scheme.lower() == "bearer" and token != ADMIN_TOKEN and not jwt.decode(token):
+    if scheme.lower() != "bearer" or token == ADMIN_TOKEN:
+        return
+    decoded = jwt.decode(token)
+    if decoded is None:
         check_access_token(token, service_accounts)
+    elif id_token_keys is not None:
+        problem = id_token_keys.signature_problem(token, decoded[0])
+        if problem:
+            raise ApiError(401, f"Invalid Credentials: {problem}.")

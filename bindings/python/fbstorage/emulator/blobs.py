@@ -44,6 +44,9 @@ class BlobWriter:
     when they are exceeded: a small one-shot upload then never touches the disk (creating,
     writing, reading back and deleting a temp file was about a third of its cost), nor is its
     file named. Such a writer is for one-shot uploads only: `mark` and `truncate` need the file.
+
+    `park` closes the file between requests (a resumable session waiting for its next chunk
+    holds no descriptor); the next operation that needs it reopens it.
     """
 
     def __init__(self, directory: str, *, durable: bool, keep_in_memory: int = 0):
@@ -54,6 +57,7 @@ class BlobWriter:
         self.data: bytearray | None = bytearray() if keep_in_memory else None
         self._memory_limit = keep_in_memory
         self._fd = -1 if keep_in_memory else self._create()
+        self._parked = False
         self._md5 = hashlib.md5()
         self._crc32c = 0
         self._in_flight: collections.deque[asyncio.Future] = collections.deque()
@@ -67,6 +71,7 @@ class BlobWriter:
                 self.data += data
                 return
             self._spill()
+        self._unpark()
         self.size += len(data)
         if len(data) < OFFLOAD_BYTES and not self._in_flight:
             self._hash(data)
@@ -99,6 +104,7 @@ class BlobWriter:
         mark = self._checkpoint
         if not mark.size <= size <= self.size:
             raise ValueError(f"cannot truncate to {size}: mark {mark.size}, size {self.size}")
+        self._unpark()
         os.ftruncate(self._fd, size)
         os.lseek(self._fd, size, os.SEEK_SET)
         self._md5, self._crc32c, self.size = mark.md5.copy(), mark.crc32c, size
@@ -108,10 +114,28 @@ class BlobWriter:
     async def finish(self) -> Digest:
         """Close the file (synced to disk when durable) and return what was hashed."""
         await self.flush()
+        self._unpark()
         if self.durable:
             await asyncio.get_running_loop().run_in_executor(None, os.fsync, self._fd)
         self._close()
         return Digest(self.size, base64.b64encode(self._md5.digest()).decode("ascii"), self._crc32c)
+
+    async def park(self) -> None:
+        """Close the file until an operation needs it again (after the bytes in flight are written)."""
+        await self.flush()
+        self.park_now()
+
+    def park_now(self) -> None:
+        """`park` for a writer with nothing in flight (one just created)."""
+        if self._fd >= 0 and self.path is not None:
+            self._close()
+            self._parked = True
+
+    def _unpark(self) -> None:
+        if self._parked:
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CLOEXEC)
+            os.lseek(self._fd, self.size, os.SEEK_SET)
+            self._parked = False
 
     async def discard(self) -> None:
         try:
@@ -119,6 +143,7 @@ class BlobWriter:
         except OSError:
             pass
         self._close()
+        self._parked = False
         if self.path is None:
             return
         try:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import json
+import time
 from typing import Any
 
 from aiohttp import web
 
 from .bodies import read_small_body
+from .json_input import load_json
 from .downloads import object_headers, stream_bytes
 from .errors import ApiError, json_error
+from .identity.tokens import encode_id_token, standard_claims
 from .names import decode_component
 from .rules import Ruleset, RulesSyntaxError
 from .rules.registry import BucketRules
@@ -20,7 +22,7 @@ routes = web.RouteTableDef()
 
 async def _json_body(request: web.Request) -> Any:
     try:
-        return json.loads(await read_small_body(request))
+        return load_json(await read_small_body(request))
     except (ValueError, UnicodeDecodeError) as error:
         raise ApiError(400, f"Invalid JSON: {error}") from None
 
@@ -80,6 +82,25 @@ async def set_rules(request: web.Request) -> web.Response:
     except RulesSyntaxError as error:
         return json_error(400, f"Invalid rules: {error}")
     return web.Response(status=204)
+
+
+@routes.post("/_emulator/tokens")
+async def mint_token(request: web.Request) -> web.Response:
+    """An ID token for the body's claims (a JSON object naming its uid as `user_id` or `sub`),
+    signed as the Auth emulator signs its own (unsigned in the firebase-tools flavor). The standard
+    claims (this project's, valid for the token lifetime) are added unless the body gives them;
+    a claim given as null is left out."""
+    claims = await _json_body(request)
+    if not isinstance(claims, dict):
+        raise ApiError(400, "The body must be a JSON object of claims.")
+    uid = next((claims[name] for name in ("user_id", "sub") if isinstance(claims.get(name), str)), None)
+    if not uid:
+        raise ApiError(400, "Name the token's uid: a non-empty string as user_id or sub.")
+    accounts = request.app[STATE].accounts
+    payload = {**standard_claims(accounts.default_project, uid, int(time.time()), accounts.token_lifetime),
+               "user_id": uid, **claims}
+    payload = {name: value for name, value in payload.items() if value is not None}
+    return web.json_response({"idToken": encode_id_token(payload, accounts.id_token_keys)})
 
 
 @routes.get("/_emulator/objects/{bucket}/{name}")

@@ -17,12 +17,12 @@ from aiohttp import web
 
 from .auth import is_admin_credential
 from .errors import json_error
-from .identity.paths import IDENTITY_TOOLKIT, LEGACY_RELYING_PARTY, SECURE_TOKEN
+from .identity.paths import EMULATOR_API, IDENTITY_TOOLKIT, LEGACY_RELYING_PARTY, SECURE_TOKEN
 from .oauth import TOKEN_PATH
 from .origins import CrossSitePolicy
 from .signed_urls import is_signed_url
 
-CONTROL_PREFIXES = ("/_emulator/", "/internal/", "/_admin/", "/emulator/v1/", "/ui/api/")
+CONTROL_PREFIXES = ("/_emulator/", "/internal/", "/_admin/", EMULATOR_API, "/ui/api/")
 BROWSER_API_PREFIXES = ("/v0/", IDENTITY_TOOLKIT + "/accounts:", LEGACY_RELYING_PARTY + "/", SECURE_TOKEN,
                         TOKEN_PATH)
 # The UI's page and static files: no CORS, their own guard (ui/__init__.py). Exact: any other

@@ -32,6 +32,14 @@ class SuffixOfEmpty(UnsatisfiableRange):
 INVALID_RANGE_XML = ("<?xml version='1.0' encoding='UTF-8'?><Error><Code>InvalidRange</Code>"
                      "<Message>The requested range cannot be satisfied.</Message><Details>{}</Details></Error>")
 JSON_API_PREFIXES = ("/storage/v1/", "/download/storage/v1/")
+# Object bytes are served with their stored type on the origin that also serves the UI and the
+# control routes: an HTML object opened in a browser runs sandboxed, in an opaque origin (it
+# sends `Origin: null`, which the cross-site policy refuses), and no type is sniffed.
+SANDBOXED = {"Content-Security-Policy": "sandbox", "X-Content-Type-Options": "nosniff"}
+
+
+#: RFC 9110's token: the characters a header field name may have.
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 
 
 def parse_range(header: str | None, size: int) -> tuple[int, int] | None:
@@ -93,7 +101,9 @@ def _stored_object_headers(metadata: ObjectMetadata, crc: str, firebase: bool) -
         custom = dict(metadata.custom)
         if metadata.download_tokens:
             custom[TOKENS_KEY] = ",".join(metadata.download_tokens)
-        headers.update({f"x-goog-meta-{key.lower()}": value for key, value in custom.items()})
+        # A key that cannot be a header name (a space, a colon, non-ASCII: the JSON APIs store
+        # them) is not sent as one; its value stays in the object's metadata.
+        headers.update({f"x-goog-meta-{key.lower()}": value for key, value in custom.items() if _HEADER_NAME.fullmatch(key)})
         headers["ETag"] = '"' + base64.b64decode(metadata.md5_hash).hex() + '"'
         headers["x-goog-hash"] = f"crc32c={crc}, md5={metadata.md5_hash}"
     return headers
@@ -143,9 +153,9 @@ def _unsatisfiable(request: web.Request, headers: dict[str, str], size: int, fir
 
 async def stream_bytes(request: web.Request, stored: StoredObject, start: int, end: int, status: int,
                        headers: dict[str, str]) -> web.StreamResponse:
-    """Send bytes [start, end) of the object, a piece at a time."""
+    """Send bytes [start, end) of the object, a piece at a time, sandboxed."""
     pieces = stored.blob.pieces(start, end)  # opened before any await: see FileBlob.pieces
-    response = web.StreamResponse(status=status, headers=headers)
+    response = web.StreamResponse(status=status, headers={**SANDBOXED, **headers})
     response.content_length = end - start
     await response.prepare(request)
     sent = 0

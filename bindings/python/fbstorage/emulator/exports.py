@@ -37,7 +37,10 @@ from typing import Any, Awaitable, Callable
 
 from .buckets import bucket_name_characters_allowed
 from .directory_swap import replace_directory
-from .metadata import DEFAULT_CONTENT_TYPE, TOKENS_KEY, WRITABLE_FIELDS, ObjectMetadata, now_us, rfc3339
+from .errors import ApiError
+from .json_input import load_json_file
+from .metadata import (DEFAULT_CONTENT_TYPE, TOKENS_KEY, WRITABLE_FIELDS, ObjectMetadata, check_bounds, now_us,
+                       rfc3339)
 from .names import production_name_refusal
 from .store import ObjectStore
 
@@ -211,11 +214,13 @@ def _carry_over_other_emulators(target: Path, staging: Path) -> dict[str, Any]:
 def read_export_metadata(directory: Path) -> dict[str, Any]:
     path = directory / METADATA_FILE
     try:
-        metadata = json.loads(path.read_text(encoding="utf-8"))
+        metadata = load_json_file(path)
     except FileNotFoundError:
         raise MalformedImport(f"{path}: no such file (not a firebase-tools export directory)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+    except OSError as error:
         raise MalformedImport(f"{path}: {error}") from None
+    except ValueError as error:  # names the file
+        raise MalformedImport(str(error)) from None
     if not isinstance(metadata, dict):
         raise MalformedImport(f"{path}: expected a JSON object")
     return metadata
@@ -319,6 +324,9 @@ def _object_metadata(path: Path) -> ObjectMetadata:
             if value is not None and not isinstance(value, str):
                 raise ValueError(f'"{key}" must be a string')
             setattr(metadata, attribute, value)
+        check_bounds(metadata)
+    except ApiError as error:
+        raise MalformedImport(f"{path}: {error.message}") from None
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise MalformedImport(f"{path}: {error}") from None
     return metadata
@@ -345,10 +353,10 @@ def _timestamp_us(value: Any) -> int | None:
 
 def _read_json_file(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return load_json_file(path)
     except FileNotFoundError:
         raise MalformedImport(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
+    except OSError as error:
         raise MalformedImport(f"{path}: {error}") from None
-    except json.JSONDecodeError as error:
-        raise MalformedImport(f"{path}:{error.lineno}:{error.colno}: {error.msg}") from None
+    except ValueError as error:  # names the file
+        raise MalformedImport(str(error)) from None

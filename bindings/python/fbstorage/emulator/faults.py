@@ -16,13 +16,13 @@ fault with requests left that matches a request is used, and `times` (default 1)
 from __future__ import annotations
 
 import asyncio
-import json
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 from aiohttp import web
 
 from .bodies import DROP_AFTER_BYTES
+from .json_input import load_json
 from .errors import json_error
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -98,7 +98,7 @@ def _status_response(action: dict[str, Any]) -> web.Response:
         return json_error(status, "Injected fault.", headers)
     body = action["body"]
     try:
-        json.loads(body)
+        load_json(body)
         content_type = "application/json"
     except ValueError:
         content_type = "text/plain"

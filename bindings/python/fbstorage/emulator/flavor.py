@@ -45,8 +45,10 @@ class Flavor:
     names_denied_permission: bool  # 403 "Permission denied. No READ permission."; else "Permission denied."
     rejects_v1_list: bool  # 400 for a list under rules_version 1; else the 403 of any denial
     rules_see_all_fields: bool  # resource.cacheControl and contentLanguage exist; the official emulator lacks them
-    # An expired or revoked ID token (or one of a disabled or deleted user) is 401; else any token it
-    # can decode is accepted. In both, an unreadable one just means request.auth == null.
+    # The Auth emulator signs ID tokens (RS256, identity/signing.py), and a token not signed by it,
+    # missing a claim, expired, for another project or of a disabled, deleted or revoked user is
+    # 401 (GCS: one not signed by it); else tokens are unsigned and any token it can decode is
+    # accepted. In both, an unreadable one just means request.auth == null.
     verifies_id_tokens: bool
     # Production's own headers (production_headers.py, downloads.py): caching per route, the Firebase
     # API's CORS and nosniff, the stored object's headers on downloads; else only the object's.
@@ -89,6 +91,9 @@ class Flavor:
     # GCS listing honours matchGlob and answers maxResults=0 with an empty page; else matchGlob is
     # ignored and 0 is a 400.
     gcs_list_options: bool
+    # Auth: changing a user's email or password, or deleting the user, with an ID token from a
+    # sign-in older than this many seconds is CREDENTIAL_TOO_OLD_LOGIN_AGAIN; None: never.
+    recent_login_seconds: int | None
 
     def format_crc32c(self, value: int) -> str:
         if self.crc32c_as_base64:
@@ -150,6 +155,7 @@ PRODUCTION = Flavor(
     refuses_names_on_create_only=True,
     upload_server_answers=True,
     gcs_list_options=True,
+    recent_login_seconds=300,  # not documented; what production is commonly observed to allow
 )
 
 FIREBASE_TOOLS = Flavor(
@@ -184,6 +190,7 @@ FIREBASE_TOOLS = Flavor(
     refuses_names_on_create_only=False,
     upload_server_answers=False,
     gcs_list_options=False,
+    recent_login_seconds=None,  # firebase-tools' Auth emulator never asks to sign in again
 )
 
 FLAVORS = {flavor.name: flavor for flavor in (PRODUCTION, FIREBASE_TOOLS)}

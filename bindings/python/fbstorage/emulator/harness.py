@@ -15,7 +15,6 @@ no rules), the previous rules stay in force.
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
@@ -23,6 +22,7 @@ from aiohttp import web
 
 from .bodies import read_small_body
 from .exports import ExportRefused, export_all, export_storage
+from .json_input import load_json
 from .rules import Ruleset, RulesSyntaxError
 from .rules.registry import BucketRules
 from .state import STATE
@@ -37,7 +37,7 @@ def _message(status: int, message: str) -> web.Response:
 
 async def _json_object(request: web.Request) -> dict[str, Any] | None:
     try:
-        body = json.loads(await read_small_body(request) or b"{}")
+        body = load_json(await read_small_body(request) or b"{}")
     except (ValueError, UnicodeDecodeError):
         return None
     return body if isinstance(body, dict) else None

@@ -29,6 +29,14 @@ WRITABLE_FIELDS = {
     "cacheControl": "cache_control",
 }
 
+#: Cloud Storage's bounds on custom metadata (google.storage.v1 ServiceConstants), in UTF-8 bytes.
+MAX_CUSTOM_KEY_BYTES = 1024
+MAX_CUSTOM_VALUE_BYTES = 4096
+MAX_CUSTOM_TOTAL_BYTES = 8192  # keys and values together
+#: Each writable field, served as a response header: kept well under the header line most HTTP
+#: clients accept (8 KiB), with room for the custom metadata headers beside it.
+MAX_FIELD_BYTES = 1024
+
 _last_generation = 0
 _CONTROL_CHARACTER = re.compile("[\x00-\x1f\x7f]")
 
@@ -95,9 +103,9 @@ class ObjectMetadata:
         """A new object's metadata from the upload's JSON resource (fields not listed are ignored),
         with `defaults` for what it does not say."""
         fields = _writable_values(resource)
-        custom = {key: _custom_value(value)
-                  for key, value in _custom_map(resource.get("metadata")).items() if value is not None}
+        custom = _custom_values(resource.get("metadata"))
         tokens = _split_tokens(custom.pop(TOKENS_KEY, "")) or ([new_token()] if defaults.mints_token else [])
+        _check_custom_total(custom)
         created = now_us()
         metadata = cls(bucket=bucket, name=name, size=digest.size, md5_hash=digest.md5_base64,
                        crc32c=digest.crc32c, generation=new_generation(), metageneration=1,
@@ -115,23 +123,27 @@ class ObjectMetadata:
         return metadata
 
     def patch(self, changes: Any) -> None:
-        """Apply a PATCH body: omitted = unchanged, null = delete, `metadata` merged key by key."""
+        """Apply a PATCH body: omitted = unchanged, null = delete, `metadata` merged key by key.
+        A refused body changes nothing."""
         if not isinstance(changes, dict):
             raise bad_request("The metadata update must be a JSON object.")
-        for attribute, value in _writable_values(changes).items():
-            setattr(self, attribute, value)
+        fields = _writable_values(changes)
+        custom, tokens = self.custom, []
         if "metadata" in changes:
-            if changes["metadata"] is None:
-                self.custom = {}
-            else:
-                for key, value in _custom_map(changes["metadata"]).items():
+            custom = {}
+            if changes["metadata"] is not None:
+                custom = dict(self.custom)
+                for key, value in _custom_values(changes["metadata"], keep_nulls=True).items():
                     if value is None:
-                        self.custom.pop(key, None)
+                        custom.pop(key, None)
                     else:
-                        self.custom[key] = _custom_value(value)
-                for token in _split_tokens(self.custom.pop(TOKENS_KEY, "")):
-                    if token not in self.download_tokens:
-                        self.download_tokens.append(token)
+                        custom[key] = value
+                tokens = _split_tokens(custom.pop(TOKENS_KEY, None) or "")
+        _check_custom_total(custom)
+        for attribute, value in fields.items():
+            setattr(self, attribute, value)
+        self.custom = custom
+        self.download_tokens += [token for token in dict.fromkeys(tokens) if token not in self.download_tokens]
         self.touch()
 
     def touch(self) -> None:
@@ -182,7 +194,15 @@ def check_upload_resource(resource: dict[str, Any]) -> None:
     """400 for an upload's metadata that `ObjectMetadata.for_upload` would refuse, checked when a
     resumable upload starts rather than after its bytes arrived."""
     _writable_values(resource)
-    _custom_map(resource.get("metadata"))
+    custom = _custom_values(resource.get("metadata"))
+    custom.pop(TOKENS_KEY, None)
+    _check_custom_total(custom)
+
+
+def check_bounds(metadata: ObjectMetadata) -> None:
+    """400 for metadata read from elsewhere (an import) that an upload could not have set."""
+    _writable_values({key: getattr(metadata, attribute) for key, attribute in WRITABLE_FIELDS.items()})
+    _check_custom_total(_custom_values(metadata.custom))
 
 
 def _writable_values(resource: dict[str, Any]) -> dict[str, str | None]:
@@ -194,6 +214,8 @@ def _writable_values(resource: dict[str, Any]) -> dict[str, str | None]:
                 raise bad_request(f"Metadata field {key!r} must be a string or null.")
             if value is not None:
                 check_header_value(key, value)
+                if len(value.encode("utf-8", "surrogatepass")) > MAX_FIELD_BYTES:
+                    raise bad_request(f"Metadata field {key!r} is longer than {MAX_FIELD_BYTES} bytes.")
             values[attribute] = value
     return values
 
@@ -214,8 +236,33 @@ def _custom_map(value: Any) -> dict[str, Any]:
     return value
 
 
-def _custom_value(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value)
+def _custom_values(value: Any, *, keep_nulls: bool = False) -> dict[str, str | None]:
+    """The custom metadata of a request, values as strings (null kept only for a PATCH, where it
+    deletes), each key and value within Cloud Storage's bounds."""
+    custom: dict[str, str | None] = {}
+    for key, item in _custom_map(value).items():
+        if item is None and not keep_nulls:
+            continue
+        if _utf8_size(key) > MAX_CUSTOM_KEY_BYTES:
+            raise bad_request(f"Custom metadata key {key[:40]!r}… is longer than {MAX_CUSTOM_KEY_BYTES} bytes.")
+        check_header_value("metadata key", key)
+        text = None if item is None else item if isinstance(item, str) else json.dumps(item)
+        if text is not None:
+            check_header_value(f"metadata.{key}", text)
+        if text is not None and _utf8_size(text) > MAX_CUSTOM_VALUE_BYTES and key != TOKENS_KEY:
+            raise bad_request(f"Custom metadata value of {key!r} is longer than {MAX_CUSTOM_VALUE_BYTES} bytes.")
+        custom[key] = text
+    return custom
+
+
+def _check_custom_total(custom: dict[str, str]) -> None:
+    total = sum(_utf8_size(key) + _utf8_size(value) for key, value in custom.items())
+    if total > MAX_CUSTOM_TOTAL_BYTES:
+        raise bad_request(f"Custom metadata is {total} bytes (keys and values); the limit is {MAX_CUSTOM_TOTAL_BYTES}.")
+
+
+def _utf8_size(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
 
 
 def _split_tokens(joined: str) -> list[str]:

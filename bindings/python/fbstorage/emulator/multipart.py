@@ -14,7 +14,6 @@ emulator's plain-text messages.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, AsyncIterator, Awaitable, Callable, TypeVar
 
@@ -23,6 +22,7 @@ from aiohttp import web
 from .bodies import iter_body
 from .blobs import BlobWriter
 from .errors import ApiError
+from .json_input import JsonTooDeep, load_json
 
 MAX_HEADER_BYTES = 64 * 1024
 MAX_METADATA_BYTES = 1 << 20
@@ -157,7 +157,8 @@ async def parse_multipart(content_type: str | None, pieces: AsyncIterator[bytes]
     go once it has arrived, usually with the first piece of the body: a small upload's whole
     body is one piece, so it costs no more than a few awaits.
     """
-    dash_boundary = b"--" + _boundary(content_type).encode("latin-1")
+    # aiohttp decoded the header as UTF-8 with surrogate escapes: this gives its bytes back.
+    dash_boundary = b"--" + _boundary(content_type).encode("utf-8", "surrogateescape")
     body = _Buffer(pieces)
     await body.fill()  # a small body arrives in one piece: its head then parses at the first try
     resource, data_content_type, delimiter = await body.parse(lambda cursor: _head(cursor, dash_boundary))
@@ -176,8 +177,10 @@ def _head(body: _Cursor, dash_boundary: bytes) -> tuple[dict[str, Any], str, byt
     _part_content_type(body)
     part = body.read_until(delimiter, MAX_METADATA_BYTES)
     try:
-        resource = json.loads(part)
-    except (ValueError, UnicodeDecodeError):
+        resource = load_json(part)
+    except JsonTooDeep as error:
+        raise MetadataError(f"Failed to parse multipart request body part. Invalid JSON metadata: {error}.") from None
+    except ValueError:
         raise MetadataJsonError(part.decode("utf-8", "replace")) from None
     if not isinstance(resource, dict):
         raise MetadataError("Failed to parse multipart request body part. Metadata is not a JSON object.")

@@ -4,11 +4,12 @@
 
 from __future__ import annotations
 
-import json
 from urllib.parse import parse_qsl
 
 from aiohttp import web
 
+from .bodies import read_small_body
+from .json_input import load_json
 from .service_accounts import JWT_BEARER, TOKEN_PATH, OAuthError
 from .state import STATE
 
@@ -16,10 +17,10 @@ from .state import STATE
 async def token_endpoint(request: web.Request) -> web.Response:
     """Form (as google-auth sends it) or JSON: `grant_type` and `assertion`."""
     accounts = request.app[STATE].service_accounts
-    body = await request.read()
+    body = await read_small_body(request)
     try:
         if request.content_type == "application/json":
-            fields = json.loads(body)
+            fields = load_json(body)
             if not isinstance(fields, dict):
                 raise ValueError
         else:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import copy
-import json
 
 from aiohttp import web
 
 from .auth import Principal, principal_from_header
 from .bodies import read_small_body
+from .json_input import JsonTooDeep, load_json
 from .downloads import download_response, object_headers
 from .errors import ApiError, bad_request, not_found
 from .identity.verification import refusal
@@ -28,8 +28,8 @@ async def handle_v0(request: web.Request) -> web.StreamResponse:
     target = parse_v0_target(request.raw_path, check_names=not state.flavor.refuses_names_on_create_only)
     state.store.add_bucket(target.bucket)  # the app's buckets exist, as in a Firebase project
     principal = principal_from_header(request.headers.get("Authorization"), state.service_accounts)
-    if state.flavor.verifies_id_tokens and principal.claims is not None:
-        refused = refusal(state.accounts, principal.claims)
+    if state.flavor.verifies_id_tokens and principal.id_token is not None:
+        refused = refusal(state.accounts, principal.id_token)
         if refused:  # the client refreshes its token on 401, and learns from Auth why it cannot
             raise ApiError(401, f"Invalid Credentials: {refused}.")
     method = request.method
@@ -99,8 +99,10 @@ async def _update_metadata(request: web.Request, state: EmulatorState, bucket: s
                            principal: Principal) -> web.Response:
     body = await read_small_body(request)
     try:
-        changes = json.loads(body) if body.strip() else {}
-    except (ValueError, UnicodeDecodeError):
+        changes = load_json(body) if body.strip() else {}
+    except JsonTooDeep as error:
+        raise bad_request(f"The metadata update body: {error}.") from None
+    except ValueError:
         raise bad_request("The metadata update body must be JSON.") from None
     stored = state.store.get(bucket, name)
     patched = None

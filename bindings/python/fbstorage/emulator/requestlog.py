@@ -12,7 +12,7 @@ from typing import Any
 from aiohttp import web
 
 from .auth import caller_uid
-from .identity.paths import IDENTITY_TOOLKIT, LEGACY_RELYING_PARTY, SECURE_TOKEN
+from .identity.paths import EMULATOR_ACTION, EMULATOR_API, IDENTITY_TOOLKIT, LEGACY_RELYING_PARTY, SECURE_TOKEN
 from .service_accounts import TOKEN_PATH, ServiceAccounts
 
 MAX_ENTRIES = 10000
@@ -30,7 +30,8 @@ def log_request(request: web.Request, status: int | None, seconds: float, servic
 # Calls to Auth and to the OAuth2 token endpoint: who calls is in the body (an API key, a password,
 # a refresh token, an assertion), not in an Authorization header, so they get the service's name.
 _SERVICES = ((IDENTITY_TOOLKIT, "Auth API"), (LEGACY_RELYING_PARTY, "Auth API"), (SECURE_TOKEN, "Auth token refresh"),
-             ("/emulator/v1/", "Auth emulator API"), (TOKEN_PATH, "OAuth2 token endpoint"))
+             (EMULATOR_API, "Auth emulator API"), (EMULATOR_ACTION, "Auth email link"),
+             (TOKEN_PATH, "OAuth2 token endpoint"))
 
 
 def _principal(request: web.Request, service_accounts: ServiceAccounts) -> str:

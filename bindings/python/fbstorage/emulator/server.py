@@ -15,6 +15,8 @@ from .gcs import add_gcs_routes
 from .gcs.batch import add_batch_route
 from .harness import routes as harness_routes
 from .identity.routes import add_identity_routes, ready as auth_ready
+from .identity.signing import add_key_routes
+from .limits import bound_request_bodies
 from . import malformed
 from .gcs.xml_api import serve_xml_api
 from .oauth import add_oauth_routes
@@ -26,7 +28,8 @@ from .state import STATE, EmulatorState
 # Test control, firebase-tools' harness routes and its hub's export: not logged, never faulted.
 CONTROL_PREFIX = ("/_emulator/", "/internal/", "/_admin/")
 UI_PREFIX = "/ui"  # the web UI (emulator/ui): not an API, neither recorded nor open to other origins
-# Large body reads mean fewer, bigger pieces; the limit only applies to request.read()/post().
+# Large body reads mean fewer, bigger pieces. Bodies are bounded per route by limits.py, not by
+# aiohttp's client_max_size (it only applies to request.read()/post(), which the emulator does not use).
 READ_BUFFER_BYTES = 1 << 20
 MAX_BODY_BYTES = 1 << 50
 log = logging.getLogger(__name__)
@@ -93,7 +96,8 @@ def _application(state: EmulatorState) -> web.Application:
     app = web.Application(
         client_max_size=MAX_BODY_BYTES,
         handler_args={"read_bufsize": READ_BUFFER_BYTES, **malformed.HANDLER_LIMITS},
-        middlewares=[cross_site_guard(state.cross_site), record_requests, inject_faults, render_errors, serve_xml_api])
+        middlewares=[cross_site_guard(state.cross_site), record_requests, inject_faults, render_errors,
+                     bound_request_bodies, serve_xml_api])
     app[STATE] = state
     app.on_response_prepare.append(add_cors_headers)
     app.on_response_prepare.append(add_production_headers)
@@ -109,6 +113,7 @@ def create_app(state: EmulatorState) -> web.Application:
     add_gcs_routes(app)  # the GCS JSON API, on the same store
     add_batch_route(app)  # and its batch endpoint
     add_identity_routes(app)  # Auth too, for convenience
+    _add_published_keys(app, state)
     add_oauth_routes(app)  # service-account assertions -> access tokens
     return app
 
@@ -118,4 +123,10 @@ def create_auth_app(state: EmulatorState) -> web.Application:
     app = _application(state)
     app.router.add_get("/", auth_ready)
     add_identity_routes(app)
+    _add_published_keys(app, state)
     return app
+
+
+def _add_published_keys(app: web.Application, state: EmulatorState) -> None:
+    if state.accounts.id_token_keys is not None:
+        add_key_routes(app, state.accounts.id_token_keys)

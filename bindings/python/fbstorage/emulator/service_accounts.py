@@ -7,9 +7,6 @@ halves only, and checks an assertion's RS256 signature, `aud` (this endpoint, or
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -21,6 +18,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 from .identity import jwt
+from .json_input import load_json
 
 GOOGLE_TOKEN_URI = "https://oauth2.googleapis.com/token"
 #: Where the emulator serves that endpoint: its host as a path prefix (emulator/oauth.py).
@@ -58,7 +56,7 @@ class ServiceAccounts:
 
     def add_key(self, path: Path) -> None:
         try:
-            key = json.loads(path.read_text())
+            key = load_json(path.read_bytes())
             email, pem = key["client_email"], key["private_key"]
             if key.get("type") != "service_account" or not isinstance(email, str) or not isinstance(pem, str):
                 raise ValueError
@@ -94,12 +92,7 @@ class ServiceAccounts:
         email = claims.get("iss")
         if not isinstance(email, str) or email not in self.public_keys:
             raise OAuthError(401, "invalid_client", "The OAuth client was not found.")
-        signing_input, _, signature = assertion.rpartition(".")
-        try:
-            signature_bytes = base64.urlsafe_b64decode(signature + "=" * (-len(signature) % 4))
-        except (ValueError, binascii.Error):
-            signature_bytes = b""
-        if not self.verify(email, signing_input.encode("ascii"), signature_bytes):
+        if not jwt.rs256_verifies(assertion, self.public_keys[email]):
             raise OAuthError(400, "invalid_grant", "Invalid JWT Signature.")
         if claims.get("aud") not in (endpoint_url, GOOGLE_TOKEN_URI):
             raise OAuthError(400, "invalid_grant", "Invalid JWT: Failed audience check.")

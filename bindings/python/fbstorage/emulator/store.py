@@ -42,6 +42,7 @@ from typing import Any, Callable, Iterator
 from .blobs import Blob, BlobWriter, FileBlob, MemoryBlob
 from .buckets import Bucket, bucket_name_characters_allowed
 from .directory_swap import fsync_directory
+from .json_input import load_json
 from .metadata import ObjectMetadata, now_us
 
 SMALL_OBJECT_BYTES = 1 << 20
@@ -339,7 +340,7 @@ class ObjectStore:
 
     def _load(self) -> None:
         try:
-            for record in json.loads((self.root / "buckets.json").read_text(encoding="utf-8")):
+            for record in load_json((self.root / "buckets.json").read_bytes()):
                 bucket = Bucket.from_record(record)
                 self.buckets[bucket.name] = bucket
         except FileNotFoundError:
@@ -349,7 +350,7 @@ class ObjectStore:
         referenced = set()
         for record_path in self._records.glob("*.json"):
             try:
-                record = json.loads(record_path.read_text(encoding="utf-8"))
+                record = load_json(record_path.read_bytes())
                 metadata = ObjectMetadata.from_record(record["metadata"])
                 blob_path = self._blobs / record["blob"]
                 if blob_path.stat().st_size != metadata.size:

@@ -1,11 +1,15 @@
-"""Resumable upload sessions: in memory only (a restart forgets them), bytes in a staged temp file."""
+"""Resumable upload sessions: in memory only (a restart forgets them), bytes in a staged temp file.
+
+A session holds no open file between its requests, expires a week after it started (as Cloud
+Storage's session URIs), and at most MAX_OPEN_SESSIONS are open at once (limits.py)."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from aiohttp import web
 
@@ -14,10 +18,29 @@ from .blobs import BlobWriter
 from .bodies import BodyDropped, iter_body
 from .errors import ApiError
 from .flavor import UploadDefaults
+from .limits import MAX_OPEN_SESSIONS, SESSION_LIFETIME_SECONDS
 from .metadata import ObjectMetadata
 from .store import ObjectStore, StoredObject
 
 ACTIVE, FINAL, CANCELLED = "active", "final", "cancelled"
+
+
+class _Turn:
+    """One command at a time per session (`async with session.lock`); the session's file is
+    closed again when the command ends."""
+
+    def __init__(self, writer: BlobWriter):
+        self._lock = asyncio.Lock()
+        self._writer = writer
+
+    async def __aenter__(self) -> None:
+        await self._lock.acquire()
+
+    async def __aexit__(self, *exception: Any) -> None:
+        try:
+            await self._writer.park()
+        finally:
+            self._lock.release()
 
 
 @dataclass
@@ -32,8 +55,12 @@ class UploadSession:
     principal: Principal  # whose rules decide at finalize: the caller of `start`
     state: str = ACTIVE
     result: ObjectMetadata | None = None  # set once finalized
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one command at a time per session
     protocol_state: Any = None  # what the API that opened the session keeps with it (GCS: its preconditions)
+    started: float = 0.0  # time.monotonic() at start
+    lock: _Turn = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.lock = _Turn(self.writer)
 
     @property
     def received(self) -> int:
@@ -84,28 +111,57 @@ async def receive_chunk(request: web.Request, writer: BlobWriter, granularity: i
 
 
 class UploadSessions:
-    def __init__(self) -> None:
-        self._sessions: dict[str, UploadSession] = {}
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._sessions: dict[str, UploadSession] = {}  # in start order
         self._discarding: set[asyncio.Task] = set()
+        self._clock = clock
 
     def start(self, **fields: Any) -> UploadSession:
-        session = UploadSession(id=uuid.uuid4().hex, **fields)
+        """A new session (its file closed until its first chunk); a 429 while MAX_OPEN_SESSIONS
+        are open."""
+        if len(self._sessions) >= MAX_OPEN_SESSIONS:
+            self._sweep()
+        if len(self._sessions) >= MAX_OPEN_SESSIONS:
+            self._in_background(fields["writer"].discard())
+            raise ApiError(429, f"Too many open resumable upload sessions ({MAX_OPEN_SESSIONS}): finish or "
+                                "cancel some (an abandoned one expires a week after it started).")
+        session = UploadSession(id=uuid.uuid4().hex, started=self._clock(), **fields)
+        session.writer.park_now()
         self._sessions[session.id] = session
         return session
 
     def get(self, upload_id: str) -> UploadSession | None:
-        return self._sessions.get(upload_id)
+        session = self._sessions.get(upload_id)
+        if session is not None and self._expired(session):
+            self._cancel(self._sessions.pop(upload_id))
+            return None
+        return session
 
     def clear(self) -> None:
         """Forget every session; those still open are cancelled and their bytes deleted as soon
         as no chunk request is using them (without waiting for a stalled client)."""
         sessions, self._sessions = self._sessions, {}
         for session in sessions.values():
-            if session.state == ACTIVE:
-                session.state = CANCELLED
-                task = asyncio.get_running_loop().create_task(self._discard(session))
-                self._discarding.add(task)
-                task.add_done_callback(self._discarding.discard)
+            self._cancel(session)
+
+    def _expired(self, session: UploadSession) -> bool:
+        return self._clock() - session.started > SESSION_LIFETIME_SECONDS
+
+    def _sweep(self) -> None:
+        """Forget the expired sessions and the finished ones (kept only to answer status queries)."""
+        for session in list(self._sessions.values()):
+            if session.state != ACTIVE or self._expired(session):
+                self._cancel(self._sessions.pop(session.id))
+
+    def _cancel(self, session: UploadSession) -> None:
+        if session.state == ACTIVE:
+            session.state = CANCELLED
+            self._in_background(self._discard(session))
+
+    def _in_background(self, discard: Awaitable[None]) -> None:
+        task = asyncio.get_running_loop().create_task(discard)
+        self._discarding.add(task)
+        task.add_done_callback(self._discarding.discard)
 
     @staticmethod
     async def _discard(session: UploadSession) -> None:

@@ -5,13 +5,13 @@ rules, and the storage address firebase.json gives (`emulators.storage`)."""
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import os
 from pathlib import Path
 from typing import Any
 
 from .exports import export_all, import_all, refuse_unless_export_target
+from .json_input import load_json_file
 from .rules import firestore
 from .store import ObjectStore
 from .triggers import Trigger, TriggerDispatcher
@@ -107,10 +107,7 @@ def _emulators_config(config_path: str | None) -> dict[str, Any]:
     """firebase.json's "emulators" object ({} without --config)."""
     if not config_path:
         return {}
-    try:
-        config = json.loads(Path(config_path).read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{config_path}:{error.lineno}:{error.colno}: {error.msg}") from None
+    config = load_json_file(config_path)
     emulators = config.get("emulators", {}) if isinstance(config, dict) else {}
     if not isinstance(emulators, dict) or not all(isinstance(emulators.get(key, {}), dict) for key in ("storage", "auth")):
         raise ValueError(f'{config_path}: "emulators", "emulators.storage" and "emulators.auth" must be objects')

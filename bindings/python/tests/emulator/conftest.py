@@ -17,6 +17,8 @@ import google_crc32c
 import pytest
 import requests
 
+from fbstorage.testing import mint_id_token
+
 PYTHON_ROOT = Path(__file__).resolve().parents[2]  # bindings/python
 FLAVORS = ("production", "firebase-tools")
 # The shared emulators' configured buckets ("b": the v0 tests' bucket, which the GCS tests share).
@@ -27,14 +29,14 @@ ADMIN = {"Authorization": "Bearer owner"}
 class Emulator:
     """A running emulator process and helpers to talk to it."""
 
-    def __init__(self, *args: str, flavor: str = "production", env: dict | None = None):
+    def __init__(self, *args: str, flavor: str = "production", env: dict | None = None, preexec_fn=None):
         self.flavor = flavor
         self.production = flavor == "production"
         self._stderr = tempfile.TemporaryFile()
         env = {**os.environ, "PYTHONPATH": str(PYTHON_ROOT), **(env or {})}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "fbstorage.emulator", "--host", "127.0.0.1", "--port", "0", "--flavor", flavor,
-             *args], stdout=subprocess.PIPE, stderr=self._stderr, env=env, text=True)
+             *args], stdout=subprocess.PIPE, stderr=self._stderr, env=env, text=True, preexec_fn=preexec_fn)
         line = self.process.stdout.readline()
         if not line.startswith("READY "):
             self.process.kill()
@@ -107,6 +109,10 @@ class Emulator:
         return self.http.get(self.bucket_url(), params=params)
 
     # Control API.
+
+    def id_token(self, uid: str, **claims) -> str:
+        """An ID token the emulator mints (signed in the production flavor); None drops a claim."""
+        return mint_id_token(self.base, uid, **claims)
 
     def reset(self) -> None:
         assert self.http.post(self.url("/_emulator/reset")).status_code == 200
@@ -194,8 +200,8 @@ def start_emulator():
     """Start dedicated emulators (with their own flags); all are stopped after the test."""
     started: list[Emulator] = []
 
-    def start(*args: str, flavor: str = "production", env: dict | None = None) -> Emulator:
-        emulator = Emulator(*args, flavor=flavor, env=env)
+    def start(*args: str, flavor: str = "production", env: dict | None = None, preexec_fn=None) -> Emulator:
+        emulator = Emulator(*args, flavor=flavor, env=env, preexec_fn=preexec_fn)
         started.append(emulator)
         return emulator
 

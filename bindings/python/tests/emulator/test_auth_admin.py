@@ -1,11 +1,14 @@
 """firebase-admin (Python, with FIREBASE_AUTH_EMULATOR_HOST) against the bundled Auth emulator:
-user management, custom claims, custom tokens, and verify_id_token on the tokens clients obtain."""
+user management, custom claims, custom tokens, verify_id_token on the tokens clients obtain, and
+the users clients link and verify (providers, email_verified) and the email links it generates."""
 
 from __future__ import annotations
 
+import json
 import os
 import time
 import uuid
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import firebase_admin
 import pytest
@@ -250,3 +253,48 @@ def test_reset_route_forgets_the_project_accounts(admin, client):
     with pytest.raises(admin_auth.UserNotFoundError):
         admin.get_user(session["localId"])
     assert_auth_error(client.refresh(session["refreshToken"]), "INVALID_REFRESH_TOKEN")
+
+
+def _oob_code(link: str) -> str:
+    return parse_qs(urlsplit(link).query)["oobCode"][0]
+
+
+def test_admin_sees_linked_and_verified_users(admin, client):
+    anonymous = client.anonymous()
+    uid = anonymous["localId"]
+    assert admin.get_user(uid).provider_data == []
+    client.ok("update", {"idToken": anonymous["idToken"], "email": "lin@example.com", "password": "secret-1",
+                         "displayName": "Lin"})
+    user = admin.get_user(uid)
+    assert (user.email, user.email_verified, user.display_name) == ("lin@example.com", False, "Lin")
+    assert [provider.provider_id for provider in user.provider_data] == ["password"]
+
+    link = admin.generate_email_verification_link("lin@example.com")
+    assert client.ok("update", {"oobCode": _oob_code(link)})["localId"] == uid
+    assert admin.get_user(uid).email_verified is True
+
+    google = {"sub": "g-lin", "email": "lin@example.com", "email_verified": True, "name": "Lin G"}
+    session = client.sign_in("lin@example.com").json()
+    client.ok("signInWithIdp", {"requestUri": "http://localhost", "idToken": session["idToken"],
+                                "postBody": urlencode({"id_token": json.dumps(google), "providerId": "google.com"})})
+    user = admin.get_user(uid)
+    providers = {provider.provider_id: provider for provider in user.provider_data}
+    assert sorted(providers) == ["google.com", "password"]
+    assert (providers["google.com"].uid, providers["google.com"].email, providers["google.com"].display_name) == \
+        ("g-lin", "lin@example.com", "Lin G")
+    assert admin.get_user_by_email("lin@example.com").uid == uid
+
+
+def test_admin_links_reset_passwords_and_sign_in_by_email(admin, client):
+    uid = admin.create_user(email="max@example.com", password="secret-1").uid
+    reset = admin.generate_password_reset_link("max@example.com")
+    assert urlsplit(reset).path == "/emulator/action"
+    client.ok("resetPassword", {"oobCode": _oob_code(reset), "newPassword": "secret-2"})
+    assert client.sign_in("max@example.com", "secret-2").json()["localId"] == uid
+    settings = admin_auth.ActionCodeSettings(url="https://app.example.com/finish", handle_code_in_app=True)
+    sign_in = admin.generate_sign_in_with_email_link("max@example.com", settings)
+    assert parse_qs(urlsplit(sign_in).query)["continueUrl"] == ["https://app.example.com/finish"]
+    answer = client.ok("signInWithEmailLink", {"email": "max@example.com", "oobCode": _oob_code(sign_in)})
+    assert answer["localId"] == uid and answer["isNewUser"] is False
+    with pytest.raises(admin_auth.UserNotFoundError):
+        admin.generate_email_verification_link("nobody@example.com")

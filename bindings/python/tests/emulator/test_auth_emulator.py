@@ -34,7 +34,8 @@ def auth(request, auth_emulator) -> AuthClient:
 
 
 def assert_id_token(token: str, uid: str, provider: str, lifetime: int = 3600) -> dict:
-    assert header_of(token)["alg"] == "none" and token.endswith(".")
+    header = header_of(token)
+    assert header["alg"] == "RS256" and header["kid"] and header["typ"] == "JWT"  # the production flavor signs
     claims = claims_of(token)
     assert claims["iss"] == f"https://securetoken.google.com/{PROJECT}" and claims["aud"] == PROJECT
     assert claims["sub"] == claims["user_id"] == uid
@@ -294,9 +295,18 @@ def test_user_deletes_own_account(auth):
     assert_auth_error(auth.sign_in("ada@example.com"), "EMAIL_NOT_FOUND")
 
 
-def test_id_tokens_of_another_project_are_refused(auth):
-    foreign = unsigned_jwt({"iss": "https://securetoken.google.com/other", "aud": "other", "user_id": "u", "sub": "u"})
+def test_id_tokens_of_another_project_are_refused(auth, auth_emulator):
+    foreign = auth_emulator.id_token("u", iss="https://securetoken.google.com/other", aud="other")
     assert_auth_error(auth.call("lookup", {"idToken": foreign}), "INVALID_ID_TOKEN")
+
+
+def test_id_tokens_it_did_not_sign_are_refused(auth):
+    """A page that knows a uid cannot forge its token and change the account (production flavor)."""
+    session = auth.sign_up("ada@example.com")
+    claims = claims_of(session["idToken"])
+    for forged in (unsigned_jwt(claims), session["idToken"][:-8] + "AAAAAAAA"):
+        assert_auth_error(auth.call("update", {"idToken": forged, "password": "taken-over"}), "INVALID_ID_TOKEN")
+    assert auth.sign_in("ada@example.com").status_code == 200  # the password is still the user's
 
 
 def test_a_refused_update_changes_nothing(auth):

@@ -1,9 +1,11 @@
 """The Auth emulator as a process: its port and project from flags and firebase.json, accounts
-kept in --data-dir across restarts, and reset with the storage data."""
+(with their linked identities, pending email codes and sign-in settings) kept in --data-dir across
+restarts and crashes, and reset with the storage data."""
 
 from __future__ import annotations
 
 import json
+import signal
 import socket
 import subprocess
 import sys
@@ -86,3 +88,30 @@ def test_an_unreadable_accounts_file_stops_the_start(tmp_path):
     assert result.returncode == 1 and "unreadable accounts file" in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
 
+
+
+def test_pending_codes_linked_identities_and_settings_survive_a_crash(start_emulator, tmp_path):
+    data = str(tmp_path / "data")
+    first = start_emulator("--data-dir", data)
+    auth = AuthClient(first.auth_base)
+    user = auth.sign_up("ada@example.com", "secret-1")
+    google = json.dumps({"sub": "g-ada", "email": "ada@example.com", "email_verified": True})
+    auth.ok("signInWithIdp", {"requestUri": f"http://localhost?providerId=google.com&id_token={google}",
+                              "idToken": user["idToken"]})
+    auth.ok("sendOobCode", {"requestType": "PASSWORD_RESET", "email": "ada@example.com"})
+    config = "/emulator/v1/projects/demo-project/config"
+    assert auth.http.patch(first.auth_base + config,
+                           json={"emailPrivacyConfig": {"enableImprovedEmailPrivacy": True}}).status_code == 200
+    codes = auth.http.get(first.auth_base + "/emulator/v1/projects/demo-project/oobCodes").json()["oobCodes"]
+    first.stop(signal.SIGKILL)  # every answered change is already on disk
+
+    second = start_emulator("--data-dir", data)
+    auth = AuthClient(second.auth_base)
+    assert auth.http.get(second.auth_base + config).json()["emailPrivacyConfig"] == {"enableImprovedEmailPrivacy": True}
+    assert [code["oobCode"] for code in auth.http.get(
+        second.auth_base + "/emulator/v1/projects/demo-project/oobCodes").json()["oobCodes"]] == \
+        [codes[0]["oobCode"]]
+    looked_up = auth.admin("demo-project", "lookup", {"localId": [user["localId"]]}).json()["users"][0]
+    assert [provider["providerId"] for provider in looked_up["providerUserInfo"]] == ["password", "google.com"]
+    auth.ok("resetPassword", {"oobCode": codes[0]["oobCode"], "newPassword": "secret-2"})
+    assert auth.sign_in("ada@example.com", "secret-2").json()["localId"] == user["localId"]

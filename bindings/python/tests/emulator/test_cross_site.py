@@ -11,7 +11,7 @@ import pytest
 import requests
 
 from auth_helpers import IDENTITY, KEY, AuthClient
-from conftest import ADMIN
+from conftest import ADMIN, GCS_BUCKETS
 
 RULES = """rules_version = '2';
 service firebase.storage {
@@ -36,7 +36,11 @@ CONTROL_CALLS = [
     ("POST", "/_emulator/faults", '{"match": {}, "action": {"status": 503}}'),
     ("GET", "/_emulator/faults", None),
     ("GET", "/_emulator/objects/b/users%2Fada%2Fsecret", None),
+    ("POST", "/_emulator/tokens", '{"user_id": "ada"}'),
     ("DELETE", "/emulator/v1/projects/demo-project/accounts", None),
+    ("GET", "/emulator/v1/projects/demo-project/oobCodes", None),
+    ("GET", "/emulator/v1/projects/demo-project/config", None),
+    ("PATCH", "/emulator/v1/projects/demo-project/config", '{"signIn": {"allowDuplicateEmails": true}}'),
     ("GET", "/ui/api/requests", None),
     ("POST", "/ui/api/delete-folder", '{"bucket": "b", "prefix": "users/"}'),
     ("GET", "/ui/api/../../_emulator/requests", None),
@@ -115,6 +119,31 @@ def test_listening_on_every_interface_a_rebound_name_is_still_foreign(start_emul
         "Origin": f"http://attacker.example:{emulator.port}", "Host": f"attacker.example:{emulator.port}"}))
 
 
+def test_pending_email_codes_stay_hidden_from_a_foreign_page_on_either_port(seeded):
+    """The codes are what a user's mailbox would hold: a page of another site must not read them,
+    open their links, nor change the sign-in settings, through the storage port or the Auth port."""
+    user = seeded.http.post(seeded.auth_base + "/identitytoolkit.googleapis.com/v1/accounts:signUp",
+                            params={"key": "k"}, json={"email": "ada@example.com", "password": "secret-1"}).json()
+    sent = seeded.http.post(seeded.auth_base + "/identitytoolkit.googleapis.com/v1/accounts:sendOobCode",
+                            params={"key": "k"}, json={"requestType": "VERIFY_EMAIL", "idToken": user["idToken"]})
+    assert sent.status_code == 200, sent.text
+    for base in (seeded.base, seeded.auth_base):
+        codes = f"{base}/emulator/v1/projects/demo-project/oobCodes"
+        config = f"{base}/emulator/v1/projects/demo-project/config"
+        assert_refused(seeded.http.get(codes, headers={"Origin": OTHER_PORT}))
+        assert_refused(seeded.http.patch(config, headers={"Origin": OTHER_PORT, "Content-Type": "text/plain"},
+                                         data='{"emailPrivacyConfig": {"enableImprovedEmailPrivacy": true}}'))
+        assert [code["email"] for code in seeded.http.get(codes).json()["oobCodes"]] == ["ada@example.com"]
+        assert seeded.http.get(config).json()["emailPrivacyConfig"] == {"enableImprovedEmailPrivacy": False}
+    # Nor may it open a code's link (which applies the code).
+    (code,) = seeded.http.get(seeded.auth_base + "/emulator/v1/projects/demo-project/oobCodes").json()["oobCodes"]
+    assert_refused(seeded.http.get(code["oobLink"], headers={"Origin": OTHER_PORT}, allow_redirects=False))
+    assert_refused(seeded.http.get(code["oobLink"], headers={"Sec-Fetch-Site": "cross-site"}, allow_redirects=False))
+    lookup = seeded.http.post(seeded.auth_base + "/identitytoolkit.googleapis.com/v1/accounts:lookup",
+                              params={"key": "k"}, json={"idToken": user["idToken"]}).json()
+    assert lookup["users"][0]["emailVerified"] is False
+
+
 def test_tools_and_the_emulators_own_pages_keep_every_route(seeded):
     """No Origin (curl, the SDKs, firebase-tools), a typed address (Sec-Fetch-Site: none), and
     pages of the emulator's own port under any loopback name."""
@@ -177,6 +206,34 @@ def test_a_foreign_page_acts_as_its_user_under_the_rules_with_cors(seeded):
     assert denied.status_code == 403 and denied.headers["Access-Control-Allow-Origin"] == OTHER_PORT
     assert seeded.http.get(seeded.bucket_url(), params={"prefix": "users/"}, headers=user).status_code == 403
     state_is_intact(seeded)
+
+
+XML_BUCKET = GCS_BUCKETS[1]  # "b" would read as the JSON API's /b/ path
+HOSTILE_HTML = b"<!doctype html><script>fetch('/_emulator/reset', {method: 'POST'})</script>"
+
+
+def test_object_bytes_are_served_sandboxed_on_every_api(emu):
+    """An HTML object opened in a browser, from the origin that also serves the UI and the control
+    routes, runs in an opaque origin (its requests say `Origin: null`, refused above) and no type
+    is sniffed."""
+    stored = emu.upload_ok("page.html", HOSTILE_HTML, content_type="text/html", headers=ADMIN)
+    emu.upload_ok("page.html", HOSTILE_HTML, content_type="text/html", headers=ADMIN, bucket=XML_BUCKET)
+    token = emu.http.get(emu.object_url("page.html"), headers=ADMIN).json()["downloadTokens"]
+    downloads = {
+        "v0": emu.download("page.html", headers=ADMIN),
+        "v0 by download token": emu.download("page.html", params={"token": token}),
+        "v0 range": emu.download("page.html", headers={**ADMIN, "Range": "bytes=0-9"}),
+        "GCS JSON": emu.http.get(emu.url("/storage/v1/b/b/o/page.html"), params={"alt": "media"}),
+        "GCS download host": emu.http.get(emu.url("/download/storage/v1/b/b/o/page.html"), params={"alt": "media"}),
+        "XML": emu.http.get(emu.url(f"/{XML_BUCKET}/page.html")),
+        "control": emu.http.get(emu.url("/_emulator/objects/b/page.html")),
+    }
+    for api, download in downloads.items():
+        assert download.status_code in (200, 206), (api, download.status_code, download.text)
+        assert download.content == HOSTILE_HTML[:len(download.content)] and download.content, api
+        assert download.headers["Content-Security-Policy"] == "sandbox", (api, download.headers)
+        assert download.headers["X-Content-Type-Options"] == "nosniff", (api, download.headers)
+    assert stored["contentType"] == "text/html"
 
 
 def test_cors_allow_origin_makes_an_origin_the_emulators_own(start_emulator):

@@ -1,7 +1,6 @@
 """storage.rules over HTTP, both flavors: the method each request is evaluated as, the variables it
 sees, the answers per flavor, and loading (--rules, --config, hot reload, PUT /_emulator/rules)."""
 
-import base64
 import json
 
 import pytest
@@ -66,15 +65,8 @@ V1_RULES = """service firebase.storage {
 """
 
 
-def jwt(claims: dict) -> str:
-    """An unsigned token, like the Firebase SDKs' mockUserToken."""
-    def part(value):
-        return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
-    return f"{part({'alg': 'none', 'typ': 'JWT'})}.{part(claims)}."
-
-
-def as_user(uid: str, scheme: str = "Firebase", **claims) -> dict:
-    return {"Authorization": f"{scheme} {jwt({'user_id': uid, 'sub': uid, **claims})}"}
+def as_user(emu, uid: str, scheme: str = "Firebase", **claims) -> dict:
+    return {"Authorization": f"{scheme} {emu.id_token(uid, **claims)}"}
 
 
 def put_rules(emu, source: str) -> None:
@@ -106,15 +98,15 @@ def test_upload_is_create_decided_by_size_and_content_type(ruled):
     assert_error(ruled, ruled.download("images/b.png", headers=ADMIN), 404, "Not Found")  # nothing kept
 
 
-def test_auth_uid_comes_from_user_id_of_an_unsigned_token(ruled):
-    assert ruled.upload("users/alice/a", b"a", headers=as_user("alice")).status_code == 200
-    assert ruled.upload("users/alice/deep/er/b", b"b", headers=as_user("alice", scheme="Bearer")).status_code == 200
-    assert_denied(ruled, ruled.upload("users/alice/c", b"c", headers=as_user("bob")), "WRITE")
+def test_auth_uid_comes_from_user_id_of_the_token(ruled):
+    assert ruled.upload("users/alice/a", b"a", headers=as_user(ruled, "alice")).status_code == 200
+    assert ruled.upload("users/alice/deep/er/b", b"b", headers=as_user(ruled, "alice", scheme="Bearer")).status_code == 200
+    assert_denied(ruled, ruled.upload("users/alice/c", b"c", headers=as_user(ruled, "bob")), "WRITE")
     assert_denied(ruled, ruled.upload("users/alice/c", b"c"), "WRITE")  # request.auth == null
-    only_sub = {"Authorization": f"Firebase {jwt({'sub': 'alice'})}"}  # uid is user_id, not sub
+    only_sub = as_user(ruled, "alice", user_id=None)  # uid is user_id, not sub
     assert_denied(ruled, ruled.download("users/alice/a", headers=only_sub), "READ")
-    assert ruled.download("users/alice/a", headers=as_user("alice")).content == b"a"
-    assert_denied(ruled, ruled.download("users/alice/a", headers=as_user("bob")), "READ")
+    assert ruled.download("users/alice/a", headers=as_user(ruled, "alice")).content == b"a"
+    assert_denied(ruled, ruled.download("users/alice/a", headers=as_user(ruled, "bob")), "READ")
 
 
 def test_undecodable_token_is_no_user(ruled):
@@ -125,9 +117,9 @@ def test_undecodable_token_is_no_user(ruled):
 
 
 def test_custom_claims(ruled):
-    assert ruled.upload("admin/a", b"a", headers=as_user("x", admin=True)).status_code == 200
-    assert_denied(ruled, ruled.upload("admin/b", b"b", headers=as_user("x", admin="yes")), "WRITE")
-    assert_denied(ruled, ruled.upload("admin/c", b"c", headers=as_user("x")), "WRITE")  # missing claim: error
+    assert ruled.upload("admin/a", b"a", headers=as_user(ruled, "x", admin=True)).status_code == 200
+    assert_denied(ruled, ruled.upload("admin/b", b"b", headers=as_user(ruled, "x", admin="yes")), "WRITE")
+    assert_denied(ruled, ruled.upload("admin/c", b"c", headers=as_user(ruled, "x")), "WRITE")  # missing claim: error
 
 
 def test_overwrite_is_a_create_that_sees_the_existing_resource(ruled):
@@ -210,12 +202,12 @@ def test_apple_sdk_integration_rules_with_a_name_equals_star_wildcard(emu):
     put_rules(emu, APPLE_SDK_INTEGRATION_RULES)
     emu.upload_ok("1mb", b"top", headers=ADMIN)
     emu.upload_ok("deeper/1mb", b"deep", headers=ADMIN)
-    assert emu.download("1mb", headers=as_user("ada")).content == b"top"
+    assert emu.download("1mb", headers=as_user(emu, "ada")).content == b"top"
     assert_denied(emu, emu.download("1mb"), "READ")  # signed out
-    assert_denied(emu, emu.download("deeper/1mb", headers=as_user("ada")), "READ")  # two segments
-    assert emu.upload("ios/public/a", b"a", headers=as_user("ada")).status_code == 200
+    assert_denied(emu, emu.download("deeper/1mb", headers=as_user(emu, "ada")), "READ")  # two segments
+    assert emu.upload("ios/public/a", b"a", headers=as_user(emu, "ada")).status_code == 200
     assert emu.download("ios/public/a").content == b"a"
-    assert_denied(emu, emu.upload("ios/private/a", b"a", headers=as_user("ada")), "WRITE")
+    assert_denied(emu, emu.upload("ios/private/a", b"a", headers=as_user(emu, "ada")), "WRITE")
 
 
 def test_request_path_is_the_service_path(ruled):
@@ -246,13 +238,13 @@ def test_firestore_calls_deny_and_are_logged(start_emulator, tmp_path):
 
 
 def test_resumable_upload_is_decided_at_finalize_with_the_starters_credentials(ruled):
-    start = ruled.start_resumable("users/alice/r", headers=as_user("bob"))
+    start = ruled.start_resumable("users/alice/r", headers=as_user(ruled, "bob"))
     assert start.status_code == 200  # start evaluates nothing
     denied = ruled.chunk(start.headers["X-Goog-Upload-URL"], "upload, finalize", b"r", offset=0)
     assert_denied(ruled, denied, "WRITE")
     assert denied.headers["X-Goog-Upload-Status"] == "final"
     assert_error(ruled, ruled.get_metadata("users/alice/r", headers=ADMIN), 404, "Not Found")
-    url = ruled.start_resumable("users/alice/r", headers=as_user("alice")).headers["X-Goog-Upload-URL"]
+    url = ruled.start_resumable("users/alice/r", headers=as_user(ruled, "alice")).headers["X-Goog-Upload-URL"]
     assert ruled.chunk(url, "upload, finalize", b"r", offset=0).status_code == 200  # no credentials needed now
 
 

@@ -138,28 +138,28 @@ def emu(request, start_emulator, tmp_path, firestore_host):
 
 
 def test_get_reads_the_callers_document(emu):
-    assert emu.get_metadata("profiles/ada/pic", headers=as_user("ada")).status_code == 200
-    assert emu.get_metadata("profiles/ada/pic", headers=as_user("bob")).status_code == 403
-    assert emu.get_metadata("profiles/ada/pic", headers=as_user("carol")).status_code == 403  # no document
+    assert emu.get_metadata("profiles/ada/pic", headers=as_user(emu, "ada")).status_code == 200
+    assert emu.get_metadata("profiles/ada/pic", headers=as_user(emu, "bob")).status_code == 403
+    assert emu.get_metadata("profiles/ada/pic", headers=as_user(emu, "carol")).status_code == 403  # no document
 
 
 def test_upload_decided_with_exists_and_request_resource(emu):
-    assert emu.upload("profiles/ada/small", b"1234", headers=as_user("ada")).status_code == 200
-    assert emu.upload("profiles/ada/big", b"12345", headers=as_user("ada")).status_code == 403
-    assert emu.upload("profiles/bob/x", b"1", headers=as_user("bob")).status_code == 403  # no owners/bob
+    assert emu.upload("profiles/ada/small", b"1234", headers=as_user(emu, "ada")).status_code == 200
+    assert emu.upload("profiles/ada/big", b"12345", headers=as_user(emu, "ada")).status_code == 403
+    assert emu.upload("profiles/bob/x", b"1", headers=as_user(emu, "bob")).status_code == 403  # no owners/bob
 
 
 def test_typed_values_become_rules_values(emu):
-    assert emu.get_metadata("typed/x", headers=as_user("ada")).status_code == 200
+    assert emu.get_metadata("typed/x", headers=as_user(emu, "ada")).status_code == 200
 
 
 def test_missing_document_is_null_for_get_and_false_for_exists(emu):
-    assert emu.get_metadata("missing/x", headers=as_user("ada")).status_code == 200
+    assert emu.get_metadata("missing/x", headers=as_user(emu, "ada")).status_code == 200
 
 
 def test_at_most_two_documents_per_evaluation(emu):
-    assert emu.get_metadata("two/x", headers=as_user("ada")).status_code == 200  # the same one twice counts once
-    assert emu.get_metadata("three/x", headers=as_user("ada")).status_code == 403
+    assert emu.get_metadata("two/x", headers=as_user(emu, "ada")).status_code == 200  # the same one twice counts once
+    assert emu.get_metadata("three/x", headers=as_user(emu, "ada")).status_code == 403
 
 
 def start_on_stand_in(start_emulator, tmp_path, firestore_host):
@@ -173,7 +173,7 @@ def test_rest_requests_as_firebase_tools_sends_them(start_emulator, tmp_path, fi
     emu = start_on_stand_in(start_emulator, tmp_path, firestore_host)
     emu.upload_ok("profiles/ada/pic", b"1", headers=ADMIN)
     firestore_host.requests.clear()
-    assert emu.get_metadata("profiles/ada/pic", headers=as_user("ada")).status_code == 200
+    assert emu.get_metadata("profiles/ada/pic", headers=as_user(emu, "ada")).status_code == 200
     assert firestore_host.requests == [("/v1/projects/demo-x/databases/(default)/documents/users/ada", "Bearer owner")]
 
 
@@ -183,10 +183,10 @@ def test_a_slow_firestore_does_not_hold_up_other_requests(start_emulator, tmp_pa
     emu.upload_ok("plain/x", b"1", headers=ADMIN)
     firestore_host.requests.clear()
     with ThreadPoolExecutor(1) as pool:
-        slow = pool.submit(emu.get_metadata, "slow/x", headers=as_user("ada"))
+        slow = pool.submit(emu.get_metadata, "slow/x", headers=as_user(emu, "ada"))
         wait_until(lambda: firestore_host.requests)  # the slow document is being fetched
         started = time.monotonic()
-        assert emu.get_metadata("plain/x", headers=as_user("ada")).status_code == 200
+        assert emu.get_metadata("plain/x", headers=as_user(emu, "ada")).status_code == 200
         assert time.monotonic() - started < SLOW_SECONDS / 2
         assert slow.result().status_code == 200
 
@@ -197,7 +197,7 @@ def test_the_prefetch_rehearsal_logs_nothing(start_emulator, tmp_path, firestore
     emu = start_emulator("--rules", str(rules), "--project", "demo-x", "--log-level", "info",
                          env={"FIRESTORE_EMULATOR_HOST": firestore_host.host})
     emu.upload_ok("debugged/x", b"1", headers=ADMIN)
-    assert emu.get_metadata("debugged/x", headers=as_user("ada")).status_code == 200
+    assert emu.get_metadata("debugged/x", headers=as_user(emu, "ada")).status_code == 200
     wait_until(lambda: "debug(): True" in emu.stderr())
     assert emu.stderr().count("debug():") == 1
 
@@ -207,7 +207,7 @@ def test_without_firestore_the_calls_are_errors(start_emulator, tmp_path):
     rules.write_text(RULES)
     emu = start_emulator("--rules", str(rules))
     emu.upload_ok("missing/x", b"1", headers=ADMIN)
-    assert emu.get_metadata("missing/x", headers=as_user("ada")).status_code == 403
+    assert emu.get_metadata("missing/x", headers=as_user(emu, "ada")).status_code == 403
     assert "FIRESTORE_EMULATOR_HOST" in emu.stderr()
 
 

@@ -8,6 +8,7 @@ import time
 import pytest
 
 from fbstorage.emulator.rules import Ruleset, RulesSyntaxError
+from fbstorage.emulator.rules.limits import MAX_EXPRESSIONS, RulesLimitExceeded
 from fbstorage.emulator.rules.parser import MAX_DEPTH, MAX_SOURCE_BYTES
 from fbstorage.emulator.rules.request_model import now, rules_path, variables
 
@@ -103,8 +104,11 @@ def test_deep_nesting_is_refused(condition):
 
 def test_long_flat_conditions_still_load():
     ruleset = Ruleset(wrapped(" || ".join(f"request.path[3] == 'f{index}'" for index in range(3000))))
-    path = rules_path("b", "f2999")
+    path = rules_path("b", "f10")
     assert ruleset.allows("get", path, variables(path, now(), None, None, None))
+    path = rules_path("b", "f2999")  # reached after ~15,000 expressions: over the language's limit
+    with pytest.raises(RulesLimitExceeded, match=f"more than {MAX_EXPRESSIONS} expressions"):
+        ruleset.allows("get", path, variables(path, now(), None, None, None))
 
 
 @pytest.mark.timeout(60)

@@ -13,7 +13,8 @@ import pytest
 import requests
 
 from conftest import ADMIN, FLAVORS, Emulator, assert_json_error, wait_until
-from ui_support import LIMIT, RULES, fill, id_token
+from fbstorage.testing import mint_id_token
+from ui_support import LIMIT, RULES, fill
 
 
 
@@ -171,9 +172,9 @@ def _logged(ui: UI, **filters) -> list[dict]:
 def test_a_denied_upload_is_logged_with_the_failing_condition_and_its_values(ruled):
     emulator, ui = ruled
     too_big = b"x" * (6 * 1024 * 1024)
-    denied = emulator.upload("uploads/alice/big.bin", too_big, headers={"Authorization": f"Bearer {id_token('alice')}"})
+    denied = emulator.upload("uploads/alice/big.bin", too_big, headers={"Authorization": f"Bearer {mint_id_token(emulator.base, 'alice')}"})
     assert denied.status_code == 403
-    allowed = emulator.upload("uploads/alice/small.bin", b"x", headers={"Authorization": f"Bearer {id_token('alice')}"})
+    allowed = emulator.upload("uploads/alice/small.bin", b"x", headers={"Authorization": f"Bearer {mint_id_token(emulator.base, 'alice')}"})
     assert allowed.status_code == 200
     assert emulator.list().status_code == 403  # anonymous list: no statement grants it
     assert requests.get(emulator.url("/storage/v1/b/b/o/uploads%2Falice%2Fsmall.bin")).status_code == 200  # GCS
@@ -209,7 +210,7 @@ def test_a_denied_upload_is_logged_with_the_failing_condition_and_its_values(rul
     (None, "uploads/alice/a.bin", 10), ("alice", "elsewhere/a.bin", 10)])
 def test_playground_verdicts_match_real_requests(ruled, uid, path, size):
     emulator, ui = ruled
-    auth = {"Authorization": f"Bearer {id_token(uid)}"} if uid else {}
+    auth = {"Authorization": f"Bearer {mint_id_token(emulator.base, uid)}"} if uid else {}
     real = emulator.upload(path, b"x" * size, headers=auth)
     played = ui.post("api/playground", {"bucket": "b", "method": "create", "path": path,
                                         "auth": {"uid": uid} if uid else None, "resource": {"size": size}})
@@ -298,7 +299,7 @@ service firebase.storage {{
     ui = UI(emulator)
     emulator.upload_ok("profiles/ada/pic", b"1", headers=ADMIN)
     for uid, status in (("ada", 200), ("bob", 403)):
-        assert emulator.get_metadata("profiles/ada/pic", headers={"Authorization": f"Bearer {id_token(uid)}"}).status_code == status
+        assert emulator.get_metadata("profiles/ada/pic", headers={"Authorization": f"Bearer {mint_id_token(emulator.base, uid)}"}).status_code == status
     allowed, denied = _logged(ui)[1:]
     assert [decision["verdict"] for decision in allowed["decisions"] + denied["decisions"]] == ["allowed", "denied"]
     (failure,) = denied["decisions"][0]["statements"][0]["failures"]  # one decision: prefetch runs are not logged

@@ -17,7 +17,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from ui_support import LIMIT, fill, id_token
+from fbstorage.testing import mint_id_token
+from ui_support import LIMIT, fill
 
 import fbstorage
 
@@ -30,7 +31,7 @@ def alice(emulator):
     """A client library Storage signed in as alice."""
     with fbstorage.Storage(bucket=BUCKET) as storage:
         storage.use_emulator("127.0.0.1", emulator.port)
-        storage.set_auth_token(id_token("alice"))
+        storage.set_auth_token(mint_id_token(emulator.base, "alice"))
         yield storage
 
 
@@ -284,3 +285,38 @@ def test_auth_users_are_created_changed_and_deleted(browser, emulator):
     wait(browser, lambda driver: toast.text == "User deleted.")
     assert not browser.find_elements(By.CSS_SELECTOR, f"#users tr[data-uid='{carol['localId']}']")
     assert lookup("carol@example.com") == []
+
+
+def test_auth_pending_codes_are_applied_from_the_auth_tab(browser, emulator):
+    """What "click the link in the email" is in a test: an app signed up and asked for a
+    verification email; the Auth tab lists the code, and its button verifies the email."""
+    identity = f"{emulator.base}/identitytoolkit.googleapis.com/v1"
+    user = requests.post(f"{identity}/accounts:signUp", params={"key": "k"},
+                         json={"email": "vera@example.com", "password": "secret-1"}).json()
+    sent = requests.post(f"{identity}/accounts:sendOobCode", params={"key": "k"},
+                         json={"requestType": "VERIFY_EMAIL", "idToken": user["idToken"]})
+    assert sent.status_code == 200, sent.text
+    requests.post(f"{identity}/accounts:sendOobCode", params={"key": "k"},
+                  json={"requestType": "PASSWORD_RESET", "email": "vera@example.com"}).raise_for_status()
+    (verify, reset) = requests.get(f"{emulator.base}/emulator/v1/projects/demo-project/oobCodes").json()["oobCodes"]
+    open_page(browser, emulator, "auth")
+    row = wait(browser, lambda driver: driver.find_element(By.CSS_SELECTOR, f"#oob-codes tr[data-code='{verify['oobCode']}']"))
+    assert row.find_element(By.CSS_SELECTOR, "code.link").text == verify["oobLink"]
+    user_row = browser.find_element(By.CSS_SELECTOR, f"#users tr[data-uid='{user['localId']}']")
+    assert user_row.find_elements(By.TAG_NAME, "td")[2].text == "no"
+    screenshot(browser, "auth-pending-codes")
+    row.find_element(By.XPATH, ".//button[text()='Verify email']").click()
+    toast = browser.find_element(By.ID, "toast")
+    wait(browser, lambda driver: toast.text == "Email verified.")
+    user_row = browser.find_element(By.CSS_SELECTOR, f"#users tr[data-uid='{user['localId']}']")
+    assert user_row.find_elements(By.TAG_NAME, "td")[2].text == "yes"
+    lookup = requests.post(f"{identity}/accounts:lookup", params={"key": "k"}, json={"idToken": user["idToken"]}).json()
+    assert lookup["users"][0]["emailVerified"] is True
+
+    reset_row = browser.find_element(By.CSS_SELECTOR, f"#oob-codes tr[data-code='{reset['oobCode']}']")
+    reset_row.find_element(By.CSS_SELECTOR, "input[type=password]").send_keys("new-secret", Keys.ENTER)
+    wait(browser, lambda driver: toast.text == "Password reset.")
+    assert browser.find_element(By.ID, "no-oob-codes").is_displayed()
+    signed_in = requests.post(f"{identity}/accounts:signInWithPassword", params={"key": "k"},
+                              json={"email": "vera@example.com", "password": "new-secret"})
+    assert signed_in.status_code == 200 and signed_in.json()["localId"] == user["localId"]

@@ -14,7 +14,7 @@ from typing import Iterator
 
 import pytest
 import requests
-from ui_support import id_token
+from fbstorage.testing import mint_id_token
 
 ADMIN = {"Authorization": "Bearer owner"}
 PAGE = b"<!doctype html><title>a page of another origin</title><p>hostile</p>"
@@ -82,7 +82,7 @@ def test_a_hostile_page_acts_only_as_its_user(browser, emulator, hostile_origin,
     browser.get(hostile_origin + "/")
     browser.set_script_timeout(20)
     try:
-        results = browser.execute_async_script(ATTACKS, emulator.base, str(export_dir), id_token("alice"))
+        results = browser.execute_async_script(ATTACKS, emulator.base, str(export_dir), mint_id_token(emulator.base, "alice"))
     finally:
         # The browser reports each refused request in its console: the page's doing, not the UI's.
         console = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
@@ -101,4 +101,33 @@ def test_a_hostile_page_acts_only_as_its_user(browser, emulator, hostile_origin,
     anonymous = requests.post(f"{emulator.base}/v0/b/b/o", params={"name": "uploads/mallory/x"}, data=b"x")
     assert anonymous.status_code == 403  # not the allow-all rules an empty body would have set
     for name in ("uploads/bob/secret", "uploads/alice/from-page"):
+        requests.delete(f"{emulator.base}/v0/b/b/o/{name.replace('/', '%2F')}", headers=ADMIN)
+
+
+# Were it to run, this object's script would reset the emulator from its own origin (a synchronous
+# request: done before the page's load event) and say so in the title.
+HOSTILE_OBJECT = b"""<!doctype html><title>object</title><script>
+const request = new XMLHttpRequest();
+request.open('POST', '/_emulator/reset', false);
+request.send();
+document.title = 'ran: ' + request.status;
+</script>"""
+
+
+def test_a_hostile_html_object_opened_from_the_emulator_runs_nothing(browser, emulator):
+    """Served with its stored type by the port that also serves the UI and the control routes, it
+    is sandboxed (Content-Security-Policy: sandbox): no script runs, and its requests would carry
+    `Origin: null`, which the cross-site policy refuses."""
+    for name, data in (("uploads/bob/secret", b"bob's"), ("uploads/bob/page.html", HOSTILE_OBJECT)):
+        stored = requests.post(f"{emulator.base}/v0/b/b/o", params={"name": name}, data=data,
+                               headers={**ADMIN, "Content-Type": "text/html" if name.endswith(".html") else "text/plain"})
+        assert stored.status_code == 200, stored.text
+    token = requests.get(f"{emulator.base}/v0/b/b/o/uploads%2Fbob%2Fpage.html", headers=ADMIN).json()["downloadTokens"]
+    browser.get(f"{emulator.base}/v0/b/b/o/uploads%2Fbob%2Fpage.html?alt=media&token={token}")
+    console = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert browser.title == "object"
+    assert console and all("sandboxed" in line and "allow-scripts" in line for line in console), console
+    assert requests.get(f"{emulator.base}/v0/b/b/o/uploads%2Fbob%2Fsecret", params={"alt": "media"},
+                        headers=ADMIN).content == b"bob's"  # not reset
+    for name in ("uploads/bob/secret", "uploads/bob/page.html"):
         requests.delete(f"{emulator.base}/v0/b/b/o/{name.replace('/', '%2F')}", headers=ADMIN)

@@ -17,12 +17,12 @@ from urllib.parse import urlsplit
 import aiohttp
 from aiohttp import web
 
+from ..bodies import read_small_body
 from ..errors import ApiError
 from .errors import gcs_error, renders_gcs_errors
 
 PATH = "/batch/storage/v1"
 MAX_CALLS = 100  # as Cloud Storage
-MAX_BODY_BYTES = 10 * 1024 * 1024  # "the total batch request payload must be less than 10 MB"
 # Per-connection headers of a sub-request are not forwarded: the loopback request has its own.
 HOP_HEADERS = {"host", "content-length", "connection", "transfer-encoding", "keep-alive"}
 
@@ -41,12 +41,7 @@ async def handle_batch(request: web.Request) -> web.StreamResponse:
     content_type = request.headers.get("Content-Type", "")
     if not content_type.lower().startswith("multipart/mixed") or "boundary=" not in content_type.lower():
         raise ApiError(400, "A batch request must be multipart/mixed with a boundary.")
-    too_large = ApiError(413, f"A batch request body must be under {MAX_BODY_BYTES} bytes.")
-    if (request.content_length or 0) > MAX_BODY_BYTES:
-        raise too_large
-    body = await request.read()
-    if len(body) > MAX_BODY_BYTES:
-        raise too_large
+    body = await read_small_body(request)  # at most the route's bound (limits.py)
     calls = parse_batch(content_type, body)
     boundary = "batch_" + secrets.token_urlsafe(12)
     base, authorization, parts = _own_base(request), request.headers.get("Authorization"), []
@@ -59,7 +54,9 @@ async def handle_batch(request: web.Request) -> web.StreamResponse:
 
 def parse_batch(content_type: str, body: bytes) -> list[SubRequest]:
     """The sub-requests, in order; a malformed batch is refused as a whole (nothing is run)."""
-    message = BytesParser().parsebytes(b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + body)
+    # aiohttp decoded the header as UTF-8 with surrogate escapes: this gives its bytes back.
+    head = b"Content-Type: " + content_type.encode("utf-8", "surrogateescape") + b"\r\n\r\n"
+    message = BytesParser().parsebytes(head + body)
     parts = message.get_payload() if message.is_multipart() else None
     if not parts:
         raise ApiError(400, "A batch request needs at least one part.")

@@ -16,7 +16,7 @@ from ..errors import ApiError, html_page, json_for_html
 from ..state import STATE
 
 REASONS = {400: "invalid", 401: "required", 403: "forbidden", 404: "notFound", 405: "methodNotAllowed",
-           409: "conflict", 410: "gone", 412: "conditionNotMet", 413: "uploadTooLarge",
+           409: "conflict", 410: "gone", 412: "conditionNotMet", 413: "uploadTooLarge", 429: "rateLimitExceeded",
            416: "requestedRangeNotSatisfiable", 499: "clientClosedRequest", 501: "notImplemented"}
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]

@@ -29,7 +29,9 @@ async def handle_gcs(request: web.Request) -> web.StreamResponse:
     if "X-Goog-Algorithm" in request.query:  # a signed URL of a bucket named like a route ("b")
         return await handle_signed(request)
     method = "GET" if request.method == "HEAD" else request.method
-    check_gcs_authorization(request.headers.get("Authorization"), request.app[STATE].service_accounts)
+    state = request.app[STATE]
+    check_gcs_authorization(request.headers.get("Authorization"), state.service_accounts,
+                            state.accounts.id_token_keys)
     try:
         target = parse_target(request.raw_path,
                               check_names=not request.app[STATE].flavor.refuses_names_on_create_only)

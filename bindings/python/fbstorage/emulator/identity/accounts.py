@@ -15,6 +15,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from .oob_codes import OobCode, PendingCodes
+from .sign_in_config import SignInConfig
+from .signing import IdTokenKeys
+from ..json_input import load_json
+
 _ID_ALPHABET = string.ascii_letters + string.digits
 FILE_NAME = "accounts.json"
 
@@ -38,9 +43,37 @@ class Account:
     last_login_at_ms: int | None = None
     last_refresh_at: float | None = None
     custom_auth: bool = False
+    email_link_signin: bool = False  # signed in through an email link: a password provider without a password
+    # Identity providers' users linked to this account (google.com, ...), one per provider, as the
+    # API's providerUserInfo: providerId, rawId (the IdP's `sub`), email, displayName, photoUrl.
+    federated: list[dict[str, str]] = field(default_factory=list)
 
     def custom_claims(self) -> dict[str, Any]:
-        return json.loads(self.custom_attributes) if self.custom_attributes else {}
+        return load_json(self.custom_attributes) if self.custom_attributes else {}
+
+    def identities(self) -> dict[str, list[str]]:
+        """The ID token's `firebase.identities`: the email, phone and each linked provider's rawId."""
+        identities: dict[str, list[str]] = {}
+        if self.email:
+            identities["email"] = [self.email]
+        if self.phone_number:
+            identities["phone"] = [self.phone_number]
+        for provider in self.federated:
+            identities[provider["providerId"]] = [provider["rawId"]]
+        return identities
+
+    def federated_user(self, provider_id: str) -> dict[str, str] | None:
+        return next((provider for provider in self.federated if provider["providerId"] == provider_id), None)
+
+    def link(self, provider: dict[str, str]) -> None:
+        """One identity per provider: a new one replaces the user's earlier identity of that provider."""
+        self.federated = [*(linked for linked in self.federated if linked["providerId"] != provider["providerId"]),
+                          provider]
+
+    def revoke_sessions(self) -> None:
+        """Every ID and refresh token issued until now stops working."""
+        self.revoked_at = time.time()
+        self.valid_since = int(self.revoked_at)
 
     def revoked_before(self, issued_at: float) -> bool:
         """Whether a session (refresh token) started at `issued_at` was revoked since."""
@@ -69,11 +102,13 @@ class Account:
         if self.custom_auth:
             info["customAuth"] = True
         providers = []
-        if self.email and self.password_hash is not None:
+        if self.email and (self.password_hash is not None or self.email_link_signin):
             providers.append({"providerId": "password", "email": self.email, "federatedId": self.email,
                               "rawId": self.email, **present(displayName=self.display_name, photoUrl=self.photo_url)})
         if self.phone_number:
             providers.append({"providerId": "phone", "phoneNumber": self.phone_number, "rawId": self.phone_number})
+        # firebase-tools answers federatedId = rawId, as production does (operations.ts, signInWithIdp).
+        providers.extend({**provider, "federatedId": provider["rawId"]} for provider in self.federated)
         info["providerUserInfo"] = providers
         return info
 
@@ -93,9 +128,15 @@ class ProjectAccounts:
     users: dict[str, Account] = field(default_factory=dict)
     sessions: dict[str, Session] = field(default_factory=dict)  # sha256(refresh token) → session
     deleted: set[str] = field(default_factory=set)  # uids deleted since the last reset
+    oob_codes: PendingCodes = field(default_factory=PendingCodes)
+    sign_in: SignInConfig = field(default_factory=SignInConfig)
 
     def by_email(self, email: str) -> Account | None:
         return next((account for account in self.users.values() if account.email == email), None)
+
+    def by_federated_id(self, provider_id: str, raw_id: str) -> Account | None:
+        return next((account for account in self.users.values()
+                     if (account.federated_user(provider_id) or {}).get("rawId") == raw_id), None)
 
     def new_local_id(self) -> str:
         while True:
@@ -145,9 +186,13 @@ class AccountStore:
     """All projects' accounts of one emulator. Every change ends with `save()`."""
 
     def __init__(self, data_dir: str | None = None, default_project: str = "demo-project",
-                 token_lifetime: int = 3600):
+                 token_lifetime: int = 3600, oob_code_lifetime: int = 3600, recent_login: int | None = None,
+                 id_token_keys: IdTokenKeys | None = None):
         self.default_project = default_project
         self.token_lifetime = token_lifetime
+        self.oob_code_lifetime = oob_code_lifetime
+        self.recent_login = recent_login  # seconds; None: sensitive changes need no recent sign-in
+        self.id_token_keys = id_token_keys  # None: ID tokens are unsigned, as firebase-tools makes them
         self._path = Path(data_dir) / "auth" / FILE_NAME if data_dir else None
         self._projects: dict[str, ProjectAccounts] = {}
         if self._path is not None:
@@ -173,7 +218,9 @@ class AccountStore:
         document = {"projects": {project_id: {
             "users": [dataclasses.asdict(account) for account in accounts.users.values()],
             "sessions": {digest: dataclasses.asdict(session) for digest, session in accounts.sessions.items()},
-            "deleted": sorted(accounts.deleted)} for project_id, accounts in self._projects.items()}}
+            "deleted": sorted(accounts.deleted),
+            "oobCodes": [dataclasses.asdict(code) for code in accounts.oob_codes.codes.values()],
+            "signIn": dataclasses.asdict(accounts.sign_in)} for project_id, accounts in self._projects.items()}}
         self._path.parent.mkdir(parents=True, exist_ok=True)
         temporary = self._path.with_suffix(".tmp")
         with open(temporary, "w", encoding="utf-8") as file:
@@ -184,7 +231,7 @@ class AccountStore:
 
     def _load(self) -> None:
         try:
-            document = json.loads(self._path.read_text(encoding="utf-8"))
+            document = load_json(self._path.read_bytes())
         except FileNotFoundError:
             return
         except (OSError, ValueError) as error:
@@ -195,6 +242,10 @@ class AccountStore:
                 accounts.users = {record["local_id"]: Account(**record) for record in stored["users"]}
                 accounts.sessions = {digest: Session(**record) for digest, record in stored["sessions"].items()}
                 accounts.deleted = set(stored["deleted"])
+                # Files written before codes and settings were kept have neither.
+                accounts.oob_codes = PendingCodes({record["code"]: OobCode(**record)
+                                                   for record in stored.get("oobCodes", [])})
+                accounts.sign_in = SignInConfig(**stored.get("signIn", {}))
         except (KeyError, TypeError, AttributeError) as error:
             raise ValueError(f"{self._path}: unexpected accounts file layout: {error!r}") from None
 

@@ -3,7 +3,6 @@ field reads that answer production's 400), its API key and whether it is an admi
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 from urllib.parse import parse_qsl
@@ -11,6 +10,7 @@ from urllib.parse import parse_qsl
 from aiohttp import web
 
 from ..bodies import read_small_body
+from ..json_input import load_json
 from .errors import AuthError, invalid_credentials, missing_api_key
 
 SERVICE_ACCOUNT_TOKEN_PREFIX = "ya29."
@@ -28,7 +28,7 @@ async def read_body(request: web.Request) -> dict[str, Any]:
     if not raw.strip():
         return {}
     try:
-        body = json.loads(raw)
+        body = load_json(raw)
     except (ValueError, UnicodeDecodeError) as error:
         raise AuthError(f"Invalid JSON payload received. {error}") from None
     if not isinstance(body, dict):

@@ -22,7 +22,7 @@ MAX_BATCH = 1000
 # accounts:update's `deleteAttribute` and `deleteProvider` values, as attribute changes.
 DELETED_ATTRIBUTES = {"DISPLAY_NAME": {"display_name": None}, "PHOTO_URL": {"photo_url": None},
                       "PASSWORD": {"password_hash": None, "salt": None},
-                      "EMAIL": {"email": None, "email_verified": False}}
+                      "EMAIL": {"email": None, "email_verified": False, "email_link_signin": False}}
 DELETED_PROVIDERS = {"password": {**DELETED_ATTRIBUTES["EMAIL"], **DELETED_ATTRIBUTES["PASSWORD"]},
                      "phone": {"phone_number": None}}
 
@@ -33,6 +33,7 @@ class Call:
     project_id: str
     fields: Fields
     admin: bool  # Bearer owner or a service account token
+    origin: str = ""  # scheme://host the request came to: where the action links of its emails point
 
     @property
     def accounts(self) -> ProjectAccounts:
@@ -64,23 +65,23 @@ def sign_up(call: Call) -> dict[str, Any]:
         if "idToken" in fields:  # linking an email and password to the signed-in (anonymous) user
             account, _ = user_of_id_token(call, fields.text("idToken"))
     if email is not None:
-        email = _valid_email(email)
+        email = valid_email(email)
         require(accounts.by_email(email) is None, "EMAIL_EXISTS")
         profile["email"] = email
     if password is not None:
         require(len(password) >= MIN_LENGTH, WEAK_PASSWORD)
-    now_ms = _now_ms()
+    moment = now_ms()
     if account is None:
-        account = accounts.add(Account(local_id or accounts.new_local_id(), now_ms))
+        account = accounts.add(Account(local_id or accounts.new_local_id(), moment))
     for attribute, value in profile.items():
         setattr(account, attribute, value)
     if password is not None:
-        _set_password(account, password)
-        account.valid_since = now_ms // 1000
+        set_password(account, password)
+        account.valid_since = moment // 1000
     answer = {"kind": "identitytoolkit#SignupNewUserResponse", "localId": account.local_id,
               **present(email=account.email, displayName=account.display_name)}
     if provider is not None:
-        account.last_login_at_ms = now_ms
+        account.last_login_at_ms = moment
         answer.update(issue_tokens(call, account, provider))
     call.store.save()
     return answer
@@ -88,19 +89,20 @@ def sign_up(call: Call) -> dict[str, Any]:
 
 def sign_in_with_password(call: Call) -> dict[str, Any]:
     """Wrong credentials answer EMAIL_NOT_FOUND or INVALID_PASSWORD: firebase-tools' default (email
-    enumeration protection off); production projects with it on answer INVALID_LOGIN_CREDENTIALS."""
+    enumeration protection off); with it on (the config route), INVALID_LOGIN_CREDENTIALS."""
     fields = call.fields
     email = fields.text("email")
     require(email is not None, "MISSING_EMAIL")
-    email = _valid_email(email)
+    email = valid_email(email)
     password = fields.text("password")
     require(password, "MISSING_PASSWORD")
     account = call.accounts.by_email(email)
-    require(account, "EMAIL_NOT_FOUND")
+    private = call.accounts.sign_in.improved_email_privacy  # one code that tells nothing
+    require(account, "INVALID_LOGIN_CREDENTIALS" if private else "EMAIL_NOT_FOUND")
     require(not account.disabled, "USER_DISABLED")
     require(account.password_hash and verify_password(password, account.password_hash, account.salt),
-            "INVALID_PASSWORD")
-    account.last_login_at_ms = _now_ms()
+            "INVALID_LOGIN_CREDENTIALS" if private else "INVALID_PASSWORD")
+    account.last_login_at_ms = now_ms()
     answer = {"kind": "identitytoolkit#VerifyPasswordResponse", "registered": True, "localId": account.local_id,
               "email": email, "displayName": account.display_name or "", **issue_tokens(call, account, "password")}
     call.store.save()
@@ -114,12 +116,12 @@ def sign_in_with_custom_token(call: Call) -> dict[str, Any]:
     accounts = call.accounts
     account = accounts.users.get(uid)
     is_new = account is None
-    now_ms = _now_ms()
+    moment = now_ms()
     if account is None:
-        account = accounts.add(Account(uid, now_ms))
+        account = accounts.add(Account(uid, moment))
     require(not account.disabled, "USER_DISABLED")
     account.custom_auth = True
-    account.last_login_at_ms = now_ms
+    account.last_login_at_ms = moment
     answer = {"kind": "identitytoolkit#VerifyCustomTokenResponse", "isNewUser": is_new,
               **issue_tokens(call, account, "custom", claims)}
     call.store.save()
@@ -163,7 +165,7 @@ def update(call: Call) -> dict[str, Any]:
     changes: dict[str, Any] = {}
     email = fields.text("email")
     if email:
-        email = _valid_email(email)
+        email = valid_email(email)
         if email != account.email:
             require(accounts.by_email(email) is None, "EMAIL_EXISTS")
             changes.update(email=email, email_verified=False)
@@ -172,6 +174,8 @@ def update(call: Call) -> dict[str, Any]:
         require(len(password) >= MIN_LENGTH, WEAK_PASSWORD)
         provider = "password"
     valid_since = fields.integer("validSince")
+    if not call.admin and (("email" in changes and account.email) or (password and account.password_hash)):
+        require_recent_login(call, fields.text("idToken"))  # a change, not the first email or password
     revokes = bool(changes or password or valid_since is not None)
     for name, attribute in (("displayName", "display_name"), ("photoUrl", "photo_url")):
         if name in fields:
@@ -187,12 +191,14 @@ def update(call: Call) -> dict[str, Any]:
             check_custom_attributes(changes["custom_attributes"])
     for name in fields.texts("deleteAttribute"):
         changes.update(DELETED_ATTRIBUTES.get(name, {}))
-    for name in fields.texts("deleteProvider"):
+    unlinked = set(fields.texts("deleteProvider"))
+    for name in unlinked:
         changes.update(DELETED_PROVIDERS.get(name, {}))
     for attribute, value in changes.items():
         setattr(account, attribute, value)
+    account.federated = [provider for provider in account.federated if provider["providerId"] not in unlinked]
     if password:
-        _set_password(account, password)
+        set_password(account, password)
     if revokes:
         account.revoked_at = time.time()
         account.valid_since = valid_since if valid_since is not None and call.admin else int(account.revoked_at)
@@ -214,6 +220,7 @@ def delete(call: Call) -> dict[str, Any]:
         require(local_id in accounts.users, "USER_NOT_FOUND")
     else:
         local_id = user_of_id_token(call, call.fields.text("idToken"))[0].local_id
+        require_recent_login(call, call.fields.text("idToken"))
     accounts.remove(local_id)
     call.store.save()
     return {"kind": "identitytoolkit#DeleteAccountResponse"}
@@ -269,7 +276,8 @@ def grant_token(call: Call) -> dict[str, Any]:
     require(not account.disabled, "USER_DISABLED")
     require(not account.revoked_before(session.issued_at), "TOKEN_EXPIRED")
     account.last_refresh_at = time.time()
-    id_token = mint_id_token(account, call.project_id, session.provider, session.claims, call.store.token_lifetime)
+    id_token = mint_id_token(account, call.project_id, session.provider, session.claims, call.store.token_lifetime,
+                             call.store.id_token_keys)
     call.store.save()
     return {"id_token": id_token, "access_token": id_token, "expires_in": str(call.store.token_lifetime),
             "refresh_token": refresh_token, "token_type": "Bearer", "user_id": account.local_id,
@@ -278,11 +286,14 @@ def grant_token(call: Call) -> dict[str, Any]:
 
 def user_of_id_token(call: Call, id_token: str | None) -> tuple[Account, str]:
     """(account, sign-in provider) of an ID token sent by the user; refused as firebase-tools does
-    (deleted, revoked or disabled user). Its expiry is not checked (firebase-tools neither)."""
+    (deleted, revoked or disabled user), and one this Auth did not sign when it signs them (the
+    production flavor). Its expiry is not checked (firebase-tools neither)."""
     require(id_token, "MISSING_ID_TOKEN")
     decoded = jwt.decode(id_token)
     require(decoded, "INVALID_ID_TOKEN")
-    claims = decoded[1]
+    header, claims = decoded
+    keys = call.store.id_token_keys
+    require(keys is None or keys.signature_problem(id_token, header) is None, "INVALID_ID_TOKEN")
     require(claims.get("iss") == ISSUER_PREFIX + call.project_id and isinstance(claims.get("user_id"), str),
             "INVALID_ID_TOKEN")
     problem = call.accounts.token_problem(claims)
@@ -293,21 +304,33 @@ def user_of_id_token(call: Call, id_token: str | None) -> tuple[Account, str]:
     return call.accounts.users[claims["user_id"]], provider if isinstance(provider, str) else "custom"
 
 
+def require_recent_login(call: Call, id_token: str) -> None:
+    """Production's CREDENTIAL_TOO_OLD_LOGIN_AGAIN (the SDKs' requires-recent-login) when the ID
+    token's sign-in (`auth_time`) is older than the store allows; the user signs in again. For a
+    token user_of_id_token accepted."""
+    window = call.store.recent_login
+    if window is None:
+        return
+    auth_time = jwt.decode(id_token)[1].get("auth_time")
+    require(isinstance(auth_time, (int, float)) and not isinstance(auth_time, bool)
+            and time.time() - auth_time <= window, "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+
+
 def issue_tokens(call: Call, account: Account, provider: str, claims: dict[str, Any] | None = None) -> dict[str, str]:
     claims = claims or {}
     account.last_refresh_at = time.time()
     lifetime = call.store.token_lifetime
-    return {"idToken": mint_id_token(account, call.project_id, provider, claims, lifetime),
+    return {"idToken": mint_id_token(account, call.project_id, provider, claims, lifetime, call.store.id_token_keys),
             "refreshToken": call.accounts.start_session(account, provider, claims),
             "expiresIn": str(lifetime)}
 
 
-def _set_password(account: Account, password: str) -> None:
+def set_password(account: Account, password: str) -> None:
     account.password_hash, account.salt = hash_password(password)
-    account.password_updated_at_ms = _now_ms()
+    account.password_updated_at_ms = now_ms()
 
 
-def _valid_email(email: str) -> str:
+def valid_email(email: str) -> str:
     require(re.fullmatch(r"[^@]+@[^@]+", email), "INVALID_EMAIL")
     return email.lower()
 
@@ -317,5 +340,5 @@ def _add_if(found: dict[str, Account], account: Account | None) -> None:
         found.setdefault(account.local_id, account)
 
 
-def _now_ms() -> int:
+def now_ms() -> int:
     return time.time_ns() // 1_000_000

@@ -5,3 +5,6 @@ routes' dependencies."""
 IDENTITY_TOOLKIT = "/identitytoolkit.googleapis.com/v1"
 SECURE_TOKEN = "/securetoken.googleapis.com/v1/token"
 LEGACY_RELYING_PARTY = "/www.googleapis.com/identitytoolkit/v3/relyingparty"
+EMULATOR_API = "/emulator/v1/"  # the Auth emulator's own routes
+EMULATOR_PROJECT = EMULATOR_API + "projects/{project}"  # ... of one project
+EMULATOR_ACTION = "/emulator/action"  # where the links of Auth's emails point

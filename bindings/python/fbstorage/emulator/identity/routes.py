@@ -8,26 +8,32 @@ from typing import Any, Callable
 from aiohttp import web
 
 from ..state import STATE
-from . import operations
+from . import email_actions, federated, operations
 from .calls import Fields, is_admin, read_body, require_api_key
 from .errors import AuthError, login_required
+from .action_links import open_action_link
 from .operations import Call
-from .paths import IDENTITY_TOOLKIT, LEGACY_RELYING_PARTY, SECURE_TOKEN
+from .paths import EMULATOR_ACTION, EMULATOR_PROJECT, IDENTITY_TOOLKIT, LEGACY_RELYING_PARTY, SECURE_TOKEN
 
 Operation = Callable[[Call], dict[str, Any]]
 # `accounts:<name>` for a user (API key) or an admin (Bearer owner) ...
 ACCOUNT_OPERATIONS: dict[str, Operation] = {
     "signUp": operations.sign_up, "signInWithPassword": operations.sign_in_with_password,
     "signInWithCustomToken": operations.sign_in_with_custom_token, "lookup": operations.lookup,
-    "update": operations.update, "delete": operations.delete}
+    "update": email_actions.update_or_apply, "delete": operations.delete,
+    "sendOobCode": email_actions.send_oob_code, "resetPassword": email_actions.reset_password,
+    "signInWithEmailLink": email_actions.sign_in_with_email_link, "createAuthUri": email_actions.create_auth_uri,
+    "signInWithIdp": federated.sign_in_with_idp}
 # ... and `projects/<id>/accounts:<name>` for an admin (firebase-admin's user management).
 PROJECT_OPERATIONS: dict[str, Operation] = {
-    "lookup": operations.lookup, "update": operations.update, "delete": operations.delete,
-    "batchDelete": operations.batch_delete}
+    "lookup": operations.lookup, "update": email_actions.update_or_apply, "delete": operations.delete,
+    "batchDelete": operations.batch_delete, "sendOobCode": email_actions.send_oob_code}
 # The legacy v3 names of the user operations (embedded clients still call them), served as v1.
 LEGACY_NAMES = {"signupNewUser": "signUp", "verifyPassword": "signInWithPassword",
                 "verifyCustomToken": "signInWithCustomToken", "getAccountInfo": "lookup",
-                "setAccountInfo": "update", "deleteAccount": "delete"}
+                "setAccountInfo": "update", "deleteAccount": "delete", "getOobConfirmationCode": "sendOobCode",
+                "resetPassword": "resetPassword", "verifyAssertion": "signInWithIdp",
+                "emailLinkSignin": "signInWithEmailLink", "createAuthUri": "createAuthUri"}
 
 
 def add_identity_routes(app: web.Application) -> None:
@@ -37,7 +43,11 @@ def add_identity_routes(app: web.Application) -> None:
     app.router.add_post(IDENTITY_TOOLKIT + "/projects/{project}/accounts:{operation}", _project_operation)
     app.router.add_get(IDENTITY_TOOLKIT + "/projects/{project}/accounts:batchGet", _list_accounts)
     app.router.add_post(SECURE_TOKEN, _refresh)
-    app.router.add_delete("/emulator/v1/projects/{project}/accounts", _reset_accounts)
+    app.router.add_delete(EMULATOR_PROJECT + "/accounts", _reset_accounts)
+    app.router.add_get(EMULATOR_PROJECT + "/oobCodes", _pending_oob_codes)
+    app.router.add_get(EMULATOR_ACTION, open_action_link)
+    app.router.add_get(EMULATOR_PROJECT + "/config", _sign_in_config)
+    app.router.add_patch(EMULATOR_PROJECT + "/config", _change_sign_in_config)
 
 
 async def ready(request: web.Request) -> web.Response:
@@ -75,6 +85,28 @@ async def _reset_accounts(request: web.Request) -> web.Response:
     return web.json_response({})
 
 
+async def _pending_oob_codes(request: web.Request) -> web.Response:
+    """Every code an email would carry, as firebase-tools lists them ({"oobCodes": [...]})."""
+    store = request.app[STATE].accounts
+    codes = store.project(request.match_info["project"]).oob_codes.pending(store.oob_code_lifetime)
+    return web.json_response({"oobCodes": [code.to_api() for code in codes]})
+
+
+async def _sign_in_config(request: web.Request) -> web.Response:
+    return web.json_response(request.app[STATE].accounts.project(request.match_info["project"]).sign_in.to_api())
+
+
+async def _change_sign_in_config(request: web.Request) -> web.Response:
+    store = request.app[STATE].accounts
+    settings = store.project(request.match_info["project"]).sign_in
+    try:
+        settings.update(await read_body(request))
+    except AuthError as error:
+        return error.response()
+    store.save()
+    return web.json_response(settings.to_api())
+
+
 def _named(table: dict[str, Operation], request: web.Request) -> Operation | None:
     return table.get(request.match_info["operation"])
 
@@ -97,7 +129,8 @@ async def _answer(request: web.Request, operation: Operation | None, *, admin_on
         project = request.match_info.get("project") or store.default_project
         if admin and isinstance(body.get("targetProjectId"), str):
             project = body["targetProjectId"]
-        return _compressed(request, web.json_response(operation(Call(store, project, Fields(body), admin))))
+        call = Call(store, project, Fields(body), admin, f"{request.scheme}://{request.host}")
+        return _compressed(request, web.json_response(operation(call)))
     except AuthError as error:
         return _compressed(request, error.response())
 

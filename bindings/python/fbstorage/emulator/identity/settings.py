@@ -4,10 +4,11 @@ firebase.json (`emulators.auth.host` / `.port`) with its .firebaserc (`projects.
 from __future__ import annotations
 
 import argparse
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from ..json_input import load_json_file
 
 DEFAULT_PORT = 9099  # firebase-tools' Auth emulator port
 DEFAULT_PROJECT = "demo-project"
@@ -48,8 +49,5 @@ def _default_project(directory: Path) -> str | None:
 
 
 def _json_object(path: Path) -> dict[str, Any]:
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{path}:{error.lineno}:{error.colno}: {error.msg}") from None
+    document = load_json_file(path)
     return document if isinstance(document, dict) else {}

@@ -1,15 +1,18 @@
-"""ID tokens shaped as the official Auth emulator's (unsigned), and custom tokens as it accepts them."""
+"""ID tokens shaped as production's (signed by the production flavor, unsigned as the official Auth
+emulator's otherwise), and custom tokens as the official Auth emulator accepts them."""
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from typing import Any
 
+from ..json_input import load_json
 from . import jwt
 from .accounts import Account
 from .errors import require
+from .fake_tokens import read_fake_token
+from .signing import IdTokenKeys
 
 log = logging.getLogger(__name__)
 CUSTOM_TOKEN_AUDIENCE = "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
@@ -21,14 +24,10 @@ MAX_CUSTOM_ATTRIBUTES = 1000
 
 
 def mint_id_token(account: Account, project_id: str, provider: str, extra_claims: dict[str, Any],
-                  lifetime: int) -> str:
+                  lifetime: int, keys: IdTokenKeys | None) -> str:
     """Custom claims at the top level, under the reserved fields, as production and firebase-tools."""
     now = int(time.time())
-    identities: dict[str, list[str]] = {}
-    if account.email:
-        identities["email"] = [account.email]
-    if account.phone_number:
-        identities["phone"] = [account.phone_number]
+    identities = account.identities()
     payload: dict[str, Any] = {}
     if account.display_name is not None:
         payload["name"] = account.display_name
@@ -47,25 +46,26 @@ def mint_id_token(account: Account, project_id: str, provider: str, extra_claims
     payload.update({
         "auth_time": auth_time, "user_id": account.local_id,
         "firebase": {"identities": identities, "sign_in_provider": provider},
-        "iat": now, "exp": now + lifetime, "aud": project_id, "iss": ISSUER_PREFIX + project_id,
-        "sub": account.local_id})
-    return jwt.encode_unsigned(payload)
+        **standard_claims(project_id, account.local_id, now, lifetime)})
+    return encode_id_token(payload, keys)
+
+
+def standard_claims(project_id: str, uid: str, now: int, lifetime: int) -> dict[str, Any]:
+    return {"iat": now, "exp": now + lifetime, "aud": project_id, "iss": ISSUER_PREFIX + project_id, "sub": uid}
+
+
+def encode_id_token(payload: dict[str, Any], keys: IdTokenKeys | None) -> str:
+    return keys.sign(payload) if keys else jwt.encode_unsigned(payload)
 
 
 def read_custom_token(token: str) -> tuple[str, dict[str, Any]]:
     """(uid, developer claims) of a custom token: a JWT for the Identity Toolkit audience, signed or
     not (signatures are not checked, as in firebase-tools), or the emulator-only `{"uid": …}` JSON."""
-    if token.startswith("{"):
-        try:
-            payload = json.loads(token)
-        except ValueError:
-            payload = None
-        require(isinstance(payload, dict),
-                "INVALID_CUSTOM_TOKEN : ((Auth Emulator only accepts strict JSON or JWTs as fake custom tokens.))")
-    else:
-        decoded = jwt.decode(token)
-        require(decoded, "INVALID_CUSTOM_TOKEN : Invalid assertion format")
-        header, payload = decoded
+    decoded = read_fake_token(
+        token, "INVALID_CUSTOM_TOKEN : ((Auth Emulator only accepts strict JSON or JWTs as fake custom tokens.))")
+    require(decoded, "INVALID_CUSTOM_TOKEN : Invalid assertion format")
+    header, payload = decoded
+    if not token.startswith("{"):
         if header.get("alg") != "none":
             log.warning("accepted a signed custom token without checking its signature (emulator)")
         require(payload.get("aud") == CUSTOM_TOKEN_AUDIENCE,
@@ -90,7 +90,7 @@ def check_custom_attributes(text: str) -> dict[str, Any]:
     """The JSON text of accounts:update's `customAttributes`: an object without reserved claims."""
     require(len(text) <= MAX_CUSTOM_ATTRIBUTES, "CLAIMS_TOO_LARGE")
     try:
-        claims = json.loads(text)
+        claims = load_json(text)
     except ValueError:
         claims = None
     check_claims(claims)

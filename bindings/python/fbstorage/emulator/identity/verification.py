@@ -1,12 +1,14 @@
 """How production Storage judges an ID token beyond decoding it, as far as this process knows:
-its claims (for this project, times that are numbers and in range), then whether it stands for a
-user its Auth emulator knows to be deleted, disabled or revoked."""
+its signature (this emulator's Auth signed it), its claims (all there, for this project, times
+that are numbers and in range), then whether it stands for a user its Auth emulator knows to be
+deleted, disabled or revoked."""
 
 from __future__ import annotations
 
 import time
 from typing import Any
 
+from . import jwt
 from .accounts import AccountStore
 from .tokens import ISSUER_PREFIX
 
@@ -16,13 +18,17 @@ _REASONS = {"USER_NOT_FOUND": "the user was deleted", "TOKEN_EXPIRED": "the user
 
 # Seconds an ID token's iat may be ahead of this clock (the Admin SDKs allow the same skew).
 CLOCK_SKEW = 300
+# Claims production requires (`sub` a non-empty string; the others judged by _claims_problem).
+REQUIRED_CLAIMS = ("aud", "iss", "exp", "iat", "sub")
 
 
-def refusal(store: AccountStore, claims: dict[str, Any]) -> str | None:
-    """Why the token is refused (a phrase for the 401 message), or None. Tokens of users this
-    emulator never had (hand-made ones) are judged by their claims only; a claim a hand-made token
-    leaves out is not required (docs/security.md, "Tokens")."""
-    problem = _claims_problem(claims, store.default_project)
+def refusal(store: AccountStore, token: str) -> str | None:
+    """Why the token, a decodable JWT, is refused (a phrase for the 401 message), or None. Tokens of
+    users this emulator never had (minted by the control API for given claims) are judged by their
+    signature and claims only."""
+    header, claims = jwt.decode(token)
+    problem = (store.id_token_keys.signature_problem(token, header) or _missing_claim(claims)
+               or _claims_problem(claims, store.default_project))
     if problem:
         return problem
     issuer, uid = claims.get("iss"), claims.get("user_id")
@@ -35,19 +41,29 @@ def refusal(store: AccountStore, claims: dict[str, Any]) -> str | None:
     return _REASONS[problem] if problem else None
 
 
+def _missing_claim(claims: dict[str, Any]) -> str | None:
+    for name in REQUIRED_CLAIMS:
+        if name not in claims:
+            return f"the Firebase ID token has no {name!r} claim"
+    if not isinstance(claims["sub"], str) or not claims["sub"] or len(claims["sub"]) > 128:
+        return "the Firebase ID token's 'sub' (subject) claim must be a non-empty string of at most 128 characters"
+    return None
+
+
 def _claims_problem(claims: dict[str, Any], project: str) -> str | None:
-    """For another project (aud, iss), or times that are not numbers, expired or yet to come."""
-    if "aud" in claims and claims["aud"] != project:
+    """For another project (aud, iss), or times that are not numbers, expired or yet to come; every
+    required claim is there."""
+    if claims["aud"] != project:
         return f"the Firebase ID token has an incorrect aud (audience) claim: expected {project!r}"
-    if "iss" in claims and claims["iss"] != ISSUER_PREFIX + project:
+    if claims["iss"] != ISSUER_PREFIX + project:
         return f"the Firebase ID token has an incorrect iss (issuer) claim: expected {ISSUER_PREFIX + project!r}"
     now = time.time()
     for name in ("exp", "iat", "auth_time"):
         if name in claims and not _is_number(claims[name]):
             return f"the Firebase ID token's {name} claim is not a number"
-    if "exp" in claims and claims["exp"] <= now:
+    if claims["exp"] <= now:
         return "the Firebase ID token has expired"
-    if "iat" in claims and claims["iat"] > now + CLOCK_SKEW:
+    if claims["iat"] > now + CLOCK_SKEW:
         return "the Firebase ID token was issued in the future (iat)"
     return None
 

@@ -4,9 +4,9 @@ vector; `python -m fbstorage.emulator.rules lint storage.rules` prints load erro
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
+from ..json_input import load_json
 from .errors import RulesSyntaxError
 from .ruleset import Ruleset
 from .vectors import decide
@@ -14,7 +14,7 @@ from .vectors import decide
 
 def check(path: str) -> int:
     with open(path, encoding="utf-8") as file:
-        document = json.load(file)
+        document = load_json(file.read())
     vectors = document["vectors"] if isinstance(document, dict) else document
     compiled: dict = {}
     for vector in vectors:

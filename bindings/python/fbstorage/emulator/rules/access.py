@@ -12,6 +12,7 @@ from ..flavor import Flavor
 from ..metadata import ObjectMetadata
 from . import firestore
 from .explain import Decision
+from .limits import RulesLimitExceeded
 from .registry import BucketRules
 from .request_model import auth_value, now, resource_from_metadata, rules_path, variables
 
@@ -47,7 +48,13 @@ def authorize(rules: BucketRules, flavor: Flavor, method: str, bucket: str, name
     path = rules_path(bucket, name)
     values = variables(path, now(), auth_value(principal.claims), resource_from_metadata(resource, flavor),
                        resource_from_metadata(request_resource, flavor))
-    allowed = ruleset.allows(method, path, values)
+    try:
+        allowed = ruleset.allows(method, path, values)
+    except RulesLimitExceeded as error:
+        log.warning("Permission denied: %s.", error)
+        if decisions is not None:
+            decisions.append(Decision(method, path, False, reason=f"denied: {error}"))
+        raise _denied(flavor, method, deny_headers) from None
     if decisions is not None:
         decisions.append(Decision(method, path, allowed, ruleset, values))
     if not allowed:

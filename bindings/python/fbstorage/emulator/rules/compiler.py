@@ -1,7 +1,8 @@
 """Compiles expressions into Python closures once, so a request only runs the closures.
 
 A closure takes the activation (a dict of the visible variables) and returns a value or raises
-EvaluationError; `&&`, `||` and the places where a condition is read turn errors into "no grant"."""
+EvaluationError; `&&`, `||` and the places where a condition is read turn errors into "no grant".
+Every closure charges the request's budget (limits.py); RulesLimitExceeded is never absorbed."""
 
 from __future__ import annotations
 
@@ -10,12 +11,12 @@ from typing import Any, Callable
 
 from . import functions, operators
 from .errors import EvaluationError, RulesSyntaxError
+from .limits import MAX_CALL_DEPTH, RulesLimitExceeded, charge_expression
 from .syntax import (Binary, Call, Conditional, Expression, Function, Index, ListLiteral, Literal, Logical,
                      MapLiteral, Member, Name, PathLiteral, Slice, TypeCheck, Unary)
-from .values import Path, is_type
+from .values import Path, RulesSet, is_type
 
 Evaluator = Callable[[dict], Any]
-MAX_CALL_DEPTH = 20  # function calls nested deeper are an error (rules-language limits)
 _DEPTH = " depth"  # activation key that no identifier can spell
 
 
@@ -82,7 +83,11 @@ class Compiler:
 
     def expression(self, node: Expression, scope: Scope) -> Evaluator:
         method = getattr(self, "_" + type(node).__name__.lower())
-        return method(node, scope)
+        evaluator = method(node, scope)
+        kind = type(node)
+        # A literal or a variable computes nothing: only the nodes that do are charged, and a
+        # member or index read by its count alone (it copies nothing).
+        return evaluator if kind in (Literal, Name) else _charged(evaluator, sized=kind not in (Member, Index))
 
     def _literal(self, node: Literal, scope: Scope) -> Evaluator:
         value = node.value
@@ -154,6 +159,8 @@ class Compiler:
             for operand in operands:
                 try:
                     value = operand(activation)
+                except RulesLimitExceeded:
+                    raise
                 except Exception as error:  # any failure of an operand is an error value
                     failure = error
                     continue
@@ -264,7 +271,7 @@ def _user_call(function: UserFunction, arguments: list[Evaluator]) -> Evaluator:
     def call(activation: dict) -> Any:
         depth = activation.get(_DEPTH, 0) + 1
         if depth > MAX_CALL_DEPTH:
-            raise EvaluationError(f"function calls nested deeper than {MAX_CALL_DEPTH}")
+            raise RulesLimitExceeded(f"function calls nested deeper than {MAX_CALL_DEPTH} (the rules language's limit)")
         inner = dict(activation)
         inner[_DEPTH] = depth
         for name, argument in zip(parameters, arguments):
@@ -278,8 +285,28 @@ def _user_call(function: UserFunction, arguments: list[Evaluator]) -> Evaluator:
 def _settle(evaluator: Evaluator, activation: dict) -> Any:
     try:
         return evaluator(activation)
+    except RulesLimitExceeded:
+        raise
     except Exception as error:
         return _Failed(error)
+
+
+_SIZED = (str, bytes, list, dict)
+
+
+def _charged(evaluator: Evaluator, *, sized: bool) -> Evaluator:
+    """`evaluator`, charging one expression and (`sized`) the size of the value it produced."""
+    def evaluate(activation: dict) -> Any:
+        value = evaluator(activation)
+        kind = type(value)
+        charge_expression(len(value) if kind in _SIZED else len(value.items) if kind is RulesSet else 0)
+        return value
+
+    def read(activation: dict) -> Any:
+        value = evaluator(activation)
+        charge_expression(0)
+        return value
+    return evaluate if sized else read
 
 
 def _raiser(message: str) -> Evaluator:

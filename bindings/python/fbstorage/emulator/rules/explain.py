@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .compiler import Compiler, Scope, UserFunction, _Failed
+from .limits import budget
 from .ruleset import Ruleset
 from .syntax import (Binary, Call, Conditional, Expression, Index, ListLiteral, Literal, Logical, MapLiteral,
                      Member, Name, PathLiteral, Slice, TypeCheck, Unary)
@@ -129,13 +130,15 @@ class _Explainer:
 
     def settle(self, expression: Expression, scope: Scope, activation: dict[str, Any]) -> Any:
         try:
-            return self.compiler.expression(expression, scope)(activation)
+            with budget():  # each part explained is bounded as a whole request is
+                return self.compiler.expression(expression, scope)(activation)
         except Exception as error:  # read later, it raises: as the compiled call does
             return _Failed(error)
 
     def evaluate(self, expression: Expression, scope: Scope, activation: dict[str, Any]) -> dict[str, str]:
         try:
-            return {"value": describe(self.compiler.expression(expression, scope)(activation))}
+            with budget():
+                return {"value": describe(self.compiler.expression(expression, scope)(activation))}
         except Exception as error:  # an error value of the rules language
             return {"error": str(error) or type(error).__name__}
 

@@ -20,17 +20,16 @@ import asyncio
 import base64
 import contextlib
 import contextvars
-import json
 import logging
 import re
 import urllib.error
 import urllib.request
-from pathlib import Path as FilePath
 from typing import Any, Callable, Iterator
 from urllib.parse import quote
 
 import aiohttp
 
+from ..json_input import load_json, load_json_file
 from .errors import EvaluationError
 from .values import LatLng, Path, Timestamp
 
@@ -83,11 +82,7 @@ class FixtureDocuments(DocumentSource):
 
     @classmethod
     def from_file(cls, file: str) -> "FixtureDocuments":
-        try:
-            documents = json.loads(FilePath(file).read_text(encoding="utf-8"))
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{file}:{error.lineno}:{error.colno}: {error.msg}") from None
-        return cls(documents, file)
+        return cls(load_json_file(file), file)
 
     def fetch_blocking(self, path: str) -> Document:
         document = self.documents.get(path)
@@ -116,7 +111,7 @@ class EmulatorDocuments(DocumentSource):
             async with self._session.get(self._url(path), headers={"Authorization": "Bearer owner"}) as response:
                 if response.status != 200:
                     return None
-                return await response.json(content_type=None)
+                return load_json(await response.read())
         except (aiohttp.ClientError, asyncio.TimeoutError, ValueError) as error:
             log.warning("firestore document %s not read (%s): treated as missing", path, error)
             return None
@@ -125,7 +120,7 @@ class EmulatorDocuments(DocumentSource):
         request = urllib.request.Request(self._url(path), headers={"Authorization": "Bearer owner"})
         try:
             with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT_SECONDS) as response:
-                return json.loads(response.read())
+                return load_json(response.read())
         except (urllib.error.URLError, OSError, ValueError):
             return None
 

@@ -18,6 +18,7 @@ import re2
 
 from . import firestore
 from .errors import EvaluationError
+from .limits import MATCH_STEPS, charge
 from .values import (NANOS_PER_SECOND, Duration, LatLng, MapDiff, Namespace, Path, RulesSet, Timestamp,
                      check_int, contains, equal, type_name)
 
@@ -85,7 +86,9 @@ def _replace(text: str, pattern: str, replacement: str) -> str:
                 out.append(piece[1])
             else:
                 out.append(piece)
-        return "".join(out)
+        replaced = "".join(out)
+        charge(MATCH_STEPS + len(replaced))  # as the result grows: `$0$0…` multiplies the text
+        return replaced
     return regex(pattern).sub(substitute, text)
 
 
@@ -97,7 +100,9 @@ def _split(text: str, pattern: str) -> list[str]:
     `'abc'.split('') == ['a', 'b', 'c']` → false (docs/reference/storage-rules.md §6.3)."""
     compiled = regex(pattern)
     pieces, piece_start, position = [], 0, 0
+    search_steps = MATCH_STEPS + len(text) // 256  # each search hands the whole text to RE2 again
     while position <= len(text) and (found := compiled.search(text, position)) is not None:
+        charge(search_steps)
         pieces.append(text[piece_start:found.start()])
         piece_start = found.end()
         position = found.end() + (found.start() == found.end())
@@ -129,6 +134,7 @@ BYTES_METHODS: dict[str, Callable[..., Any]] = {
 
 def _join(items: list, separator: str) -> str:
     _expect(separator, str, "a separator string")
+    charge(sum(len(item) if type(item) is str else 1 for item in items) + len(separator) * len(items))
     return separator.join(item if type(item) is str else to_string(item) for item in items)
 
 

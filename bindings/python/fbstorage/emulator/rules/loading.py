@@ -5,13 +5,12 @@ reloading a file when it changes (a bad reload keeps the previous rules)."""
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from ..json_input import load_json_file
 from .errors import RulesSyntaxError
 from .registry import BucketRules
 from .ruleset import Ruleset
@@ -42,7 +41,7 @@ def is_demo_project(project: str | None) -> bool:
 def sources_from_config(config_path: Path, project: str | None = None) -> list[RulesSource]:
     """The rules files of firebase.json; [] (everything allowed) for a demo project without them.
     Targets are resolved for `project`, else .firebaserc's default project."""
-    config = _read_json(config_path)
+    config = load_json_file(config_path)
     storage = config.get("storage") if isinstance(config, dict) else None
     base = config_path.parent
     if isinstance(storage, dict) and isinstance(storage.get("rules"), str):
@@ -79,7 +78,7 @@ def _storage_targets(firebaserc: Path, project: str | None) -> dict[str, list[st
     (or the only project with targets)."""
     if is_demo_project(project) and not firebaserc.exists():
         return {}
-    document = _read_json(firebaserc)
+    document = load_json_file(firebaserc)
     projects = document.get("targets", {}) if isinstance(document, dict) else {}
     aliases = document.get("projects", {}) if isinstance(document, dict) else {}
     if project is not None:
@@ -94,11 +93,6 @@ def _storage_targets(firebaserc: Path, project: str | None) -> dict[str, list[st
     return projects[project].get("storage", {})
 
 
-def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{path}:{error.lineno}:{error.colno}: {error.msg}") from None
 
 
 def load(sources: list[RulesSource]) -> BucketRules:

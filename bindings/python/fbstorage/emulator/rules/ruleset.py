@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from .compiler import Compiler, Evaluator, Scope
+from .limits import RulesLimitExceeded, budget
 from .parser import parse
 from .syntax import Allow, Match, Segment
 from .values import Path
@@ -70,18 +71,22 @@ class Ruleset:
 
     def allows(self, method: str, path: tuple[str, ...], variables: dict[str, Any]) -> bool:
         """Whether some `allow` of a block matching all of `path` grants `method` with a true condition.
-        `variables` holds `request` and `resource`; the captures are added per block."""
-        for block, captures in self._applicable(self._blocks, path, 0, variables):
-            for allow in block.allows:
-                if method not in allow.methods:
-                    continue
-                if allow.condition is None:
-                    return True
-                try:
-                    if allow.condition(captures) is True:
+        `variables` holds `request` and `resource`; the captures are added per block. Raises
+        RulesLimitExceeded (a denial) when the evaluation passes a bound of limits.py."""
+        with budget():
+            for block, captures in self._applicable(self._blocks, path, 0, variables):
+                for allow in block.allows:
+                    if method not in allow.methods:
+                        continue
+                    if allow.condition is None:
                         return True
-                except Exception:  # an error, like a non-bool, just doesn't grant
-                    continue
+                    try:
+                        if allow.condition(captures) is True:
+                            return True
+                    except RulesLimitExceeded:
+                        raise
+                    except Exception:  # an error, like a non-bool, just doesn't grant
+                        continue
         return False
 
     def statements(self, method: str, path: tuple[str, ...],

@@ -9,6 +9,7 @@ from datetime import datetime, timezone
 from typing import Any, Iterable
 
 from .errors import EvaluationError
+from .limits import charge
 
 INT_MIN, INT_MAX = -(1 << 63), (1 << 63) - 1
 NANOS_PER_SECOND = 1_000_000_000
@@ -109,7 +110,8 @@ def equal(left: Any, right: Any, nested: bool = False) -> bool:
     return left == right
 
 
-def contains(items: Iterable[Any], value: Any) -> bool:
+def contains(items: list[Any], value: Any) -> bool:
+    charge(len(items))
     return any(equal(item, value, True) for item in items)
 
 

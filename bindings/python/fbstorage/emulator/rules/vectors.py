@@ -6,6 +6,7 @@ from typing import Any
 
 from .errors import RulesSyntaxError
 from .firestore import FixtureDocuments, documents_of_one_decision
+from .limits import RulesLimitExceeded
 from .request_model import auth_value, now, resource_from_json, rules_path, variables
 from .ruleset import Ruleset
 from .values import Timestamp
@@ -34,5 +35,8 @@ def decide(vector: dict[str, Any], compiled: dict[str, Ruleset | RulesSyntaxErro
     documents = request.get("firestore_documents")
     source = None if documents is None else FixtureDocuments(documents, f"{vector['id']}: firestore_documents")
     with documents_of_one_decision(source):
-        allowed = ruleset.allows(method, values["request"]["path"].segments, values)
+        try:
+            allowed = ruleset.allows(method, values["request"]["path"].segments, values)
+        except RulesLimitExceeded:
+            allowed = False
     return "allow" if allowed else "deny"

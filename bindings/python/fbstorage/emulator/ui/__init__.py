@@ -12,7 +12,7 @@ from aiohttp import web
 
 from ..cross_site import cross_site_guard
 from ..errors import ApiError, json_error
-from ..identity.paths import IDENTITY_TOOLKIT, LEGACY_RELYING_PARTY, SECURE_TOKEN
+from ..identity.paths import EMULATOR_ACTION, EMULATOR_API, IDENTITY_TOOLKIT, LEGACY_RELYING_PARTY, SECURE_TOKEN
 from ..server import CONTROL_PREFIX, UI_PREFIX as PREFIX
 from ..state import STATE, EmulatorState
 from .activity import recorder
@@ -21,7 +21,8 @@ from .settings import SETTINGS, UiSettings
 
 STATIC = Path(__file__).parent / "static"
 # Not storage requests: the UI's own, control calls, Auth (its routes on the storage port).
-UNLOGGED = (PREFIX, *CONTROL_PREFIX, IDENTITY_TOOLKIT, SECURE_TOKEN, LEGACY_RELYING_PARTY, "/emulator/v1/")
+UNLOGGED = (PREFIX, *CONTROL_PREFIX, IDENTITY_TOOLKIT, SECURE_TOKEN, LEGACY_RELYING_PARTY, EMULATOR_API,
+            EMULATOR_ACTION)
 # Served by name from this fixed set, so no request path can reach another file.
 STATIC_TYPES = {".html": "text/html", ".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml"}
 STATIC_FILES = {path.name: path for path in STATIC.iterdir() if path.suffix in STATIC_TYPES}

@@ -3,12 +3,12 @@ themselves (from the page, as an admin client); these add what those APIs lack."
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from aiohttp import web
 
 from ..bodies import read_small_body
+from ..json_input import load_json
 from ..errors import ApiError
 from ..listing import group_names, memoized, names_under_prefix
 from ..metadata import rfc3339
@@ -25,7 +25,7 @@ MAX_PAGE = 1000
 
 async def json_body(request: web.Request) -> Any:
     try:
-        return json.loads(await read_small_body(request))
+        return load_json(await read_small_body(request))
     except (ValueError, UnicodeDecodeError) as error:
         raise ApiError(400, f"The body must be JSON: {error}") from None
 

@@ -1,0 +1,62 @@
+// firebase_test_framework.h — a stand-in for the test harness header of the same name in
+// firebase-cpp-sdk (testing/test_framework), with what the SDK's Storage integration test
+// uses: FirebaseTest, WaitForCompletion, RunWithRetry, the flaky-section macros. Unlike the
+// SDK's harness it retries nothing: a flaky section or RunWithRetry runs once, so that a
+// failure shows. Written for run.sh.
+#ifndef FBSTORAGE_SDK_INTEGRATION_FIREBASE_TEST_FRAMEWORK_H_
+#define FBSTORAGE_SDK_INTEGRATION_FIREBASE_TEST_FRAMEWORK_H_
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "app_framework.h"
+#include "firebase/future.h"
+
+#define FLAKY_TEST_SECTION_BEGIN() RunFlakyTestSection([&]() { (void)0
+#define FLAKY_TEST_SECTION_END() })
+#define SKIP_TEST_ON_ANDROID_EMULATOR ((void)0)
+
+namespace firebase_test_framework {
+
+class FirebaseTest : public testing::Test {
+ public:
+  static constexpr int kTimeoutMs = 120000;
+
+  static void FindFirebaseConfig(const char*) {}  // App::Create() reads google-services.json
+
+  static bool WaitForCompletion(const firebase::FutureBase& future, const char* name, int expected_error = 0) {
+    bool completed = future.Wait(kTimeoutMs);
+    EXPECT_TRUE(completed) << name << " did not complete";
+    EXPECT_EQ(future.error(), expected_error) << name << ": " << (future.error_message() ? future.error_message() : "");
+    return completed && future.error() == expected_error;
+  }
+  static bool WaitForCompletionAnyResult(const firebase::FutureBase& future, const char* name) {
+    bool completed = future.Wait(kTimeoutMs);
+    EXPECT_TRUE(completed) << name << " did not complete";
+    return completed;
+  }
+  template <class T>
+  static firebase::Future<T> RunWithRetry(std::function<firebase::Future<T>()> run) {
+    firebase::Future<T> future = run();
+    future.Wait(kTimeoutMs);
+    return future;
+  }
+  static firebase::FutureBase RunWithRetry(std::function<firebase::FutureBase()> run) {
+    firebase::FutureBase future = run();
+    future.Wait(kTimeoutMs);
+    return future;
+  }
+  static bool RunFlakyBlock(std::function<bool()> block, const char* = "") { return block(); }
+  template <class Callback, class Context>
+  static bool RunFlakyBlock(Callback callback, Context* context, const char* = "") {
+    return callback(context);
+  }
+  void RunFlakyTestSection(std::function<void()> section) { section(); }
+  int64_t GetCurrentTimeInSecondsSinceEpoch() { return app_framework::GetCurrentTimeInMicroseconds() / 1000000; }
+};
+
+}  // namespace firebase_test_framework
+
+#endif  // FBSTORAGE_SDK_INTEGRATION_FIREBASE_TEST_FRAMEWORK_H_

@@ -1,0 +1,53 @@
+// firebase/internal/platform.h — the Firebase C++ SDK's platform macros
+// (app/src/include/firebase/internal/platform.h): exactly one FIREBASE_PLATFORM_* is 1 (on
+// fbstorage's platform, Linux: FIREBASE_PLATFORM_LINUX), the others 0, and
+// FIREBASE_PLATFORM_DESKTOP / FIREBASE_PLATFORM_MOBILE summarize them, for `#if`.
+#ifndef FIREBASE_INTERNAL_PLATFORM_H_
+#define FIREBASE_INTERNAL_PLATFORM_H_
+
+#ifdef __APPLE__
+#include <TargetConditionals.h>
+#endif
+
+#if defined(__ANDROID__)
+#define FIREBASE_PLATFORM_ANDROID 1
+#elif defined(TARGET_OS_IOS) && TARGET_OS_IOS
+#define FIREBASE_PLATFORM_IOS 1
+#elif defined(TARGET_OS_TV) && TARGET_OS_TV
+#define FIREBASE_PLATFORM_TVOS 1
+#elif defined(TARGET_OS_OSX) && TARGET_OS_OSX
+#define FIREBASE_PLATFORM_OSX 1
+#elif defined(_WIN32)
+#define FIREBASE_PLATFORM_WINDOWS 1
+#elif defined(__linux__)
+#define FIREBASE_PLATFORM_LINUX 1
+#else
+#define FIREBASE_PLATFORM_UNKNOWN 1
+#endif
+
+#ifndef FIREBASE_PLATFORM_ANDROID
+#define FIREBASE_PLATFORM_ANDROID 0
+#endif
+#ifndef FIREBASE_PLATFORM_IOS
+#define FIREBASE_PLATFORM_IOS 0
+#endif
+#ifndef FIREBASE_PLATFORM_TVOS
+#define FIREBASE_PLATFORM_TVOS 0
+#endif
+#ifndef FIREBASE_PLATFORM_OSX
+#define FIREBASE_PLATFORM_OSX 0
+#endif
+#ifndef FIREBASE_PLATFORM_WINDOWS
+#define FIREBASE_PLATFORM_WINDOWS 0
+#endif
+#ifndef FIREBASE_PLATFORM_LINUX
+#define FIREBASE_PLATFORM_LINUX 0
+#endif
+#ifndef FIREBASE_PLATFORM_UNKNOWN
+#define FIREBASE_PLATFORM_UNKNOWN 0
+#endif
+
+#define FIREBASE_PLATFORM_MOBILE (FIREBASE_PLATFORM_IOS || FIREBASE_PLATFORM_ANDROID)
+#define FIREBASE_PLATFORM_DESKTOP (FIREBASE_PLATFORM_LINUX || FIREBASE_PLATFORM_WINDOWS || FIREBASE_PLATFORM_OSX)
+
+#endif  // FIREBASE_INTERNAL_PLATFORM_H_
