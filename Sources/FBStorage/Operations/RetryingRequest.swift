@@ -68,6 +68,8 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
     private var errorBody: [UInt8] = []
     /// The credentials the current attempt sends, kept out of its errors.
     private var secrets: [String] = []
+    /// Bytes moved that never had before, since the last retry (`noteProgress`).
+    private var progressed = false
 
     /// - Parameters:
     ///   - retryTime: how long to keep retrying, in seconds.
@@ -216,7 +218,17 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
         }
     }
 
+    /// The owner saw bytes move that never had before (a download's new bytes, an upload's bytes
+    /// past all it sent so far): the retry deadline is a time without progress, so it counts again
+    /// from the attempt that moved them. Transfer thread only.
+    func noteProgress() { progressed = true }
+
     private func retry(after cause: StorageError, retryAfter: Double?, refused: Bool) {
+        if progressed {
+            progressed = false
+            let renewed = host.engine.now() + retryTime
+            if renewed > backoff.deadline { backoff = Backoff(deadline: renewed, refusedGrace: settings.loopbackRefusedGrace) }
+        }
         guard let delay = backoff.nextDelay(now: host.engine.now(), retryAfter: retryAfter, refused: refused) else {
             return finish(.failure(.retryLimit(after: cause, seconds: retryTime, backoff: backoff)))
         }

@@ -194,6 +194,7 @@ public final class StorageDownloadTask: StorageTask, @unchecked Sendable {
             crc32c.update(block)
             delivered += Int64(block.count)
             bodyOffset += Int64(block.count)
+            request?.noteProgress()
             emit(.progress, bytes: delivered, total: total, paced: true)
         }
         if let window, delivered == Int64(window.count), rest.count < bytes.count {

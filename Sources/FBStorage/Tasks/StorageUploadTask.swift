@@ -29,6 +29,9 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     private var confirmed: Int64 = 0
     /// No retry starts after it; progress moves it on, a lost session does not.
     private var deadline: Double
+    /// The furthest offset any chunk request has sent to: bytes below it move again on a retry,
+    /// which is no progress for the retry deadline.
+    private var highestSent: Int64 = 0
     private var request: RetryingRequest?
     private var timer: TimerID?
     /// The chunk on the wire and the bytes of it curl has sent; nil while a query is.
@@ -238,6 +241,10 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
                 onUploadProgress: { [self] sent in
                     guard let offset = onWire?.chunk.offset else { return }
                     onWire?.sent = sent
+                    if offset + sent > highestSent {   // bytes never sent before: progress
+                        highestSent = offset + sent
+                        request?.noteProgress()
+                    }
                     if !paused { emit(.progress, bytes: offset + sent, total: total, paced: true) }
                 },
                 classify: { [self] result, outcome in

@@ -69,3 +69,25 @@ def test_256_mib_up_and_down_over_a_long_lossy_path(network: Lab, tmp_path: Path
     assert len(starts) >= 3 and starts[0] == 0 and all(start > 0 for start in starts[1:]), \
         f"each reset should be followed by a Range request from where the download was: {starts}"
     assert timings["upload"] < budget and timings["download"] < budget
+
+
+def test_the_retry_deadline_counts_from_the_last_progress(network: Lab, tmp_path: Path) -> None:
+    """A transfer that runs longer than its retry time still resumes after a reset: the retry
+    time is a time without progress, not since the transfer started. 64 MiB on a 40 Mbit/s link
+    take ~13 s each way; with 8 s retry times, a reset at 48 MiB (~10 s in) is ridden out."""
+    size = 64 * MIB
+    source, target = tmp_path / "source.bin", tmp_path / "target.bin"
+    digest = random_file(source, size)
+    network.topology.shape(40)
+    with network.relayed_storage(max_upload_retry_time=8, max_download_retry_time=8) as storage:
+        storage.upload_chunk_size = 64 * MIB   # one chunk: no server confirmation before the reset
+        reference = storage.reference("path/deadline.bin")
+        for start in (lambda: reference.put_file(source), lambda: reference.write_to_file(target)):
+            started = time.monotonic()
+            task = start()
+            reached = when_transferred(task, 48 * MIB)
+            assert reached.wait(60), "the transfer never reached 48 MiB"
+            network.relay.reset()
+            task.wait(120)
+            print(f"\n64 MiB with a reset at 48 MiB, 8 s retry time: {time.monotonic() - started:.1f} s")
+    assert file_sha256(target) == digest
