@@ -126,11 +126,12 @@ def test_a_registered_debug_token_gets_a_token_with_productions_claims(app_check
     assert claims["iss"] == f"https://firebaseappcheck.googleapis.com/{PROJECT_NUMBER}"
     assert claims["aud"] == [f"projects/{PROJECT_NUMBER}", f"projects/{PROJECT}"]
     assert claims["sub"] == APP_ID and claims["exp"] - claims["iat"] == 3600 and "jti" not in claims
-    # The web SDK's call: content-… host, v1beta, snake_case field, `attestationToken` answered.
+    # The web SDK's call: content-… host, v1beta, snake_case field; it reads `attestationToken`.
     beta = app_check_emu.http.post(exchange_url(app_check_emu, "exchangeDebugToken", "v1beta",
                                                 "content-firebaseappcheck.googleapis.com"),
                                    json={"debug_token": DEBUG_TOKEN})
-    assert beta.status_code == 200 and set(beta.json()) == {"attestationToken", "ttl"}
+    assert beta.status_code == 200 and set(beta.json()) == {"attestationToken", "token", "ttl"}
+    assert beta.json()["attestationToken"] == beta.json()["token"]
     assert claims_of(beta.json()["attestationToken"])["sub"] == APP_ID
 
 

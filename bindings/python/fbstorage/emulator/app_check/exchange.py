@@ -70,8 +70,8 @@ async def exchange(request: web.Request) -> web.Response:
             raise ExchangeError(404, "NOT_FOUND", f"Method {method[:60]!r} is not served by the emulator's App Check.")
     except ExchangeError as error:
         return error.response()
-    if "/v1beta/" in request.path:  # v1beta's AttestationTokenResponse names the token so
-        answer = {"attestationToken": answer["token"], "ttl": answer["ttl"]}
+    if "/v1beta/" in request.path:  # v1beta's AppCheckToken also has the deprecated name, which the web SDK reads
+        answer = {"attestationToken": answer["token"], **answer}
     return web.json_response(answer)
 
 
