@@ -25,6 +25,7 @@ from typing import Callable
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
+from .app_check.tokens import DEFAULT_TTL_SECONDS, MODES, AppCheck
 from .exec_command import emulator_environment, run_command, split_exec_argv
 from .flavor import FLAVORS, PRODUCTION
 from .rules import loading
@@ -76,6 +77,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     auth.add_argument("--auth-recent-login", type=_positive, metavar="SECONDS",
                       help="how recent a sign-in must be to change the email or password or delete the user "
                            "(default: 300 in the production flavor; the firebase-tools flavor never asks)")
+    app_check = parser.add_argument_group("App Check (docs/emulator.md, \"App Check\")")
+    app_check.add_argument("--app-check", choices=MODES, default="off",
+                           help="on the Firebase (v0) API: off (default), monitor (record each request's verdict) "
+                                "or enforce (refuse a request without a valid App Check token with a 401)")
+    app_check.add_argument("--app-check-debug-token", action="append", default=[], metavar="TOKEN",
+                           help="a registered debug token: :exchangeDebugToken answers it with an App Check token "
+                                "(repeatable)")
+    app_check.add_argument("--app-check-token-ttl", type=_positive, default=DEFAULT_TTL_SECONDS, metavar="SECONDS",
+                           help=f"lifetime of the App Check tokens it issues (default {DEFAULT_TTL_SECONDS})")
     tls.add_arguments(parser)
     parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="warning",
                         help="the least severe log lines shown on stderr (default warning)")
@@ -147,7 +157,9 @@ async def serve(args: argparse.Namespace) -> int:
         await workflows.load(store, auth.project)
         state = EmulatorState(flavor=flavor, store=store, startup_rules=rules, rules=rules,
                               accounts=accounts, service_accounts=service_accounts,
-                              cross_site=CrossSitePolicy(args.host or "", allowed_origins=frozenset(args.cors_allow_origin)))
+                              cross_site=CrossSitePolicy(args.host or "", allowed_origins=frozenset(args.cors_allow_origin)),
+                              app_check=AppCheck(auth.project, args.app_check, frozenset(args.app_check_debug_token),
+                                                 args.app_check_token_ttl))
         app = create_app(state)
         ui = None if args.no_ui else UiSettings(args.host or "")  # None: every interface
         if ui:

@@ -103,6 +103,21 @@ async def mint_token(request: web.Request) -> web.Response:
     return web.json_response({"idToken": encode_id_token(payload, accounts.id_token_keys)})
 
 
+@routes.post("/_emulator/app-check/tokens")
+async def mint_app_check_token(request: web.Request) -> web.Response:
+    """An App Check token signed with the emulator's key, as the exchange answers it, for what an
+    exchange never issues: `{"appId", "ttlSeconds" (0 or less: already expired), "project" (another
+    project's audience), "limitedUse"}`."""
+    fields = await _json_body(request)
+    app_id, ttl = (fields.get(name) if isinstance(fields, dict) else None for name in ("appId", "ttlSeconds"))
+    project = fields.get("project") if isinstance(fields, dict) else None
+    if not (isinstance(app_id, str) and app_id and (ttl is None or type(ttl) is int)
+            and (project is None or isinstance(project, str) and project)):
+        raise ApiError(400, 'The body must be {"appId": "…", "ttlSeconds": int, "project": "…", "limitedUse": bool}.')
+    return web.json_response(request.app[STATE].app_check.issue(
+        app_id, limited_use=fields.get("limitedUse") is True, ttl_seconds=ttl, project=project))
+
+
 @routes.get("/_emulator/objects/{bucket}/{name}")
 async def raw_object(request: web.Request) -> web.StreamResponse:
     """An object's bytes, with no rules, Range or side effects; `x-goog-hash` carries its MD5."""

@@ -5,7 +5,7 @@ production serves to browsers, as the Firebase user whose ID token it holds; not
 - Control routes (test control, harness, export, Auth reset, the UI's API) refuse any request of
   a foreign origin, its preflight included, and send it no CORS headers.
 - On a foreign origin's request, only the browsers' APIs answer (the Firebase API, Auth's user
-  routes, the OAuth token endpoint, signed URLs), and never to an admin credential: the GCS APIs
+  routes, the OAuth token endpoint, App Check's token exchange and keys, signed URLs), and never to an admin credential: the GCS APIs
   take every caller as an admin, so they are closed to such a page too.
 - Tools send no Origin (curl, firebase-tools, the SDKs, rules-unit-testing): nothing changes for them.
 - `--cors-allow-origin ORIGIN` makes an origin the emulator's own.
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from .app_check.paths import APP_CHECK_HOSTS
 from .auth import is_admin_credential
 from .errors import json_error
 from .identity.paths import EMULATOR_API, IDENTITY_TOOLKIT, LEGACY_RELYING_PARTY, SECURE_TOKEN
@@ -24,7 +25,7 @@ from .signed_urls import is_signed_url
 
 CONTROL_PREFIXES = ("/_emulator/", "/internal/", "/_admin/", EMULATOR_API, "/ui/api/")
 BROWSER_API_PREFIXES = ("/v0/", IDENTITY_TOOLKIT + "/accounts:", LEGACY_RELYING_PARTY + "/", SECURE_TOKEN,
-                        TOKEN_PATH)
+                        TOKEN_PATH, *APP_CHECK_HOSTS)
 # The UI's page and static files: no CORS, their own guard (ui/__init__.py). Exact: any other
 # path under /ui could be the XML API's (a bucket named `ui`).
 UI_PAGES = ("/ui", "/ui/")
@@ -56,7 +57,8 @@ def _refusal(request: web.Request) -> str | None:
     if is_control(path):
         return f"{path} is not open to other origins' pages (docs/security.md; --cors-allow-origin opens it to one)."
     if not (path.startswith(BROWSER_API_PREFIXES) or is_signed_url(request.query)):
-        return (f"{path}: other origins' pages may use the Firebase API, Auth's user routes and signed URLs only "
+        return (f"{path}: other origins' pages may use the Firebase API, Auth's user routes, App Check and signed "
+                "URLs only "
                 "(the GCS APIs take every caller as an admin; docs/security.md).")
     if is_admin_credential(request.headers.get("Authorization")):
         return "Admin credentials are not accepted from another origin's page (docs/security.md)."

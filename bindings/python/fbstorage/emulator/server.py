@@ -7,6 +7,8 @@ import time
 
 from aiohttp import web
 
+from .app_check.enforcement import check_app_tokens
+from .app_check.exchange import add_app_check_routes
 from .bodies import DROP_AFTER_BYTES, BodyDropped
 from .control import routes as control_routes
 from .cross_site import add_cors_headers, cross_site_guard
@@ -97,7 +99,7 @@ def _application(state: EmulatorState) -> web.Application:
         client_max_size=MAX_BODY_BYTES,
         handler_args={"read_bufsize": READ_BUFFER_BYTES, **malformed.HANDLER_LIMITS},
         middlewares=[cross_site_guard(state.cross_site), record_requests, inject_faults, render_errors,
-                     bound_request_bodies, serve_xml_api])
+                     check_app_tokens, bound_request_bodies, serve_xml_api])
     app[STATE] = state
     app.on_response_prepare.append(add_cors_headers)
     app.on_response_prepare.append(add_production_headers)
@@ -115,6 +117,7 @@ def create_app(state: EmulatorState) -> web.Application:
     add_identity_routes(app)  # Auth too, for convenience
     _add_published_keys(app, state)
     add_oauth_routes(app)  # service-account assertions -> access tokens
+    add_app_check_routes(app)  # debug and custom tokens -> App Check tokens
     return app
 
 

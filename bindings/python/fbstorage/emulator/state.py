@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
+from .app_check.tokens import AppCheck
 from .faults import FaultInjector
 from .flavor import Flavor
 from .identity.accounts import AccountStore
@@ -29,6 +30,7 @@ class EmulatorState:
     accounts: AccountStore = field(default_factory=AccountStore)  # the Auth emulator's
     service_accounts: ServiceAccounts = field(default_factory=ServiceAccounts)  # --service-account keys
     cross_site: CrossSitePolicy = field(default_factory=CrossSitePolicy)  # which origins are its own
+    app_check: AppCheck = field(default_factory=AppCheck)  # --app-check and its debug tokens
 
     async def reset(self) -> None:
         """Back to a fresh start: no objects, sessions, faults, recorded requests or Auth accounts;

@@ -37,6 +37,7 @@ CONTROL_CALLS = [
     ("GET", "/_emulator/faults", None),
     ("GET", "/_emulator/objects/b/users%2Fada%2Fsecret", None),
     ("POST", "/_emulator/tokens", '{"user_id": "ada"}'),
+    ("POST", "/_emulator/app-check/tokens", '{"appId": "1:12345:web:a"}'),
     ("DELETE", "/emulator/v1/projects/demo-project/accounts", None),
     ("GET", "/emulator/v1/projects/demo-project/oobCodes", None),
     ("GET", "/emulator/v1/projects/demo-project/config", None),
@@ -142,6 +143,21 @@ def test_pending_email_codes_stay_hidden_from_a_foreign_page_on_either_port(seed
     lookup = seeded.http.post(seeded.auth_base + "/identitytoolkit.googleapis.com/v1/accounts:lookup",
                               params={"key": "k"}, json={"idToken": user["idToken"]}).json()
     assert lookup["users"][0]["emailVerified"] is False
+
+
+def test_a_foreign_page_may_exchange_for_an_app_check_token_as_in_production(seeded):
+    """The exchange serves browsers (the web SDK calls it from the app's page): open like Auth's
+    user routes, preflight included; an unregistered debug token gets the exchange's own answer."""
+    exchange = seeded.url("/content-firebaseappcheck.googleapis.com/v1beta/projects/demo-project/apps/"
+                          "1:12345:web:a:exchangeDebugToken")
+    preflight = seeded.http.options(exchange, headers={"Origin": OTHER_PORT, "Access-Control-Request-Method": "POST",
+                                                       "Access-Control-Request-Headers": "content-type"})
+    assert preflight.status_code == 204 and preflight.headers["Access-Control-Allow-Origin"] == OTHER_PORT
+    answered = seeded.http.post(exchange, headers={"Origin": OTHER_PORT}, json={"debug_token": "unregistered"})
+    assert answered.status_code == 403 and answered.json()["error"]["status"] == "PERMISSION_DENIED"
+    assert answered.headers["Access-Control-Allow-Origin"] == OTHER_PORT
+    keys = seeded.http.get(seeded.url("/firebaseappcheck.googleapis.com/v1/jwks"), headers={"Origin": OTHER_PORT})
+    assert keys.status_code == 200 and keys.json()["keys"][0]["alg"] == "RS256"
 
 
 def test_tools_and_the_emulators_own_pages_keep_every_route(seeded):

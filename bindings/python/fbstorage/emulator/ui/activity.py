@@ -13,6 +13,7 @@ from urllib.parse import unquote
 
 from aiohttp import web
 
+from ..app_check.tokens import VERDICT as APP_CHECK_VERDICT
 from ..auth import caller_uid, uid_label
 from ..redaction import redact_target
 from ..rules.access import DECISIONS
@@ -36,6 +37,7 @@ class Activity:
     status: int | None = None
     duration_ms: float = 0.0
     decisions: list[Decision] = field(default_factory=list)
+    app_check: str | None = None  # the App Check verdict (app_check/tokens.py), None when not judged
 
     @cached_property
     def user(self) -> str:
@@ -60,7 +62,7 @@ class Activity:
         return {"id": self.id, "time": self.time, "method": self.method, "path": unquote(redact_target(self.path)),
                 "user": self.user,
                 "status": self.status, "duration_ms": round(self.duration_ms, 2), "verdict": self.verdict,
-                "decisions": [decision.explain() for decision in self.decisions]}
+                "app_check": self.app_check, "decisions": [decision.explain() for decision in self.decisions]}
 
 
 def user_label(authorization: str | None, service_accounts: ServiceAccounts) -> str:
@@ -112,5 +114,6 @@ def recorder(log: ActivityLog, skip: tuple[str, ...]):
         finally:
             DECISIONS.reset(context)
             entry.duration_ms = (time.perf_counter() - started) * 1000
+            entry.app_check = request.get(APP_CHECK_VERDICT)
             log.add(entry)
     return record_activity

@@ -52,9 +52,15 @@ async function poll() {
   schedule(POLL_MS);
 }
 
+// The App Check verdict (never the token): valid, or why the token was refused; none when not judged.
+function appCheck(entry) {
+  if (!entry.app_check) return el('span', { class: 'muted' }, '—');
+  return el('span', { class: `badge ${entry.app_check === 'valid' ? 'allowed' : 'denied'}` }, entry.app_check);
+}
+
 function row(entry) {
   const details = el('tr', { class: 'details', hidden: true },
-    el('td', { colspan: 7 }, entry.decisions.map(renderDecision)));
+    el('td', { colspan: 8 }, entry.decisions.map(renderDecision)));
   const verdict = entry.verdict
     ? el('button', { type: 'button', class: `badge ${entry.verdict}`, 'aria-expanded': 'false',
       onclick: (event) => {
@@ -65,6 +71,6 @@ function row(entry) {
   const main = el('tr', { 'data-id': entry.id, class: entry.verdict || '' },
     el('td', {}, formatTime(entry.time)), el('td', {}, entry.method), el('td', { class: 'path' }, entry.path),
     el('td', {}, entry.user), el('td', { class: 'num' }, entry.status ?? 'dropped'),
-    el('td', { class: 'num' }, entry.duration_ms.toFixed(1)), el('td', {}, verdict));
+    el('td', { class: 'num' }, entry.duration_ms.toFixed(1)), el('td', {}, verdict), el('td', {}, appCheck(entry)));
   return [main, details];
 }
