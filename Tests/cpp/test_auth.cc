@@ -243,7 +243,7 @@ TEST_P(AuthTest, CustomTokenWithClaims) {
   Future<AuthResult> bad = auth->SignInWithCustomToken("not a token");
   EXPECT_EQ(Completed(bad).error(), firebase::auth::kAuthErrorInvalidCustomToken);
   Future<AuthResult> empty = auth->SignInWithCustomToken(nullptr);
-  EXPECT_EQ(Completed(empty).error(), firebase::auth::kAuthErrorFailure);  // refused at once
+  EXPECT_EQ(Completed(empty).error(), firebase::auth::kAuthErrorInvalidParameter);  // refused at once
 }
 
 TEST_P(AuthTest, ListenersRunOnAddAndOnChangesUntilRemoved) {
