@@ -267,7 +267,9 @@ extension Auth {
                 guard answer["requestType"]?.stringValue.map({ $0 == "PASSWORD_RESET" }) ?? true else {
                     return .failure(StorageError(code: .authInvalidActionCode, message: "Firebase Auth \(call): the code is not a password-reset code"))
                 }
-                guard let email = answer["email"]?.stringValue else { return .failure(Self.malformedAnswer(call)) }
+                guard let email = answer["email"]?.stringValue else {
+                    return .failure(StorageError(code: .unknown, message: "Firebase Auth \(call): the answer names no email address"))
+                }
                 return .success(email)
             })
         }
