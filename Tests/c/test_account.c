@@ -36,33 +36,11 @@ static emulator *start_with(const char *const *more_args) {
     return &owned;
 }
 
-static fbs_auth *auth_for(const emulator *e) {
-    fbs_auth *auth = NULL;
-    REQUIRE_OK(fbs_auth_new("fake-api-key", "demo-project", &auth));
-    REQUIRE_OK(fbs_auth_use_emulator(auth, e->host, e->port));
-    return auth;
-}
-
-static fbs_storage *storage_using(const emulator *e, fbs_auth *auth) {
-    fbs_storage *s = NULL;
-    REQUIRE_OK(fbs_storage_new(BUCKET, &s));
-    REQUIRE_OK(fbs_storage_use_emulator(s, e->host, e->port));
-    REQUIRE_OK(fbs_storage_set_max_operation_retry_time(s, 10));
-    REQUIRE_OK(fbs_storage_use_auth(s, auth));
-    return s;
-}
-
 /* Uploads "x" to users/<uid>/<name> or drafts/<uid>/<name>; returns the task's final code. */
 static int upload(fbs_storage *s, const char *folder, const char *uid, const char *name) {
     char *path = NULL;
     REQUIRE(asprintf(&path, "%s/%s/%s", folder, uid, name) > 0);
-    fbs_reference *r = NULL;
-    fbs_task *t = NULL;
-    REQUIRE_OK(fbs_storage_reference(s, path, &r));
-    REQUIRE_OK(fbs_reference_put_data(r, "x", 1, NULL, &t));
-    int code = fbs_task_wait(t, 60000);
-    fbs_task_free(t);
-    fbs_reference_free(r);
+    int code = upload_bytes(s, path, "x", 1);
     free(path);
     return code;
 }
