@@ -220,7 +220,8 @@ def test_provider_errors(auth: fbstorage.Auth) -> None:
     github = fbstorage.OAuthProvider.credential("github.com", access_token=idp_token({"sub": "gh-1"}, as_jwt=False))
     assert auth.sign_in_with_credential(github).sign_in_provider == "github.com"
     junk = fbstorage.GoogleAuthProvider.credential(id_token="not a token")
-    raises_at_once(fbstorage.InvalidCredentialError, lambda: auth.sign_in_with_credential(junk))
+    refused = raises_at_once(fbstorage.InvalidCredentialError, lambda: auth.sign_in_with_credential(junk))
+    assert "not a token" not in str(refused) + (refused.server_response or "")
 
     address = email()
     auth.create_user(address, PASSWORD)  # unverified: Google must not take the account over silently
@@ -232,6 +233,9 @@ def test_provider_errors(auth: fbstorage.Auth) -> None:
     mismatch = raises_at_once(fbstorage.UserMismatchError,
                               lambda: auth.reauthenticate(github))
     assert mismatch.code == StorageErrorCode.AUTH_USER_MISMATCH and auth.current_user.email == address
+    wrong = raises_at_once(fbstorage.WrongPasswordError, lambda: auth.reauthenticate(
+        fbstorage.EmailAuthProvider.credential(address, "not the " + PASSWORD)))
+    assert "not the " + PASSWORD not in str(wrong) + (wrong.server_response or "")
     raises_at_once(fbstorage.ProviderAlreadyLinkedError,
                    lambda: auth.link_with_credential(fbstorage.EmailAuthProvider.credential(email(), PASSWORD)))
 
