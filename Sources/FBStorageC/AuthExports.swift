@@ -44,7 +44,7 @@ public func fbs_auth_set_persistence_file(_ auth: OpaquePointer?, _ path: Unsafe
 // MARK: Sign-in flows
 
 /// A blocking sign-in: the new user's snapshot goes to `out` when the caller asked for it.
-private func signIn(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ call: () throws(StorageError) -> AuthUser) -> Int32 {
+func signIn(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ call: () throws(StorageError) -> AuthUser) -> Int32 {
     Errors.status { () throws(StorageError) in
         let user = try call()
         out?.pointee = Handles.make(user)
@@ -52,7 +52,7 @@ private func signIn(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ call: () thr
 }
 
 /// An asynchronous sign-in: `cb` gets the new user, lent for the call.
-private func signInAsync(_ cb: fbs_user_callback?, _ userData: UnsafeMutableRawPointer?,
+func signInAsync(_ cb: fbs_user_callback?, _ userData: UnsafeMutableRawPointer?,
                          _ start: (@escaping StorageCompletion<AuthUser>) throws(StorageError) -> Void) -> Int32 {
     startAsync(cb, userData, start) { cb, result, userData in
         Handles.lend(try? result.get()) { cb(code(result), $0, userData) }
@@ -235,6 +235,11 @@ public func fbs_user_display_name(_ u: OpaquePointer?) -> UnsafePointer<CChar>? 
 
 @_cdecl("fbs_user_photo_url")
 public func fbs_user_photo_url(_ u: OpaquePointer?) -> UnsafePointer<CChar>? { AuthUser.lentString(u, .photoURL) { $0.photoURL } }
+
+@_cdecl("fbs_user_is_email_verified")
+public func fbs_user_is_email_verified(_ u: OpaquePointer?) -> Int32 {
+    Errors.returning(-1) { () throws(StorageError) in try AuthUser.behind(u).isEmailVerified ? 1 : 0 }
+}
 
 @_cdecl("fbs_user_is_anonymous")
 public func fbs_user_is_anonymous(_ u: OpaquePointer?) -> Int32 {

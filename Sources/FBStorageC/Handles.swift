@@ -13,6 +13,7 @@ enum HandleKind: String {
     case listResult = "fbs_list_result"
     case auth = "fbs_auth"
     case user = "fbs_user"
+    case credential = "fbs_credential"
     case tokenRequest = "fbs_token_request"
     case serviceAccount = "fbs_service_account"
 }
@@ -30,6 +31,7 @@ extension StorageTaskSnapshot: CHandled { static var handleKind: HandleKind { .s
 extension StorageListResult: CHandled { static var handleKind: HandleKind { .listResult } }
 extension Auth: CHandled { static var handleKind: HandleKind { .auth } }
 extension AuthUser: CHandled { static var handleKind: HandleKind { .user } }
+extension AuthCredential: CHandled { static var handleKind: HandleKind { .credential } }
 extension TokenRequest: CHandled { static var handleKind: HandleKind { .tokenRequest } }
 extension ServiceAccountCredentials: CHandled { static var handleKind: HandleKind { .serviceAccount } }
 

@@ -152,7 +152,10 @@ public enum StorageError: Error, CustomNSError {
         case .unauthenticated, .authInvalidAPIKey, .authInvalidEmail, .authWrongPassword, .authUserNotFound,
              .authEmailAlreadyInUse, .authWeakPassword, .authUserDisabled, .authInvalidCustomToken,
              .authTooManyRequests, .authOperationNotAllowed, .authUserTokenExpired, .authInvalidRefreshToken,
-             .authNoUser, .authRequiresRecentLogin, .credentialInvalid, .credentialClockSkew, .credentialRejected:
+             .authNoUser, .authRequiresRecentLogin, .authCredentialAlreadyInUse, .authProviderAlreadyLinked,
+             .authInvalidActionCode, .authExpiredActionCode, .authInvalidCredential,
+             .authAccountExistsWithDifferentCredential, .authUserMismatch,
+             .credentialInvalid, .credentialClockSkew, .credentialRejected:
             self = .unauthenticated(serverError: server)
         case .unauthorized: self = .unauthorized(bucket: bucket, object: object, serverError: server)
         case .retryLimitExceeded: self = .retryLimitExceeded

@@ -127,6 +127,22 @@ fbs_storage *new_storage(void) {
     return s;
 }
 
+fbs_auth *auth_for(const emulator *e) {
+    fbs_auth *auth = NULL;
+    REQUIRE_OK(fbs_auth_new("fake-api-key", "demo-project", &auth));
+    REQUIRE_OK(fbs_auth_use_emulator(auth, e->host, e->port));
+    return auth;
+}
+
+fbs_storage *storage_using(const emulator *e, fbs_auth *auth) {
+    fbs_storage *s = NULL;
+    REQUIRE_OK(fbs_storage_new(BUCKET, &s));
+    REQUIRE_OK(fbs_storage_use_emulator(s, e->host, e->port));
+    REQUIRE_OK(fbs_storage_set_max_operation_retry_time(s, 10));
+    REQUIRE_OK(fbs_storage_use_auth(s, auth));
+    return s;
+}
+
 fbs_reference *new_ref(fbs_storage *s, const char *path) {
     fbs_reference *r = NULL;
     REQUIRE_OK(fbs_storage_reference(s, path, &r));

@@ -144,6 +144,9 @@ const char *non_loopback_address(void);
 /* ---- library fixtures ---------------------------------------------------------------- */
 fbs_storage *new_storage(void);   /* BUCKET, pointed at EMU */
 fbs_reference *new_ref(fbs_storage *s, const char *path);
+/* An auth (demo-project) on emulator e; a storage on e using it, retrying at most 10 s. */
+fbs_auth *auth_for(const emulator *e);
+fbs_storage *storage_using(const emulator *e, fbs_auth *auth);
 /* Uploads with put_data and waits; returns the task's code. */
 int upload_bytes(fbs_storage *s, const char *path, const void *bytes, size_t n);
 /* Waits until task t has transferred at least `bytes`: 1, or 0 when it ended first or

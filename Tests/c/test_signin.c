@@ -36,22 +36,6 @@ static emulator *start_owned(int lifetime) {
     return &owned;
 }
 
-static fbs_auth *auth_for(const emulator *e) {
-    fbs_auth *auth = NULL;
-    REQUIRE_OK(fbs_auth_new("fake-api-key", "demo-project", &auth));
-    REQUIRE_OK(fbs_auth_use_emulator(auth, e->host, e->port));
-    return auth;
-}
-
-static fbs_storage *storage_using(const emulator *e, fbs_auth *auth) {
-    fbs_storage *s = NULL;
-    REQUIRE_OK(fbs_storage_new(BUCKET, &s));
-    REQUIRE_OK(fbs_storage_use_emulator(s, e->host, e->port));
-    REQUIRE_OK(fbs_storage_set_max_operation_retry_time(s, 10));
-    REQUIRE_OK(fbs_storage_use_auth(s, auth));
-    return s;
-}
-
 /* Uploads bytes to path and waits; returns the task's final code. */
 static int upload(fbs_storage *s, const char *path, const void *bytes, size_t n) {
     fbs_reference *r = NULL;

@@ -120,6 +120,118 @@ int fbs_auth_update_profile(fbs_auth *auth, const char *display_name, const char
 int fbs_auth_update_profile_async(fbs_auth *auth, const char *display_name, const char *photo_url,
                                   fbs_user_callback cb, void *user_data);
 
+/* ------------------------------------------------------------------------------------------
+ * Credentials and the account lifecycle (the SDKs' AuthCredential, linkWithCredential, …).
+ * ---------------------------------------------------------------------------------------- */
+
+/* What a user proves who they are with: an email and password, or an identity provider's
+ * token. Immutable; usable from any thread, by any number of calls at once. Credentials: its
+ * secrets never appear in log lines or error messages. */
+typedef struct fbs_credential fbs_credential;
+
+/* An email and password credential (EmailAuthProvider.credential).
+ * Ownership: *out is the caller's; release it with fbs_credential_free().
+ * Errors: FBS_ERR_INVALID_ARGUMENT (NULL or empty email or password, invalid UTF-8). */
+int fbs_credential_email(const char *email, const char *password, fbs_credential **out);
+
+/* An identity provider's credential (GoogleAuthProvider / OAuthProvider.credential):
+ * provider_id ("google.com", "github.com", …) with its ID token, its access token, or both
+ * (either may be NULL, not both). Sent to Identity Toolkit's signInWithIdp.
+ * Errors: FBS_ERR_INVALID_ARGUMENT (NULL, empty or "password" provider_id; no token; an empty
+ * token). */
+int fbs_credential_idp(const char *provider_id, const char *id_token, const char *access_token,
+                       fbs_credential **out);
+
+/* Releases a credential; NULL is a no-op. Calls that were given it do not need it any more
+ * once they returned (the _async forms copy it). */
+void fbs_credential_free(fbs_credential *credential);
+
+/* The calls below that answer a user work as the sign-in flows: on success an owned snapshot
+ * of the (updated) current user in *out_user when out_user is not NULL (fbs_user_free()); the
+ * _async forms return at once and cb runs once on the callback thread, with the user lent for
+ * the call. Calls on the current user (all but sign-in, password reset and action codes) fail
+ * with FBS_ERR_AUTH_NO_USER when nobody is signed in, or when the user signed out or changed
+ * before the answer came; their new tokens replace the user's and ID-token listeners are
+ * notified (the uid stays: state listeners are not). FBS_ERR_AUTH_REQUIRES_RECENT_LOGIN asks
+ * for fbs_auth_reauthenticate() first. */
+
+/* Signs in with a credential (a new account the first time an identity provider's user comes).
+ * Errors: FBS_ERR_AUTH_WRONG_PASSWORD, FBS_ERR_AUTH_USER_NOT_FOUND, FBS_ERR_AUTH_USER_DISABLED,
+ * FBS_ERR_AUTH_INVALID_CREDENTIAL (a malformed or refused provider token),
+ * FBS_ERR_AUTH_ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL (the email's account signs in another
+ * way: sign in to it, then link). */
+int fbs_auth_sign_in_with_credential(fbs_auth *auth, const fbs_credential *credential, fbs_user **out_user);
+int fbs_auth_sign_in_with_credential_async(fbs_auth *auth, const fbs_credential *credential,
+                                           fbs_user_callback cb, void *user_data);
+
+/* Adds the credential's sign-in method to the current user, who keeps the uid, its files and
+ * its rules (an anonymous user becomes permanent).
+ * Errors: FBS_ERR_AUTH_PROVIDER_ALREADY_LINKED (the user has this provider already, checked
+ * before sending), FBS_ERR_AUTH_CREDENTIAL_ALREADY_IN_USE (the identity is another account's),
+ * FBS_ERR_AUTH_EMAIL_ALREADY_IN_USE, FBS_ERR_AUTH_WEAK_PASSWORD, FBS_ERR_AUTH_INVALID_CREDENTIAL. */
+int fbs_auth_link_with_credential(fbs_auth *auth, const fbs_credential *credential, fbs_user **out_user);
+int fbs_auth_link_with_credential_async(fbs_auth *auth, const fbs_credential *credential,
+                                        fbs_user_callback cb, void *user_data);
+
+/* Signs the current user in again: a recent sign-in for the calls that need one.
+ * Errors: FBS_ERR_AUTH_USER_MISMATCH (the credential is another user's: the current user stays),
+ * and fbs_auth_sign_in_with_credential()'s. */
+int fbs_auth_reauthenticate(fbs_auth *auth, const fbs_credential *credential, fbs_user **out_user);
+int fbs_auth_reauthenticate_async(fbs_auth *auth, const fbs_credential *credential,
+                                  fbs_user_callback cb, void *user_data);
+
+/* Removes a sign-in method ("password", "google.com", …) from the current user. */
+int fbs_auth_unlink(fbs_auth *auth, const char *provider_id, fbs_user **out_user);
+int fbs_auth_unlink_async(fbs_auth *auth, const char *provider_id, fbs_user_callback cb, void *user_data);
+
+/* Change the current user's email (at once: fbs_auth_verify_before_update_email() asks the
+ * new address first) or password. Errors: FBS_ERR_AUTH_REQUIRES_RECENT_LOGIN,
+ * FBS_ERR_AUTH_EMAIL_ALREADY_IN_USE, FBS_ERR_AUTH_INVALID_EMAIL, FBS_ERR_AUTH_WEAK_PASSWORD. */
+int fbs_auth_update_email(fbs_auth *auth, const char *email, fbs_user **out_user);
+int fbs_auth_update_email_async(fbs_auth *auth, const char *email, fbs_user_callback cb, void *user_data);
+int fbs_auth_update_password(fbs_auth *auth, const char *password, fbs_user **out_user);
+int fbs_auth_update_password_async(fbs_auth *auth, const char *password, fbs_user_callback cb, void *user_data);
+
+/* Refreshes the current user's ID token and reads the account (accounts:lookup): the profile
+ * and fbs_user_is_email_verified() as the server has them now, the token's claims too (so
+ * storage rules on request.auth.token.email_verified see a verification). */
+int fbs_auth_reload(fbs_auth *auth, fbs_user **out_user);
+int fbs_auth_reload_async(fbs_auth *auth, fbs_user_callback cb, void *user_data);
+
+/* Email actions. Each mails a code (an Auth emulator lists it at
+ * GET /emulator/v1/projects/{project}/oobCodes) that a link in the mail carries; the code is
+ * applied with fbs_auth_apply_action_code() or fbs_auth_confirm_password_reset(). Status only;
+ * the _async forms report it to cb on the callback thread. */
+/* A code verifying the current user's email. Errors: FBS_ERR_AUTH_NO_USER;
+ * FBS_ERR_INVALID_ARGUMENT (the user has no email). */
+int fbs_auth_send_email_verification(fbs_auth *auth);
+int fbs_auth_send_email_verification_async(fbs_auth *auth, fbs_completion_callback cb, void *user_data);
+/* A code sent to `email` that, applied, makes it the current user's email. */
+int fbs_auth_verify_before_update_email(fbs_auth *auth, const char *email);
+int fbs_auth_verify_before_update_email_async(fbs_auth *auth, const char *email,
+                                              fbs_completion_callback cb, void *user_data);
+/* A password-reset code for the account of `email` (no user needs to be signed in).
+ * Errors: FBS_ERR_AUTH_USER_NOT_FOUND, FBS_ERR_AUTH_INVALID_EMAIL. */
+int fbs_auth_send_password_reset_email(fbs_auth *auth, const char *email);
+int fbs_auth_send_password_reset_email_async(fbs_auth *auth, const char *email,
+                                             fbs_completion_callback cb, void *user_data);
+/* The email a password-reset code is for, in *out_email (release with fbs_string_free()); the
+ * code stays usable. Errors: FBS_ERR_AUTH_INVALID_ACTION_CODE (unknown, used, or another kind of
+ * code), FBS_ERR_AUTH_EXPIRED_ACTION_CODE. */
+int fbs_auth_verify_password_reset_code(fbs_auth *auth, const char *code, char **out_email);
+int fbs_auth_verify_password_reset_code_async(fbs_auth *auth, const char *code,
+                                              fbs_string_callback cb, void *user_data);
+/* Sets the password of a password-reset code's account and uses the code up (the account's
+ * sessions end). Errors: as fbs_auth_verify_password_reset_code(), FBS_ERR_AUTH_WEAK_PASSWORD. */
+int fbs_auth_confirm_password_reset(fbs_auth *auth, const char *code, const char *new_password);
+int fbs_auth_confirm_password_reset_async(fbs_auth *auth, const char *code, const char *new_password,
+                                          fbs_completion_callback cb, void *user_data);
+/* Applies an email verification or email change code. The current user shows it after
+ * fbs_auth_reload() (or the next token refresh).
+ * Errors: FBS_ERR_AUTH_INVALID_ACTION_CODE, FBS_ERR_AUTH_EXPIRED_ACTION_CODE. */
+int fbs_auth_apply_action_code(fbs_auth *auth, const char *code);
+int fbs_auth_apply_action_code_async(fbs_auth *auth, const char *code, fbs_completion_callback cb, void *user_data);
+
 /* An owned snapshot of the current user in *out, or *out = NULL when signed out (FBS_OK). */
 int fbs_auth_current_user(fbs_auth *auth, fbs_user **out);
 
@@ -145,6 +257,9 @@ const char *fbs_user_uid(const fbs_user *user);
 const char *fbs_user_email(const fbs_user *user);
 const char *fbs_user_display_name(const fbs_user *user);
 const char *fbs_user_photo_url(const fbs_user *user);
+/* 1 when the user's email is verified (as of the ID token, or the last fbs_auth_reload() or
+ * account change), 0 otherwise (-1 on a bad handle). */
+int fbs_user_is_email_verified(const fbs_user *user);
 /* 1 for an anonymous user, 0 otherwise (-1 on a bad handle). */
 int fbs_user_is_anonymous(const fbs_user *user);
 /* The ID token's firebase.sign_in_provider: "anonymous", "password", "custom", … */

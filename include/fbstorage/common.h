@@ -57,6 +57,13 @@ typedef enum fbs_error_code {
     FBS_ERR_AUTH_INVALID_REFRESH_TOKEN = -13111, /* the refresh token is malformed or unknown */
     FBS_ERR_AUTH_NO_USER               = -13112, /* the call needs a signed-in user */
     FBS_ERR_AUTH_REQUIRES_RECENT_LOGIN = -13113, /* sign in again before this sensitive call */
+    FBS_ERR_AUTH_CREDENTIAL_ALREADY_IN_USE = -13114, /* the credential belongs to another account (FEDERATED_USER_ID_ALREADY_LINKED) */
+    FBS_ERR_AUTH_PROVIDER_ALREADY_LINKED = -13115, /* the user already has an identity of this provider */
+    FBS_ERR_AUTH_INVALID_ACTION_CODE   = -13116, /* the email action code is malformed, used, or of another kind (INVALID_OOB_CODE) */
+    FBS_ERR_AUTH_EXPIRED_ACTION_CODE   = -13117, /* the email action code has expired (EXPIRED_OOB_CODE) */
+    FBS_ERR_AUTH_INVALID_CREDENTIAL    = -13118, /* the identity provider's token is malformed or refused (INVALID_IDP_RESPONSE) */
+    FBS_ERR_AUTH_ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL = -13119, /* the email's account signs in another way (needConfirmation) */
+    FBS_ERR_AUTH_USER_MISMATCH         = -13120, /* reauthentication with another user's credential */
     /* Service accounts (fbstorage/admin.h) */
     FBS_ERR_CREDENTIAL_INVALID         = -13200, /* malformed service-account key, or not a service_account key */
     FBS_ERR_CREDENTIAL_CLOCK_SKEW      = -13201, /* the token endpoint says this machine's clock is wrong */

@@ -91,6 +91,9 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
     /// The signed-in user, nil when signed out.
     public var currentUser: AuthUser? { lock.withLock { state.user } }
 
+    /// Counts changes of user (see `State.generation`).
+    var generation: Int { lock.withLock { state.generation } }
+
     // MARK: Sign-in flows
 
     public func signInAnonymously() throws(StorageError) -> AuthUser {
@@ -289,14 +292,14 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
         waiters.answer(answer)
     }
 
-    private func startIDToken(_ forceRefresh: Bool, _ done: @escaping StorageCompletion<String>) {
+    func startIDToken(_ forceRefresh: Bool, _ done: @escaping StorageCompletion<String>) {
         guard let user = currentUser else { return done(.failure(Self.noUser)) }
         token(rejected: forceRefresh ? (user.idToken ?? "") : nil) { result in
             done(result.flatMap { token in token.map { .success($0) } ?? .failure(Self.noUser) })
         }
     }
 
-    private static let noUser = StorageError(code: .authNoUser, message: "No user is signed in")
+    static let noUser = StorageError(code: .authNoUser, message: "No user is signed in")
 
     // MARK: Requests
 
@@ -330,29 +333,43 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
     }
 
     /// An Identity Toolkit sign-in: the answer's tokens become the current user.
-    private func startSignIn(_ method: String, _ fields: [(String, JSONValue)], call: String,
-                             _ done: @escaping StorageCompletion<AuthUser>) throws(StorageError) {
-        let (url, endpoint) = lock.withLock { state.endpoints }.accounts(method, apiKey: apiKey)
-        var body: [UInt8] = []
-        JSONValue.writeObject(fields + [("returnSecureToken", .bool(true))], into: &body)
-        try post(url, endpoint, call: call, contentType: "application/json", body: body) { [self] result in
-            let signedIn = result.flatMap { answer -> Result<AuthUser, StorageError> in
-                guard let idToken = answer["idToken"]?.stringValue.flatMap(IDToken.init),
-                      let refreshToken = answer["refreshToken"]?.stringValue,
-                      let uid = answer["localId"]?.stringValue ?? idToken.userID else {
-                    return .failure(Self.malformedAnswer(call))
-                }
-                let profile = AuthUser.Profile(uid: uid, email: answer["email"]?.stringValue,
-                                               displayName: answer["displayName"]?.stringValue,
-                                               photoURL: answer["photoUrl"]?.stringValue, signInProvider: nil)
-                return .success(AuthUser(idToken: idToken, refreshToken: refreshToken, profile: profile))
-            }
+    func startSignIn(_ method: String, _ fields: [(String, JSONValue)], call: String,
+                     _ done: @escaping StorageCompletion<AuthUser>) throws(StorageError) {
+        try postAccounts(method, fields + [("returnSecureToken", .bool(true))], call: call) { [self] result in
+            let signedIn = result.flatMap { answer in Self.session(answer, call: call) }
             if case .success(let user) = signedIn {
                 learnProject(from: user)
                 change(to: user)
             }
             done(signedIn)
         }
+    }
+
+    /// The user a sign-in's answer brings: its tokens and profile.
+    static func session(_ answer: [String: JSONValue], call: String) -> Result<AuthUser, StorageError> {
+        if case .bool(true)? = answer["needConfirmation"] {
+            return .failure(StorageError(code: .authAccountExistsWithDifferentCredential,
+                                         message: "Firebase Auth \(call): an account with this email already exists and signs in another way; "
+                                            + "sign in to it, then link this credential"))
+        }
+        guard let idToken = answer["idToken"]?.stringValue.flatMap(IDToken.init),
+              let refreshToken = answer["refreshToken"]?.stringValue,
+              let uid = answer["localId"]?.stringValue ?? idToken.userID else {
+            return .failure(Self.malformedAnswer(call))
+        }
+        let profile = AuthUser.Profile(uid: uid, email: answer["email"]?.stringValue,
+                                       displayName: answer["displayName"]?.stringValue,
+                                       photoURL: answer["photoUrl"]?.stringValue, signInProvider: nil)
+        return .success(AuthUser(idToken: idToken, refreshToken: refreshToken, profile: profile))
+    }
+
+    /// An Identity Toolkit `accounts:<method>` call with no user token.
+    func postAccounts(_ method: String, _ fields: [(String, JSONValue)], call: String,
+                      _ done: @escaping StorageCompletion<[String: JSONValue]>) throws(StorageError) {
+        let (url, endpoint) = lock.withLock { state.endpoints }.accounts(method, apiKey: apiKey)
+        var body: [UInt8] = []
+        JSONValue.writeObject(fields, into: &body)
+        try post(url, endpoint, call: call, contentType: "application/json", body: body, done)
     }
 
     /// Secure Token's refresh-token grant: a new ID token (and refresh token) for the session.
@@ -383,17 +400,14 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
 
     /// An Identity Toolkit `accounts:<method>` call as the current user: `fields` beside its ID
     /// token, refreshed first when it is about to expire.
-    private func postAsUser(_ method: String, _ fields: [(String, JSONValue)], call: String,
-                            _ done: @escaping StorageCompletion<[String: JSONValue]>) {
+    func postAsUser(_ method: String, _ fields: [(String, JSONValue)], call: String,
+                    _ done: @escaping StorageCompletion<[String: JSONValue]>) {
         startIDToken(false) { [self] result in
             switch result {
             case .failure(let error): done(.failure(error))
             case .success(let idToken):
-                let (url, endpoint) = lock.withLock { state.endpoints }.accounts(method, apiKey: apiKey)
-                var body: [UInt8] = []
-                JSONValue.writeObject([("idToken", .string(idToken))] + fields, into: &body)
                 do throws(StorageError) {
-                    try post(url, endpoint, call: call, contentType: "application/json", body: body, done)
+                    try postAccounts(method, [("idToken", .string(idToken))] + fields, call: call, done)
                 } catch {
                     done(.failure(error))
                 }
@@ -423,15 +437,20 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
         }
     }
 
-    /// The user `accounts:update` answered with: its profile, and its new tokens when it sent
-    /// them. Becomes the current user unless another sign-in or a sign-out came meanwhile.
-    private func applyProfileUpdate(_ answer: [String: JSONValue], generation: Int) -> Result<AuthUser, StorageError> {
+    /// The user an account call (`accounts:update`, `lookup`, a link) answered with: its profile,
+    /// and its new tokens when it sent them. Becomes the current user unless another sign-in or a
+    /// sign-out came meanwhile.
+    func applyProfileUpdate(_ answer: [String: JSONValue], generation: Int) -> Result<AuthUser, StorageError> {
         let applied = lock.withLock { () -> (user: AuthUser, persistence: AuthPersistence?)? in
-            guard generation == state.generation, let current = state.user else { return nil }
-            let profile = AuthUser.Profile(uid: answer["localId"]?.stringValue ?? current.uid,
+            guard generation == state.generation, let current = state.user,
+                  (answer["localId"]?.stringValue).map({ $0 == current.uid }) ?? true else { return nil }
+            var verified = current.isEmailVerified
+            if case .bool(let answered)? = answer["emailVerified"] { verified = answered }
+            let profile = AuthUser.Profile(uid: current.uid,
                                            email: answer["email"]?.stringValue ?? current.email,
                                            displayName: answer["displayName"]?.stringValue,
-                                           photoURL: answer["photoUrl"]?.stringValue, signInProvider: current.signInProvider)
+                                           photoURL: answer["photoUrl"]?.stringValue, signInProvider: current.signInProvider,
+                                           isEmailVerified: verified)
             let user = answer["idToken"]?.stringValue.flatMap(IDToken.init).map {
                 AuthUser(idToken: $0, refreshToken: answer["refreshToken"]?.stringValue ?? current.refreshToken, profile: profile)
             } ?? current.with(profile: profile)
@@ -439,19 +458,19 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
             return (user, state.persistence)
         }
         guard let applied else {
-            return .failure(StorageError(code: .authNoUser, message: "The user signed out or changed while the profile was updated"))
+            return .failure(StorageError(code: .authNoUser, message: "The user signed out or changed during the call"))
         }
         save(applied.user, to: applied.persistence)
         notify(applied.user, userChanged: false)
         return .success(applied.user)
     }
 
-    private func learnProject(from user: AuthUser) {
+    func learnProject(from user: AuthUser) {
         guard let audience = JSONValue.parse(Array(user.claimsJSON.utf8))?["aud"]?.stringValue else { return }
         lock.withLock { if state.projectID == nil { state.projectID = audience } }
     }
 
-    private static func malformedAnswer(_ call: String) -> StorageError {
+    static func malformedAnswer(_ call: String) -> StorageError {
         StorageError(code: .unknown, message: "Firebase Auth \(call): the answer holds no readable ID token")
     }
 

@@ -33,6 +33,13 @@ enum AuthErrors {
         case "INVALID_REFRESH_TOKEN", "MISSING_REFRESH_TOKEN", "INVALID_GRANT_TYPE":
             (.authInvalidRefreshToken, "The refresh token is not valid; sign in again.")
         case "INVALID_ID_TOKEN": (.authUserTokenExpired, "The user's ID token is no longer valid; sign in again.")
+        case "FEDERATED_USER_ID_ALREADY_LINKED":
+            (.authCredentialAlreadyInUse, "This credential is already associated with another account.")
+        case "INVALID_OOB_CODE":
+            (.authInvalidActionCode, "The action code is malformed, already used, or of another kind.")
+        case "EXPIRED_OOB_CODE": (.authExpiredActionCode, "The action code has expired; ask for a new one.")
+        case "INVALID_IDP_RESPONSE", "INVALID_CREDENTIAL_OR_PROVIDER_ID":
+            (.authInvalidCredential, "The identity provider's credential is malformed or was refused (\(serverCode)).")
         case "CREDENTIAL_TOO_OLD_LOGIN_AGAIN": (.authRequiresRecentLogin, "This operation needs a recent sign-in; sign in again first.")
         case "API_KEY_INVALID", "API":
             (.authInvalidAPIKey, "The API key is not valid. Use the project's Web API key (Firebase console: Project settings).")

@@ -3,6 +3,9 @@
 public struct AuthUser: Sendable, Equatable {
     public let uid: String
     public private(set) var email: String?
+    /// Whether the email address is verified: as of the ID token, or of the last `Auth.reload()`
+    /// or profile change.
+    public private(set) var isEmailVerified: Bool
     public private(set) var displayName: String?
     public private(set) var photoURL: String?
     /// The ID token's `firebase.sign_in_provider`: "anonymous", "password", "custom", …
@@ -21,12 +24,14 @@ public struct AuthUser: Sendable, Equatable {
 
     public static func == (a: AuthUser, b: AuthUser) -> Bool {
         a.uid == b.uid && a.idToken == b.idToken && a.refreshToken == b.refreshToken && a.email == b.email
+            && a.isEmailVerified == b.isEmailVerified
     }
 
     /// A user from a fresh ID token; the profile fields the token lacks come from `profile`.
     init(idToken: IDToken, refreshToken: String, profile: Profile) {
         uid = idToken.userID ?? profile.uid
         email = idToken.email ?? profile.email
+        isEmailVerified = idToken.emailVerified ?? profile.isEmailVerified
         displayName = idToken.name ?? profile.displayName
         photoURL = idToken.picture ?? profile.photoURL
         signInProvider = idToken.signInProvider ?? profile.signInProvider
@@ -42,6 +47,7 @@ public struct AuthUser: Sendable, Equatable {
     init(restoring profile: Profile, refreshToken: String) {
         uid = profile.uid
         email = profile.email
+        isEmailVerified = profile.isEmailVerified
         displayName = profile.displayName
         photoURL = profile.photoURL
         signInProvider = profile.signInProvider
@@ -60,6 +66,7 @@ public struct AuthUser: Sendable, Equatable {
         user.displayName = profile.displayName
         user.photoURL = profile.photoURL
         user.email = profile.email
+        user.isEmailVerified = profile.isEmailVerified
         return user
     }
 
@@ -70,10 +77,18 @@ public struct AuthUser: Sendable, Equatable {
         var displayName: String?
         var photoURL: String?
         var signInProvider: String?
+        var isEmailVerified = false
     }
 
     var profile: Profile {
-        Profile(uid: uid, email: email, displayName: displayName, photoURL: photoURL, signInProvider: signInProvider)
+        Profile(uid: uid, email: email, displayName: displayName, photoURL: photoURL, signInProvider: signInProvider,
+                isEmailVerified: isEmailVerified)
+    }
+
+    /// The identity providers the ID token lists (`firebase.identities`: "google.com", "email", …).
+    var identityProviders: Set<String> {
+        guard let idToken, let identities = IDToken(idToken)?.claims["firebase"]?["identities"]?.objectValue else { return [] }
+        return Set(identities.keys)
     }
 
     /// Whether the ID token can be sent as it is at `now` (seconds since the epoch).

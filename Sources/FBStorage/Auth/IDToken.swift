@@ -20,6 +20,10 @@ struct IDToken: Sendable {
 
     var userID: String? { claims["user_id"]?.stringValue ?? claims["sub"]?.stringValue }
     var email: String? { claims["email"]?.stringValue }
+    var emailVerified: Bool? {
+        guard case .bool(let verified)? = claims["email_verified"] else { return nil }
+        return verified
+    }
     var name: String? { claims["name"]?.stringValue }
     var picture: String? { claims["picture"]?.stringValue }
     var signInProvider: String? { claims["firebase"]?["sign_in_provider"]?.stringValue }

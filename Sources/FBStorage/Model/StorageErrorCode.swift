@@ -73,6 +73,20 @@ public enum StorageErrorCode: Int32, Sendable, CaseIterable {
     case authNoUser = -13112
     /// Sign in again before this sensitive call.
     case authRequiresRecentLogin = -13113
+    /// The credential belongs to another account (FEDERATED_USER_ID_ALREADY_LINKED).
+    case authCredentialAlreadyInUse = -13114
+    /// The user already has an identity of this provider.
+    case authProviderAlreadyLinked = -13115
+    /// The email action code is malformed, used, or of another kind (INVALID_OOB_CODE).
+    case authInvalidActionCode = -13116
+    /// The email action code has expired (EXPIRED_OOB_CODE).
+    case authExpiredActionCode = -13117
+    /// The identity provider's token is malformed or refused (INVALID_IDP_RESPONSE).
+    case authInvalidCredential = -13118
+    /// The email's account signs in another way (needConfirmation).
+    case authAccountExistsWithDifferentCredential = -13119
+    /// Reauthentication with another user's credential.
+    case authUserMismatch = -13120
 
     // Service accounts and access tokens (fbstorage/admin.h).
     /// A service-account key that is malformed or of another type.
@@ -119,6 +133,13 @@ public enum StorageErrorCode: Int32, Sendable, CaseIterable {
         case .authInvalidRefreshToken: "FBS_ERR_AUTH_INVALID_REFRESH_TOKEN"
         case .authNoUser: "FBS_ERR_AUTH_NO_USER"
         case .authRequiresRecentLogin: "FBS_ERR_AUTH_REQUIRES_RECENT_LOGIN"
+        case .authCredentialAlreadyInUse: "FBS_ERR_AUTH_CREDENTIAL_ALREADY_IN_USE"
+        case .authProviderAlreadyLinked: "FBS_ERR_AUTH_PROVIDER_ALREADY_LINKED"
+        case .authInvalidActionCode: "FBS_ERR_AUTH_INVALID_ACTION_CODE"
+        case .authExpiredActionCode: "FBS_ERR_AUTH_EXPIRED_ACTION_CODE"
+        case .authInvalidCredential: "FBS_ERR_AUTH_INVALID_CREDENTIAL"
+        case .authAccountExistsWithDifferentCredential: "FBS_ERR_AUTH_ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL"
+        case .authUserMismatch: "FBS_ERR_AUTH_USER_MISMATCH"
         case .credentialInvalid: "FBS_ERR_CREDENTIAL_INVALID"
         case .credentialClockSkew: "FBS_ERR_CREDENTIAL_CLOCK_SKEW"
         case .credentialRejected: "FBS_ERR_CREDENTIAL_REJECTED"

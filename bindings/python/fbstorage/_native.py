@@ -75,6 +75,10 @@ class _User(ctypes.Structure):
     """``fbs_user`` (opaque)."""
 
 
+class _Credential(ctypes.Structure):
+    """``fbs_credential`` (opaque)."""
+
+
 class _TokenRequest(ctypes.Structure):
     """``fbs_token_request`` (opaque)."""
 
@@ -91,6 +95,7 @@ SnapshotHandle = POINTER(_Snapshot)
 ListResultHandle = POINTER(_ListResult)
 AuthHandle = POINTER(_Auth)
 UserHandle = POINTER(_User)
+CredentialHandle = POINTER(_Credential)
 TokenRequestHandle = POINTER(_TokenRequest)
 ServiceAccountHandle = POINTER(_ServiceAccount)
 
@@ -143,6 +148,7 @@ _SN = SnapshotHandle
 _LR = ListResultHandle
 _A = AuthHandle
 _U = UserHandle
+_CR = CredentialHandle
 _SA = ServiceAccountHandle
 
 #: name -> (return type, argument types), in the order of the header.
@@ -312,6 +318,35 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_auth_update_profile": (STATUS, [_A, c_char_p, c_char_p, POINTER(_U)]),
     "fbs_auth_update_profile_async": (STATUS, [_A, c_char_p, c_char_p, USER_CALLBACK, c_void_p]),
     "fbs_auth_delete_user_async": (STATUS, [_A, COMPLETION_CALLBACK, c_void_p]),
+    "fbs_credential_email": (STATUS, [c_char_p, c_char_p, POINTER(_CR)]),
+    "fbs_credential_idp": (STATUS, [c_char_p, c_char_p, c_char_p, POINTER(_CR)]),
+    "fbs_credential_free": (None, [_CR]),
+    "fbs_auth_sign_in_with_credential": (STATUS, [_A, _CR, POINTER(_U)]),
+    "fbs_auth_sign_in_with_credential_async": (STATUS, [_A, _CR, USER_CALLBACK, c_void_p]),
+    "fbs_auth_link_with_credential": (STATUS, [_A, _CR, POINTER(_U)]),
+    "fbs_auth_link_with_credential_async": (STATUS, [_A, _CR, USER_CALLBACK, c_void_p]),
+    "fbs_auth_reauthenticate": (STATUS, [_A, _CR, POINTER(_U)]),
+    "fbs_auth_reauthenticate_async": (STATUS, [_A, _CR, USER_CALLBACK, c_void_p]),
+    "fbs_auth_unlink": (STATUS, [_A, c_char_p, POINTER(_U)]),
+    "fbs_auth_unlink_async": (STATUS, [_A, c_char_p, USER_CALLBACK, c_void_p]),
+    "fbs_auth_update_email": (STATUS, [_A, c_char_p, POINTER(_U)]),
+    "fbs_auth_update_email_async": (STATUS, [_A, c_char_p, USER_CALLBACK, c_void_p]),
+    "fbs_auth_update_password": (STATUS, [_A, c_char_p, POINTER(_U)]),
+    "fbs_auth_update_password_async": (STATUS, [_A, c_char_p, USER_CALLBACK, c_void_p]),
+    "fbs_auth_reload": (STATUS, [_A, POINTER(_U)]),
+    "fbs_auth_reload_async": (STATUS, [_A, USER_CALLBACK, c_void_p]),
+    "fbs_auth_send_email_verification": (STATUS, [_A]),
+    "fbs_auth_send_email_verification_async": (STATUS, [_A, COMPLETION_CALLBACK, c_void_p]),
+    "fbs_auth_verify_before_update_email": (STATUS, [_A, c_char_p]),
+    "fbs_auth_verify_before_update_email_async": (STATUS, [_A, c_char_p, COMPLETION_CALLBACK, c_void_p]),
+    "fbs_auth_send_password_reset_email": (STATUS, [_A, c_char_p]),
+    "fbs_auth_send_password_reset_email_async": (STATUS, [_A, c_char_p, COMPLETION_CALLBACK, c_void_p]),
+    "fbs_auth_verify_password_reset_code": (STATUS, [_A, c_char_p, POINTER(c_void_p)]),
+    "fbs_auth_verify_password_reset_code_async": (STATUS, [_A, c_char_p, STRING_CALLBACK, c_void_p]),
+    "fbs_auth_confirm_password_reset": (STATUS, [_A, c_char_p, c_char_p]),
+    "fbs_auth_confirm_password_reset_async": (STATUS, [_A, c_char_p, c_char_p, COMPLETION_CALLBACK, c_void_p]),
+    "fbs_auth_apply_action_code": (STATUS, [_A, c_char_p]),
+    "fbs_auth_apply_action_code_async": (STATUS, [_A, c_char_p, COMPLETION_CALLBACK, c_void_p]),
     "fbs_auth_current_user": (STATUS, [_A, POINTER(_U)]),
     "fbs_auth_get_id_token": (STATUS, [_A, c_int, POINTER(c_void_p)]),
     "fbs_auth_get_id_token_async": (STATUS, [_A, c_int, STRING_CALLBACK, c_void_p]),
@@ -322,6 +357,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_user_email": (c_char_p, [_U]),
     "fbs_user_display_name": (c_char_p, [_U]),
     "fbs_user_photo_url": (c_char_p, [_U]),
+    "fbs_user_is_email_verified": (c_int, [_U]),
     "fbs_user_is_anonymous": (c_int, [_U]),
     "fbs_user_sign_in_provider": (c_char_p, [_U]),
     "fbs_user_id_token": (c_char_p, [_U]),

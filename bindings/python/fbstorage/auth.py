@@ -35,6 +35,7 @@ from ._native import (
     library,
     take_string,
 )
+from .credentials import AuthCredential, native_credential
 from .errors import StorageError, StorageErrorCode
 
 _EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
@@ -68,6 +69,8 @@ class User:
 
     uid: str
     email: str | None
+    #: As of the ID token, or of the last :meth:`Auth.reload` or account change.
+    email_verified: bool
     display_name: str | None
     photo_url: str | None
     is_anonymous: bool
@@ -94,6 +97,7 @@ class User:
         return cls(
             uid=text("uid") or "",
             email=text("email"),
+            email_verified=lib.fbs_user_is_email_verified(handle) == 1,
             display_name=text("display_name"),
             photo_url=text("photo_url"),
             is_anonymous=lib.fbs_user_is_anonymous(handle) == 1,
@@ -276,6 +280,74 @@ class Auth:
         left out stays as it is, None deletes it. Returns the updated user (the user stays signed
         in; ID-token listeners hear of it). Raises NoUserError when signed out."""
         return self._sign_in("fbs_auth_update_profile", *_profile_changes(display_name, photo_url))
+
+    # -- credentials and the account lifecycle -----------------------------------------------
+    # Calls on the current user return the updated user (ID-token listeners hear of the new
+    # tokens; the uid stays) and raise NoUserError when signed out.
+    def sign_in_with_credential(self, credential: AuthCredential) -> User:
+        """Signs in with an ``EmailAuthProvider``/``GoogleAuthProvider``/``OAuthProvider``
+        credential (a new account for a new identity). Raises WrongPasswordError,
+        InvalidCredentialError, AccountExistsWithDifferentCredentialError, …"""
+        return self._sign_in("fbs_auth_sign_in_with_credential", native_credential(credential))
+
+    def link_with_credential(self, credential: AuthCredential) -> User:
+        """Adds the credential's sign-in method to the current user, who keeps the uid (and its
+        files). Raises ProviderAlreadyLinkedError, CredentialAlreadyInUseError,
+        EmailAlreadyInUseError."""
+        return self._sign_in("fbs_auth_link_with_credential", native_credential(credential))
+
+    def reauthenticate(self, credential: AuthCredential) -> User:
+        """Signs the current user in again (for RequiresRecentLoginError). Raises
+        UserMismatchError for another user's credential."""
+        return self._sign_in("fbs_auth_reauthenticate", native_credential(credential))
+
+    def unlink(self, provider_id: str) -> User:
+        """Removes a sign-in method ("password", "google.com", …) from the current user."""
+        return self._sign_in("fbs_auth_unlink", encode_text(provider_id, "provider_id"))
+
+    def update_email(self, email: str) -> User:
+        """Raises RequiresRecentLoginError, EmailAlreadyInUseError, InvalidEmailError."""
+        return self._sign_in("fbs_auth_update_email", encode_text(email, "email"))
+
+    def update_password(self, password: str) -> User:
+        """Raises RequiresRecentLoginError, WeakPasswordError."""
+        return self._sign_in("fbs_auth_update_password", encode_text(password, "password"))
+
+    def reload(self) -> User:
+        """Refreshes the ID token and reads the account: ``email_verified`` and the profile as
+        the server has them now (the token's claims too, which storage rules see)."""
+        return self._sign_in("fbs_auth_reload")
+
+    def send_email_verification(self) -> None:
+        """Mails the current user a code verifying their email (:meth:`apply_action_code`)."""
+        library().fbs_auth_send_email_verification(self._handle)
+
+    def verify_before_update_email(self, email: str) -> None:
+        """Mails ``email`` a code that, applied, makes it the current user's email."""
+        library().fbs_auth_verify_before_update_email(self._handle, encode_text(email, "email"))
+
+    def send_password_reset_email(self, email: str) -> None:
+        """Mails a password-reset code. Raises UserNotFoundError, InvalidEmailError."""
+        library().fbs_auth_send_password_reset_email(self._handle, encode_text(email, "email"))
+
+    def verify_password_reset_code(self, code: str) -> str:
+        """The email a password-reset code is for. Raises InvalidActionCodeError,
+        ExpiredActionCodeError."""
+        address = call_for_out(library().fbs_auth_verify_password_reset_code, self._handle,
+                               encode_text(code, "code"), out_type=ctypes.c_void_p)
+        email = take_string(address.value)
+        assert email is not None, "fbs_auth_verify_password_reset_code succeeded without an email"
+        return email
+
+    def confirm_password_reset(self, code: str, new_password: str) -> None:
+        """Sets the password of a reset code's account. Raises InvalidActionCodeError,
+        ExpiredActionCodeError, WeakPasswordError."""
+        library().fbs_auth_confirm_password_reset(self._handle, encode_text(code, "code"),
+                                                  encode_text(new_password, "new_password"))
+
+    def apply_action_code(self, code: str) -> None:
+        """Applies an email verification or email change code; :meth:`reload` shows it."""
+        library().fbs_auth_apply_action_code(self._handle, encode_text(code, "code"))
 
     # -- the current user --------------------------------------------------------------------
     @property

@@ -49,6 +49,13 @@ class StorageErrorCode(enum.IntEnum):
     AUTH_INVALID_REFRESH_TOKEN = -13111
     AUTH_NO_USER = -13112
     AUTH_REQUIRES_RECENT_LOGIN = -13113
+    AUTH_CREDENTIAL_ALREADY_IN_USE = -13114
+    AUTH_PROVIDER_ALREADY_LINKED = -13115
+    AUTH_INVALID_ACTION_CODE = -13116
+    AUTH_EXPIRED_ACTION_CODE = -13117
+    AUTH_INVALID_CREDENTIAL = -13118
+    AUTH_ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL = -13119
+    AUTH_USER_MISMATCH = -13120
     # Service accounts (fbstorage/admin.h)
     CREDENTIAL_INVALID = -13200
     CREDENTIAL_CLOCK_SKEW = -13201
@@ -193,6 +200,34 @@ class RequiresRecentLoginError(AuthError):
     """AUTH_REQUIRES_RECENT_LOGIN: sign in again before this sensitive call."""
 
 
+class CredentialAlreadyInUseError(AuthError):
+    """AUTH_CREDENTIAL_ALREADY_IN_USE: the credential belongs to another account (FEDERATED_USER_ID_ALREADY_LINKED)."""
+
+
+class ProviderAlreadyLinkedError(AuthError):
+    """AUTH_PROVIDER_ALREADY_LINKED: the user already has an identity of this provider."""
+
+
+class InvalidActionCodeError(AuthError):
+    """AUTH_INVALID_ACTION_CODE: the email action code is malformed, used, or of another kind (INVALID_OOB_CODE)."""
+
+
+class ExpiredActionCodeError(AuthError):
+    """AUTH_EXPIRED_ACTION_CODE: the email action code has expired (EXPIRED_OOB_CODE)."""
+
+
+class InvalidCredentialError(AuthError):
+    """AUTH_INVALID_CREDENTIAL: the identity provider's token is malformed or refused (INVALID_IDP_RESPONSE)."""
+
+
+class AccountExistsWithDifferentCredentialError(AuthError):
+    """AUTH_ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL: the email's account signs in another way (needConfirmation)."""
+
+
+class UserMismatchError(AuthError):
+    """AUTH_USER_MISMATCH: reauthentication with another user's credential."""
+
+
 _CODE_CLASSES: dict[int, type[StorageError]] = {
     StorageErrorCode.TIMEOUT: StorageTimeoutError,
     StorageErrorCode.AUTH_INVALID_API_KEY: InvalidAPIKeyError,
@@ -209,4 +244,11 @@ _CODE_CLASSES: dict[int, type[StorageError]] = {
     StorageErrorCode.AUTH_INVALID_REFRESH_TOKEN: InvalidRefreshTokenError,
     StorageErrorCode.AUTH_NO_USER: NoUserError,
     StorageErrorCode.AUTH_REQUIRES_RECENT_LOGIN: RequiresRecentLoginError,
+    StorageErrorCode.AUTH_CREDENTIAL_ALREADY_IN_USE: CredentialAlreadyInUseError,
+    StorageErrorCode.AUTH_PROVIDER_ALREADY_LINKED: ProviderAlreadyLinkedError,
+    StorageErrorCode.AUTH_INVALID_ACTION_CODE: InvalidActionCodeError,
+    StorageErrorCode.AUTH_EXPIRED_ACTION_CODE: ExpiredActionCodeError,
+    StorageErrorCode.AUTH_INVALID_CREDENTIAL: InvalidCredentialError,
+    StorageErrorCode.AUTH_ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL: AccountExistsWithDifferentCredentialError,
+    StorageErrorCode.AUTH_USER_MISMATCH: UserMismatchError,
 }

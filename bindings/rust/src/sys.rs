@@ -12,7 +12,7 @@ macro_rules! opaque {
     )*};
 }
 opaque!(fbs_storage, fbs_reference, fbs_metadata, fbs_task, fbs_snapshot, fbs_list_result);
-opaque!(fbs_auth, fbs_user, fbs_token_request, fbs_service_account);
+opaque!(fbs_auth, fbs_user, fbs_credential, fbs_token_request, fbs_service_account);
 
 pub type fbs_observer_handle = i64;
 pub type fbs_listener_handle = i64;
@@ -263,6 +263,36 @@ unsafe extern "C" {
                                                           user_data: *mut c_void, destroy: fbs_destroy_notify) -> c_int;
     pub fn fbs_token_request_complete(request: *mut fbs_token_request, token: *const c_char) -> c_int;
     pub fn fbs_token_request_fail(request: *mut fbs_token_request, message: *const c_char) -> c_int;
+    pub fn fbs_credential_email(email: *const c_char, password: *const c_char, out: *mut *mut fbs_credential) -> c_int;
+    pub fn fbs_credential_idp(provider_id: *const c_char, id_token: *const c_char, access_token: *const c_char, out: *mut *mut fbs_credential) -> c_int;
+    pub fn fbs_credential_free(credential: *mut fbs_credential);
+    pub fn fbs_auth_sign_in_with_credential(auth: *mut fbs_auth, credential: *const fbs_credential, out_user: *mut *mut fbs_user) -> c_int;
+    pub fn fbs_auth_sign_in_with_credential_async(auth: *mut fbs_auth, credential: *const fbs_credential, cb: fbs_user_callback, user_data: *mut c_void) -> c_int;
+    pub fn fbs_auth_link_with_credential(auth: *mut fbs_auth, credential: *const fbs_credential, out_user: *mut *mut fbs_user) -> c_int;
+    pub fn fbs_auth_link_with_credential_async(auth: *mut fbs_auth, credential: *const fbs_credential, cb: fbs_user_callback, user_data: *mut c_void) -> c_int;
+    pub fn fbs_auth_reauthenticate(auth: *mut fbs_auth, credential: *const fbs_credential, out_user: *mut *mut fbs_user) -> c_int;
+    pub fn fbs_auth_reauthenticate_async(auth: *mut fbs_auth, credential: *const fbs_credential, cb: fbs_user_callback, user_data: *mut c_void) -> c_int;
+    pub fn fbs_auth_unlink(auth: *mut fbs_auth, provider_id: *const c_char, out_user: *mut *mut fbs_user) -> c_int;
+    pub fn fbs_auth_unlink_async(auth: *mut fbs_auth, provider_id: *const c_char, cb: fbs_user_callback, user_data: *mut c_void) -> c_int;
+    pub fn fbs_auth_update_email(auth: *mut fbs_auth, email: *const c_char, out_user: *mut *mut fbs_user) -> c_int;
+    pub fn fbs_auth_update_email_async(auth: *mut fbs_auth, email: *const c_char, cb: fbs_user_callback, user_data: *mut c_void) -> c_int;
+    pub fn fbs_auth_update_password(auth: *mut fbs_auth, password: *const c_char, out_user: *mut *mut fbs_user) -> c_int;
+    pub fn fbs_auth_update_password_async(auth: *mut fbs_auth, password: *const c_char, cb: fbs_user_callback, user_data: *mut c_void) -> c_int;
+    pub fn fbs_auth_reload(auth: *mut fbs_auth, out_user: *mut *mut fbs_user) -> c_int;
+    pub fn fbs_auth_reload_async(auth: *mut fbs_auth, cb: fbs_user_callback, user_data: *mut c_void) -> c_int;
+    pub fn fbs_auth_send_email_verification(auth: *mut fbs_auth) -> c_int;
+    pub fn fbs_auth_send_email_verification_async(auth: *mut fbs_auth, cb: fbs_completion_callback, user_data: *mut c_void) -> c_int;
+    pub fn fbs_auth_verify_before_update_email(auth: *mut fbs_auth, email: *const c_char) -> c_int;
+    pub fn fbs_auth_verify_before_update_email_async(auth: *mut fbs_auth, email: *const c_char, cb: fbs_completion_callback, user_data: *mut c_void) -> c_int;
+    pub fn fbs_auth_send_password_reset_email(auth: *mut fbs_auth, email: *const c_char) -> c_int;
+    pub fn fbs_auth_send_password_reset_email_async(auth: *mut fbs_auth, email: *const c_char, cb: fbs_completion_callback, user_data: *mut c_void) -> c_int;
+    pub fn fbs_auth_verify_password_reset_code(auth: *mut fbs_auth, code: *const c_char, out_email: *mut *mut c_char) -> c_int;
+    pub fn fbs_auth_verify_password_reset_code_async(auth: *mut fbs_auth, code: *const c_char, cb: fbs_string_callback, user_data: *mut c_void) -> c_int;
+    pub fn fbs_auth_confirm_password_reset(auth: *mut fbs_auth, code: *const c_char, new_password: *const c_char) -> c_int;
+    pub fn fbs_auth_confirm_password_reset_async(auth: *mut fbs_auth, code: *const c_char, new_password: *const c_char, cb: fbs_completion_callback, user_data: *mut c_void) -> c_int;
+    pub fn fbs_auth_apply_action_code(auth: *mut fbs_auth, code: *const c_char) -> c_int;
+    pub fn fbs_auth_apply_action_code_async(auth: *mut fbs_auth, code: *const c_char, cb: fbs_completion_callback, user_data: *mut c_void) -> c_int;
+    pub fn fbs_user_is_email_verified(user: *const fbs_user) -> c_int;
 }
 
 // Added with admin.h, close modes, proxies, speed caps and destroy callbacks (storage.h, task.h, metadata.h, list.h, operations.h)

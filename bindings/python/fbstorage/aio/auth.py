@@ -8,6 +8,7 @@ from typing import Any
 from .. import auth as sync_auth
 from .._conversion import LocalPath, encode_text
 from ..auth import AuthListener, User
+from ..credentials import AuthCredential, native_credential
 from . import _completion
 
 
@@ -89,6 +90,48 @@ class Auth:
     async def delete_user(self) -> None:
         """Deletes the current user's account, then signs out."""
         await self._start("fbs_auth_delete_user_async", convert=lambda: None)
+
+    # -- credentials and the account lifecycle: as the sync Auth's -------------------------
+    async def sign_in_with_credential(self, credential: AuthCredential) -> User:
+        return await self._start("fbs_auth_sign_in_with_credential_async", native_credential(credential))
+
+    async def link_with_credential(self, credential: AuthCredential) -> User:
+        return await self._start("fbs_auth_link_with_credential_async", native_credential(credential))
+
+    async def reauthenticate(self, credential: AuthCredential) -> User:
+        return await self._start("fbs_auth_reauthenticate_async", native_credential(credential))
+
+    async def unlink(self, provider_id: str) -> User:
+        return await self._start("fbs_auth_unlink_async", encode_text(provider_id, "provider_id"))
+
+    async def update_email(self, email: str) -> User:
+        return await self._start("fbs_auth_update_email_async", encode_text(email, "email"))
+
+    async def update_password(self, password: str) -> User:
+        return await self._start("fbs_auth_update_password_async", encode_text(password, "password"))
+
+    async def reload(self) -> User:
+        return await self._start("fbs_auth_reload_async")
+
+    async def send_email_verification(self) -> None:
+        await self._start("fbs_auth_send_email_verification_async", convert=lambda: None)
+
+    async def verify_before_update_email(self, email: str) -> None:
+        await self._start("fbs_auth_verify_before_update_email_async", encode_text(email, "email"), convert=lambda: None)
+
+    async def send_password_reset_email(self, email: str) -> None:
+        await self._start("fbs_auth_send_password_reset_email_async", encode_text(email, "email"), convert=lambda: None)
+
+    async def verify_password_reset_code(self, code: str) -> str:
+        return await self._start("fbs_auth_verify_password_reset_code_async", encode_text(code, "code"),
+                                 convert=lambda email: email.decode("utf-8"))
+
+    async def confirm_password_reset(self, code: str, new_password: str) -> None:
+        await self._start("fbs_auth_confirm_password_reset_async", encode_text(code, "code"),
+                          encode_text(new_password, "new_password"), convert=lambda: None)
+
+    async def apply_action_code(self, code: str) -> None:
+        await self._start("fbs_auth_apply_action_code_async", encode_text(code, "code"), convert=lambda: None)
 
     async def update_profile(self, *, display_name: Any = sync_auth.UNCHANGED,
                              photo_url: Any = sync_auth.UNCHANGED) -> User:

@@ -1,0 +1,92 @@
+@testable import FBStorage
+import Testing
+
+/// The account calls' requests and their answers' effect on the current user, on a fake engine:
+/// what each sends, what is refused before sending, and that an answer coming after a sign-out
+/// does not bring the old user back.
+@Suite struct AuthAccountTests {
+    private func idToken(_ uid: String, serial: Int = 0, identities: String = "{}") -> String {
+        let now = Int(IDToken.now())
+        let payload = #"{"user_id":"\#(uid)","sub":"\#(uid)","aud":"p","iat":\#(now),"exp":\#(now + 3600),"n":\#(serial),"#
+            + #""firebase":{"sign_in_provider":"anonymous","identities":\#(identities)}}"#
+        return "eyJhbGciOiJub25lIn0.\(Base64URL.encode(Array(payload.utf8)))."
+    }
+
+    private func signedIn(identities: String = "{}") throws -> (Auth, FakeEngine, String) {
+        let engine = FakeEngine()
+        let auth = try Auth(apiKey: "key", projectID: "p", engine: engine)
+        let done = Completion<Result<AuthUser, StorageError>>()
+        try auth.signInAnonymously { done.complete($0) }
+        let token = idToken("u1", identities: identities)
+        try engine.respond(200, body: Array(#"{"idToken":"\#(token)","refreshToken":"r1","localId":"u1"}"#.utf8))
+        _ = try done.wait().get()
+        return (auth, engine, token)
+    }
+
+    private func body(_ transfer: FakeEngine.Transfer) throws -> [String: JSONValue] {
+        let body = try #require(transfer.request.body)
+        var bytes = [UInt8](repeating: 0, count: Int(body.length))
+        _ = bytes.withUnsafeMutableBytes { body.read(into: $0, at: 0) }
+        return try #require(JSONValue.parse(bytes)?.objectValue)
+    }
+
+    @Test("linking an email sends signUp with the user's ID token; the answer's tokens replace the user's, uid kept")
+    func linkKeepsTheUser() throws {
+        let (auth, engine, token) = try signedIn()
+        let done = Completion<Result<AuthUser, StorageError>>()
+        try auth.link(with: AuthCredential.email("a@example.com", password: "secret-1"), completion: { done.complete($0) })
+        let request = try engine.oldest
+        #expect(request.request.url.hasSuffix("/v1/accounts:signUp?key=key"))
+        let sent = try body(request)
+        #expect(sent["idToken"]?.stringValue == token && sent["email"]?.stringValue == "a@example.com")
+        let linked = idToken("u1", serial: 1)
+        try engine.respond(200, body: Array(#"{"idToken":"\#(linked)","refreshToken":"r2","localId":"u1","email":"a@example.com"}"#.utf8))
+        let user = try done.wait().get()
+        #expect(user.uid == "u1" && user.idToken == linked && user.refreshToken == "r2" && user.email == "a@example.com")
+        #expect(auth.currentUser == user)
+    }
+
+    @Test("a link answered after a sign-out fails with authNoUser and does not sign the user in again")
+    func signOutDuringLink() throws {
+        let (auth, engine, _) = try signedIn()
+        let done = Completion<Result<AuthUser, StorageError>>()
+        try auth.link(with: AuthCredential.email("a@example.com", password: "secret-1"), completion: { done.complete($0) })
+        auth.signOut()
+        try engine.respond(200, body: Array(#"{"idToken":"\#(idToken("u1", serial: 1))","refreshToken":"r2","localId":"u1"}"#.utf8))
+        #expect(throws: StorageError.self) { try done.wait().get() }
+        if case .failure(let error) = done.wait() { #expect(error.code == .authNoUser) }
+        #expect(auth.currentUser == nil)
+    }
+
+    @Test("linking a provider the ID token lists is refused before anything is sent")
+    func providerAlreadyLinked() throws {
+        let (auth, engine, _) = try signedIn(identities: #"{"google.com":["g-1"]}"#)
+        let google = try AuthCredential.identityProvider("google.com", idToken: "fake", accessToken: nil)
+        let before = engine.started
+        #expect { try auth.link(with: google, completion: { _ in }) } throws: { ($0 as? StorageError)?.code == .authProviderAlreadyLinked }
+        #expect(engine.started == before)
+    }
+
+    @Test("reauthenticating with another user's credential fails with authUserMismatch; the user stays")
+    func reauthenticateMismatch() throws {
+        let (auth, engine, token) = try signedIn()
+        let done = Completion<Result<AuthUser, StorageError>>()
+        try auth.reauthenticate(with: AuthCredential.email("b@example.com", password: "secret-2"), completion: { done.complete($0) })
+        #expect(try engine.oldest.request.url.hasSuffix("/v1/accounts:signInWithPassword?key=key"))
+        try engine.respond(200, body: Array(#"{"idToken":"\#(idToken("u2"))","refreshToken":"r9","localId":"u2"}"#.utf8))
+        if case .failure(let error) = done.wait() { #expect(error.code == .authUserMismatch) } else { Issue.record("no error") }
+        #expect(auth.currentUser?.idToken == token)
+    }
+
+    @Test("an identity provider's tokens go in postBody, escaped; descriptions show only the provider")
+    func identityProviderRequest() throws {
+        let credential = try AuthCredential.identityProvider("github.com", idToken: nil, accessToken: "a&b=c")
+        let (method, fields) = credential.request
+        #expect(method == "signInWithIdp")
+        #expect(fields.first { $0.0 == "postBody" }?.1.stringValue == "providerId=github.com&access_token=a%26b%3Dc")
+        #expect("\(credential)" == "AuthCredential(github.com)")
+        #expect("\(try AuthCredential.email("a@example.com", password: "secret-1"))" == "AuthCredential(password)")
+        #expect(throws: StorageError.self) { try AuthCredential.identityProvider("github.com", idToken: nil, accessToken: nil) }
+        #expect(throws: StorageError.self) { try AuthCredential.identityProvider("password", idToken: "t", accessToken: nil) }
+    }
+}
