@@ -71,7 +71,8 @@ int fbs_task_upload_session(fbs_task *t, char **out);
  * If the server holds more bytes than the session vouches for (a string taken earlier), nothing
  * proves they are the file's, so the upload starts over in a new session (a WARNING log line
  * says so); so does an upload whose session the server no longer knows. A stored object is
- * never a mix of two files.
+ * never a mix of two files. The task's first RESUME reports the bytes the server had confirmed
+ * when the session string was taken; the next PROGRESS, the offset it reports now.
  * Errors: as fbs_reference_put_file(), FBS_ERR_INVALID_ARGUMENT (malformed session, one for
  * another object; a file whose size or vouched prefix changed: the message says which, and the
  * stored object is untouched). */

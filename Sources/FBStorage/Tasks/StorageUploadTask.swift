@@ -26,7 +26,9 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     private var sessionURL: String?
     private var granularity: Int64 = 256 << 10
     /// Bytes the server confirmed.
-    private var confirmed: Int64 = 0
+    private var confirmed: Int64 = 0 {
+        didSet { publishedSession.withLock { $0?.confirmedBytes = confirmed } }
+    }
     /// No retry starts after it; progress moves it on, a lost session does not.
     private var deadline: Double
     /// The furthest offset any chunk request has sent to: bytes below it move again on a retry,
@@ -102,7 +104,8 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     // MARK: Lifecycle (transfer thread)
 
     override func startOnTransferThread() {
-        emit(.resume, bytes: 0, total: total)
+        // A resumed session starts where its server had confirmed bytes when it was taken.
+        emit(.resume, bytes: resumeFrom?.confirmedBytes ?? 0, total: total)
         if let resumeFrom {
             adoptSession(resumeFrom.sessionURL)
             querySession()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import signal
@@ -125,7 +126,12 @@ def test_resume_upload_in_new_process(emulator: EmulatorServer, storage: fbstora
     emulator.clear_requests()
 
     storage.upload_chunk_size = SMALL_CHUNK
-    storage.reference("resume/killed.bin").put_file_resuming(file, session).wait()
+    resumed = storage.reference("resume/killed.bin").put_file_resuming(file, session)
+    resumes: list[int] = []
+    resumed.observe(fbstorage.TaskStatus.RESUME, lambda snapshot: resumes.append(snapshot.bytes_transferred))
+    resumed.wait()
+    # Its RESUME starts where the server had confirmed bytes when the session was taken, not at 0.
+    assert resumes and resumes[0] == json.loads(session)["confirmedBytes"] > 0
 
     assert storage.reference("resume/killed.bin").get_data(len(data)) == data
     sent = sum(entry["body_size"] for entry in upload_chunk_requests(emulator))
