@@ -25,10 +25,6 @@ extension RequestHost {
     /// Runs an operation and delivers its result on the callback thread.
     func runAsync<T: Sendable>(_ start: (@escaping StorageCompletion<T>) throws(StorageError) -> Void,
                                completion: @escaping StorageCompletion<T>) throws(StorageError) {
-        try start { result in
-            // A host closing meanwhile has stopped its callback thread: the answer runs here
-            // rather than being lost (a caller waiting for it would wait forever).
-            if !self.callbackQueue.enqueue({ completion(result) }) { completion(result) }
-        }
+        try start { result in self.callbackQueue.enqueue { completion(result) } }
     }
 }

@@ -93,7 +93,7 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             // first. Any other status reports the current state, later than what is waiting (a
             // PROGRESS held back by the pacing must not pass a RESUME on its way).
             // The call looks the observer up, so that a removal meanwhile releases it at once.
-            onCallbackThread(aheadOfEvents: status == .resume) { [self] in
+            storage.callbackQueue.enqueue(aheadOfEvents: status == .resume) { [self] in
                 invoke(handle, current) {
                     guard let owed = owedAtOnce[handle], mayRunAtOnce(owed.status) else { return nil }
                     owedAtOnce[handle] = nil
@@ -264,15 +264,8 @@ public class StorageTask: StorageWork, @unchecked Sendable {
             for handler in handlers { handler(snapshot) }
         }
         if endedHere { state.broadcast() }
-        if progressJob { onCallbackThread { [self] in deliver(nil) } }
-        if eventJob { onCallbackThread { [self] in deliver(snapshot) } }
-    }
-
-    /// Runs `job` on the callback thread, or on this one once that thread has stopped (the storage
-    /// was freed): no event is lost, and an observer added to a task the close ended still hears
-    /// its end (a waiter on it, such as a C++ Future, would otherwise wait forever).
-    private func onCallbackThread(aheadOfEvents: Bool = false, _ job: @escaping @Sendable () -> Void) {
-        if !storage.callbackQueue.enqueue(aheadOfEvents: aheadOfEvents, job) { job() }
+        if progressJob { storage.callbackQueue.enqueue { [self] in deliver(nil) } }
+        if eventJob { storage.callbackQueue.enqueue { [self] in deliver(snapshot) } }
     }
 
     /// A paced PROGRESS is queued once this many bytes moved since the last one queued...
