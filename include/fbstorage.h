@@ -33,9 +33,6 @@
  *      cancel, remove observers, start another upload, blocking operations). The only call
  *      refused there is one that would wait for the callback thread itself: fbs_task_wait()
  *      on a task that has not finished returns FBS_ERR_INVALID_ARGUMENT instead of hanging.
- *      Once a storage is being freed its callback thread stops: a completion or event still due
- *      then (an operation or observer racing fbs_storage_free() on another thread) runs on the
- *      thread that delivers it instead of being lost.
  *
  *  Callbacks must return.  Every callback the library calls (observers, completions, token
  *      providers, the log handler, destroy callbacks) must return normally: throwing a C++
