@@ -3,6 +3,8 @@
 // Future, controlled through a Controller.
 #include "firebase/storage/storage_reference.h"
 
+#include <atomic>
+
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -59,7 +61,9 @@ void RunTask(fbstorage::Task task, const StorageReference& reference, Listener* 
       listener->OnPaused(&controller);
     });
   }
-  auto end = [control, finish](const fbstorage::SnapshotView& snapshot) {
+  auto ended = std::make_shared<std::atomic<bool>>(false);
+  auto end = [control, finish, ended](const fbstorage::SnapshotView& snapshot) {
+    if (ended->exchange(true)) return;  // once: from its observer, or from the check below
     std::shared_ptr<fbstorage::Task> ending;
     {
       std::lock_guard<std::mutex> lock(control->mutex);
@@ -71,6 +75,12 @@ void RunTask(fbstorage::Task task, const StorageReference& reference, Listener* 
   };
   held->observe(fbstorage::TaskStatus::kSuccess, end);
   held->observe(fbstorage::TaskStatus::kFailure, end);
+  // No callback of a freed storage runs: a task its deletion (or its App's) ended before these
+  // observers were added would never finish its Future. Finish it here from its snapshot.
+  if (!reference.is_valid()) {
+    fbstorage::Snapshot latest = held->snapshot();
+    if (latest.status() == fbstorage::TaskStatus::kSuccess || latest.status() == fbstorage::TaskStatus::kFailure) end(latest);
+  }
   if (controller_out) *controller_out = Controller(control);
 }
 
