@@ -101,7 +101,8 @@ func TestAnUnreadStreamPausesAtItsBound(t *testing.T) {
 	recorded := newEvents()
 	recorded.observeAll(t, reader.Task())
 	paused := recorded.waitFor(t, StatusPause)
-	if paused.BytesTransferred < streamBuffer/2 || paused.BytesTransferred > streamBuffer+1<<20 {
+	// The pause lands after the bytes already on their way (up to ~1.2 MiB seen on a loaded machine).
+	if paused.BytesTransferred < streamBuffer/2 || paused.BytesTransferred > streamBuffer+2<<20 {
 		t.Fatalf("paused after %d bytes (buffer %d)", paused.BytesTransferred, streamBuffer)
 	}
 	if got := readAll(t, reader); !bytes.Equal(got, data) {

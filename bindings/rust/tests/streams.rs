@@ -80,7 +80,8 @@ fn an_unread_stream_pauses_at_its_bound_then_resumes() {
     let events = common::Events::default();
     events.observe_all(reader.task().unwrap());
     let paused = events.wait_for(TaskStatus::Pause);
-    assert!(paused.bytes_transferred >= STREAM_BUFFER as u64 / 2 && paused.bytes_transferred <= STREAM_BUFFER as u64 + (1 << 20), "{}", paused.bytes_transferred);
+    // The pause lands after the bytes already on their way (up to ~1.2 MiB seen on a loaded machine).
+    assert!(paused.bytes_transferred >= STREAM_BUFFER as u64 / 2 && paused.bytes_transferred <= STREAM_BUFFER as u64 + (2 << 20), "{}", paused.bytes_transferred);
     let mut all = Vec::new();
     reader.read_to_end(&mut all).unwrap();
     assert!(all == data);
