@@ -45,7 +45,7 @@ struct HTTPHandlePoolTests {
         Failure(name: "connection reset", request: { HTTPRequest(method: "POST", url: $0.url("/reset"), body: BytesBody([1, 2, 3])) },
                 matches: curlCode(CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING)),
         Failure(name: "connection cut during the TLS handshake", request: { _ in
-                    HTTPRequest(method: "GET", url: "https://127.0.0.1:\(ResettingListener.shared.port)/")
+                    HTTPRequest(method: "GET", url: "https://127.0.0.1:\(ResettingListener.start())/")
                 }, matches: { if case .handshakeInterrupted = $0 { true } else { false } }),
         Failure(name: "not HTTP", request: { HTTPRequest(method: "GET", url: $0.url("/garbage")) },
                 matches: curlCode(CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY)),
@@ -107,11 +107,14 @@ struct HTTPHandlePoolTests {
     }
 }
 
-/// A TCP listener that resets every connection it accepts at once (SO_LINGER 0): a server that
-/// goes away during the TLS handshake. One for the test process, on a thread of its own.
+/// A TCP listener that resets (SO_LINGER 0) every connection it accepts once its first byte
+/// arrives: a server that goes away during the TLS handshake. Each runs on a thread of its own for the rest of the
+/// process; one is started right before its use.
 final class ResettingListener: Sendable {
-    static let shared = ResettingListener()
     let port: Int
+
+    /// Starts a listener; returns its port.
+    static func start() -> Int { ResettingListener().port }
 
     private init() {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -134,6 +137,10 @@ final class ResettingListener: Sendable {
             while true {
                 let connection = accept(fd, nil, nil)
                 guard connection >= 0 else { continue }
+                // Reset once the ClientHello arrives: the handshake has begun (a reset before it
+                // could reach curl while it still checks the connect, and read as a refusal).
+                var first: UInt8 = 0
+                _ = recv(connection, &first, 1, 0)
                 var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
                 setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
                 close(connection)
