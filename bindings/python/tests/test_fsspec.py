@@ -348,8 +348,6 @@ def test_emulator_from_the_environment(emulator, monkeypatch: pytest.MonkeyPatch
 
 
 def test_tokens_from_storage_options(emulator) -> None:
-    from test_errors_and_lifetime import id_token
-
     emulator.reset()
     emulator.set_rules(SIGNED_IN_ONLY)
     anonymous = emulator_filesystem(emulator)
@@ -357,7 +355,7 @@ def test_tokens_from_storage_options(emulator) -> None:
         anonymous.pipe_file(f"{BUCKET}/auth/x", b"x")
     assert isinstance(raised.value.__cause__, StorageError)
     assert raised.value.__cause__.code == StorageErrorCode.UNAUTHORIZED  # no token: 403, as both servers
-    token = id_token("ada")
+    token = emulator.id_token("ada")
     signed_in = emulator_filesystem(emulator, token=token, app_check_token="check")
     signed_in.pipe_file(f"{BUCKET}/auth/x", b"x")
     assert signed_in.cat_file(f"{BUCKET}/auth/x") == b"x"
