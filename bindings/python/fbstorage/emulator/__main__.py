@@ -37,9 +37,11 @@ from .origins import CrossSitePolicy, parse_origin
 from . import tls
 from .server import create_app, create_auth_app
 from .service_accounts import ServiceAccounts
+from .session_journal import SessionJournal
 from .state import EmulatorState
 from .store import ObjectStore
 from .tuning import keep_large_buffers_in_heap
+from .uploads import UploadSessions
 from .ui import UiSettings, add_to_storage_app, start_ui_server
 from .workflows import Workflows, add_arguments as add_workflow_arguments
 
@@ -155,7 +157,9 @@ async def serve(args: argparse.Namespace) -> int:
     serving_tls = tls.context(args)
     try:
         await workflows.load(store, auth.project)
+        journal = SessionJournal(store.root / "sessions") if store.persistent else None
         state = EmulatorState(flavor=flavor, store=store, startup_rules=rules, rules=rules,
+                              sessions=UploadSessions(journal=journal),
                               accounts=accounts, service_accounts=service_accounts,
                               cross_site=CrossSitePolicy(args.host or "", allowed_origins=frozenset(args.cors_allow_origin)),
                               app_check=AppCheck(auth.project, args.app_check, frozenset(args.app_check_debug_token),

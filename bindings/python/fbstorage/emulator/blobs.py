@@ -49,14 +49,17 @@ class BlobWriter:
     holds no descriptor); the next operation that needs it reopens it.
     """
 
-    def __init__(self, directory: str, *, durable: bool, keep_in_memory: int = 0):
+    def __init__(self, directory: str, *, durable: bool, keep_in_memory: int = 0, existing_file: str | None = None):
         self._directory = directory
-        self.path: str | None = None  # the file in `directory`, once created
+        self.path: str | None = existing_file  # the file in `directory`, once created
         self.durable = durable
         self.size = 0
         self.data: bytearray | None = bytearray() if keep_in_memory else None
         self._memory_limit = keep_in_memory
-        self._fd = -1 if keep_in_memory else self._create()
+        if existing_file is not None:
+            self._fd = os.open(existing_file, os.O_RDWR | os.O_CLOEXEC)
+        else:
+            self._fd = -1 if keep_in_memory else self._create()
         self._parked = False
         self._md5 = hashlib.md5()
         self._crc32c = 0
@@ -120,10 +123,30 @@ class BlobWriter:
         self._close()
         return Digest(self.size, base64.b64encode(self._md5.digest()).decode("ascii"), self._crc32c)
 
-    async def park(self) -> None:
-        """Close the file until an operation needs it again (after the bytes in flight are written)."""
+    async def park(self, sync: bool = False) -> None:
+        """Close the file until an operation needs it again (after the bytes in flight are
+        written; with `sync`, synced to disk first)."""
         await self.flush()
+        if sync and self._fd >= 0:
+            await asyncio.get_running_loop().run_in_executor(None, os.fsync, self._fd)
         self.park_now()
+
+    def move(self, path: str) -> None:
+        """Rename the file (a parked writer's) to `path`, in the same file system."""
+        assert self._parked and self.path is not None
+        os.rename(self.path, path)
+        self.path = path
+
+    @classmethod
+    def reopen(cls, path: str) -> "BlobWriter":
+        """A durable, parked writer that goes on appending to the existing file `path`, its
+        hashes recomputed from the bytes there."""
+        writer = cls(os.path.dirname(path), durable=True, existing_file=path)
+        writer.size = os.fstat(writer._fd).st_size
+        writer._rehash(0, writer.size)
+        writer._checkpoint = _Checkpoint(writer.size, writer._md5.copy(), writer._crc32c)
+        writer.park_now()
+        return writer
 
     def park_now(self) -> None:
         """`park` for a writer with nothing in flight (one just created)."""

@@ -8,6 +8,7 @@ Layout of the root directory (a private temp dir unless --data-dir is given):
                          so no object name can reach outside the directory (a noncurrent
                          generation: of bucket, name and generation)
     buckets.json         the buckets and their settings (buckets.py)
+    sessions/            resumable upload sessions in progress (session_journal.py)
 
 A write is durable and atomic in a data directory: the blob is fsynced and renamed into
 blobs/, then the record is written to tmp/, fsynced and renamed over the old one; the old blob

@@ -127,7 +127,7 @@ async def _start_resumable(request: web.Request, state: EmulatorState, bucket: s
     declared = request.headers.get("X-Goog-Upload-Header-Content-Length")
     if declared is not None and not declared.strip().isdigit():
         raise bad_request(f"Invalid X-Goog-Upload-Header-Content-Length {declared!r}.")
-    session = state.sessions.start(
+    session = await state.sessions.start(
         bucket=bucket, name=name, resource=resource,
         declared_size=int(declared) if declared is not None else None,
         declared_content_type=request.headers.get("X-Goog-Upload-Header-Content-Type"),

@@ -1,4 +1,5 @@
-"""Resumable upload sessions: in memory only (a restart forgets them), bytes in a staged temp file.
+"""Resumable upload sessions: bytes in a staged file; in a data directory, kept across restarts
+(session_journal.py), else in memory only.
 
 A session holds no open file between its requests, expires a week after it started (as Cloud
 Storage's session URIs), and at most MAX_OPEN_SESSIONS are open at once (limits.py)."""
@@ -20,25 +21,25 @@ from .errors import ApiError
 from .flavor import UploadDefaults
 from .limits import MAX_OPEN_SESSIONS, SESSION_LIFETIME_SECONDS
 from .metadata import ObjectMetadata
+from .session_journal import SessionJournal
 from .store import ObjectStore, StoredObject
 
 ACTIVE, FINAL, CANCELLED = "active", "final", "cancelled"
 
 
 class _Turn:
-    """One command at a time per session (`async with session.lock`); the session's file is
-    closed again when the command ends."""
+    """One command at a time per session (`async with session.lock`), settled when it ends."""
 
-    def __init__(self, writer: BlobWriter):
+    def __init__(self, session: "UploadSession"):
         self._lock = asyncio.Lock()
-        self._writer = writer
+        self._session = session
 
     async def __aenter__(self) -> None:
         await self._lock.acquire()
 
     async def __aexit__(self, *exception: Any) -> None:
         try:
-            await self._writer.park()
+            await self._session.settle()
         finally:
             self._lock.release()
 
@@ -57,14 +58,23 @@ class UploadSession:
     result: ObjectMetadata | None = None  # set once finalized
     protocol_state: Any = None  # what the API that opened the session keeps with it (GCS: its preconditions)
     started: float = 0.0  # time.monotonic() at start
+    journal: SessionJournal | None = None  # where the session is kept across restarts, if it is
     lock: _Turn = field(init=False)
 
     def __post_init__(self) -> None:
-        self.lock = _Turn(self.writer)
+        self.lock = _Turn(self)
 
     @property
     def received(self) -> int:
         return self.writer.size
+
+    async def settle(self) -> None:
+        """After a command: the file closed (synced first when kept across restarts, so an
+        acknowledged chunk survives a crash) and a session that ended forgotten by the journal."""
+        await self.writer.park(sync=self.journal is not None)
+        if self.journal is not None and self.state != ACTIVE:
+            self.journal.remove(self.id)
+            self.journal = None
 
 
 # Called under the store's commit lock with the object about to be replaced (None if there is
@@ -111,14 +121,19 @@ async def receive_chunk(request: web.Request, writer: BlobWriter, granularity: i
 
 
 class UploadSessions:
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic, journal: SessionJournal | None = None) -> None:
         self._sessions: dict[str, UploadSession] = {}  # in start order
         self._discarding: set[asyncio.Task] = set()
         self._clock = clock
+        self._journal = journal
+        if journal is not None:
+            for session in journal.load(UploadSession, clock, SESSION_LIFETIME_SECONDS):
+                session.journal = journal
+                self._sessions[session.id] = session
 
-    def start(self, **fields: Any) -> UploadSession:
-        """A new session (its file closed until its first chunk); a 429 while MAX_OPEN_SESSIONS
-        are open."""
+    async def start(self, **fields: Any) -> UploadSession:
+        """A new session (its file closed until its first chunk), kept by the journal if there
+        is one and it keeps this API's sessions; a 429 while MAX_OPEN_SESSIONS are open."""
         if len(self._sessions) >= MAX_OPEN_SESSIONS:
             self._sweep()
         if len(self._sessions) >= MAX_OPEN_SESSIONS:
@@ -127,6 +142,9 @@ class UploadSessions:
                                 "cancel some (an abandoned one expires a week after it started).")
         session = UploadSession(id=uuid.uuid4().hex, started=self._clock(), **fields)
         session.writer.park_now()
+        if self._journal is not None and self._journal.keeps(session):
+            await asyncio.get_running_loop().run_in_executor(None, self._journal.save, session)
+            session.journal = self._journal
         self._sessions[session.id] = session
         return session
 
@@ -156,6 +174,8 @@ class UploadSessions:
     def _cancel(self, session: UploadSession) -> None:
         if session.state == ACTIVE:
             session.state = CANCELLED
+            if session.journal is not None:  # at once: a crash before the discard must not bring it back
+                session.journal.remove(session.id)
             self._in_background(self._discard(session))
 
     def _in_background(self, discard: Awaitable[None]) -> None:

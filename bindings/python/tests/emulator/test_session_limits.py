@@ -73,8 +73,8 @@ class FakeClock:
         return self.now
 
 
-def _start(sessions: UploadSessions, directory: Path, name: str = "n") -> uploads.UploadSession:
-    return sessions.start(bucket="b", name=name, resource={}, declared_size=None, declared_content_type=None,
+async def _start(sessions: UploadSessions, directory: Path, name: str = "n") -> uploads.UploadSession:
+    return await sessions.start(bucket="b", name=name, resource={}, declared_size=None, declared_content_type=None,
                           writer=BlobWriter(str(directory), durable=False), principal=ADMIN_PRINCIPAL)
 
 
@@ -82,7 +82,7 @@ def test_sessions_expire_a_week_after_they_started(tmp_path):
     async def scenario() -> None:
         clock = FakeClock()
         sessions = UploadSessions(clock)
-        session = _start(sessions, tmp_path)
+        session = await _start(sessions, tmp_path)
         clock.now += SESSION_LIFETIME_SECONDS
         assert sessions.get(session.id) is session  # a week to the second: still valid
         clock.now += 1
@@ -100,18 +100,18 @@ def test_open_sessions_are_capped_and_finished_or_expired_ones_make_room(tmp_pat
     async def scenario() -> None:
         clock = FakeClock()
         sessions = UploadSessions(clock)
-        first, second, third = (_start(sessions, tmp_path, str(index)) for index in range(3))
+        first, second, third = [await _start(sessions, tmp_path, str(index)) for index in range(3)]
         with pytest.raises(ApiError) as refused:
-            _start(sessions, tmp_path)
+            await _start(sessions, tmp_path)
         assert refused.value.status == 429 and "Too many open resumable upload sessions (3)" in refused.value.message
         for _ in range(3):
             await asyncio.sleep(0)
         assert len(list(tmp_path.iterdir())) == 3  # the refused session's file is gone
         first.state = uploads.FINAL  # finished: kept only for status queries, it makes room
-        fourth = _start(sessions, tmp_path)
+        fourth = await _start(sessions, tmp_path)
         assert sessions.get(first.id) is None and fourth.state == ACTIVE
         clock.now += SESSION_LIFETIME_SECONDS + 1  # the three open ones expire
-        _start(sessions, tmp_path)
+        await _start(sessions, tmp_path)
         assert sessions.get(second.id) is None and sessions.get(third.id) is None
     asyncio.run(scenario())
 

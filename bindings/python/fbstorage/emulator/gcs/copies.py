@@ -102,7 +102,7 @@ async def rewrite_object(request: web.Request, state: EmulatorState, source: tup
         stored = _source(state, *source, query)
         conditions = Preconditions.from_query(query)
         conditions.check(state.store.get(*destination))
-        session = state.sessions.start(
+        session = await state.sessions.start(
             bucket=destination[0], name=destination[1], resource=upload_resource(stored.metadata, changes),
             declared_size=stored.metadata.size, declared_content_type=None, writer=state.store.new_writer(),
             principal=ADMIN, protocol_state=Rewrite(*source, stored.metadata.generation, conditions))

@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import re
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import quote, urlencode
 
 from aiohttp import web
@@ -30,6 +31,7 @@ from ..errors import ApiError, bad_request, html_page, upload_server_answer
 from ..metadata import check_upload_resource
 from ..multipart import MetadataJsonError, PartCountError, receive_multipart
 from ..names import check_object_name, production_name_refusal
+from ..session_journal import journaled_state
 from ..state import EmulatorState
 from ..uploads import ACTIVE, CANCELLED, FINAL, UploadSession, commit_upload, receive_chunk
 from .errors import PageError
@@ -43,11 +45,20 @@ GRANULARITY = 256 * 1024
 _CONTENT_RANGE = re.compile(r"^bytes\s+(?:(\d+)-(\d+)|\*)/(\d+|\*)$")
 
 
+@journaled_state("gcs-resumable")
 @dataclass(frozen=True)
 class ResumableUpload:
     """What a GCS session keeps besides the shared session fields: the start's conditions."""
 
     conditions: Preconditions
+
+    def to_journal(self) -> list[list[Any]]:
+        return [list(condition) for condition in self.conditions.values]
+
+    @classmethod
+    def from_journal(cls, value: list[list[Any]]) -> "ResumableUpload":
+        return cls(Preconditions(tuple((str(parameter), str(condition), int(number))
+                                       for parameter, condition, number in value)))
 
 
 @dataclass(frozen=True)
@@ -143,7 +154,7 @@ async def _start_resumable(request: web.Request, state: EmulatorState, bucket: s
     if declared is not None and not declared.strip().isdigit():
         raise bad_request(f"Invalid X-Upload-Content-Length {declared!r}.")
     conditions.check(state.store.get(bucket, name))  # checked again when the upload completes
-    session = state.sessions.start(
+    session = await state.sessions.start(
         bucket=bucket, name=name, resource=resource, declared_size=int(declared) if declared else None,
         declared_content_type=request.headers.get("X-Upload-Content-Type"), writer=state.store.new_writer(),
         principal=ADMIN, protocol_state=ResumableUpload(conditions))

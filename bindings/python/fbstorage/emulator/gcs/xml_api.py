@@ -109,7 +109,7 @@ async def _dispatch(request: web.Request, state: EmulatorState, bucket: str, raw
             await _abort(upload)
             return web.Response(status=204)
     elif method == "POST" and "uploads" in query:
-        return _initiate(request, state, bucket, name)
+        return await _initiate(request, state, bucket, name)
     elif method == "PUT" and "x-goog-copy-source" in request.headers:
         return await _copy(request, state, bucket, name)
     elif method == "PUT":
@@ -249,11 +249,11 @@ class MultipartParts:
     parts: dict[int, tuple[BlobWriter, str]] = field(default_factory=dict)  # number -> (finished writer, MD5 hex)
 
 
-def _initiate(request: web.Request, state: EmulatorState, bucket: str, name: str) -> web.Response:
+async def _initiate(request: web.Request, state: EmulatorState, bucket: str, name: str) -> web.Response:
     resource = _resource(request)
-    session = state.sessions.start(bucket=bucket, name=name, resource=resource, declared_size=None,
-                                   declared_content_type=None, writer=state.store.new_writer(),
-                                   principal=ADMIN, protocol_state=MultipartParts())
+    session = await state.sessions.start(bucket=bucket, name=name, resource=resource, declared_size=None,
+                                         declared_content_type=None, writer=state.store.new_writer(),
+                                         principal=ADMIN, protocol_state=MultipartParts())
     return xml_response(f"<InitiateMultipartUploadResult><Bucket>{escape(bucket)}</Bucket><Key>{escape(name)}</Key>"
                         f"<UploadId>{session.id}</UploadId></InitiateMultipartUploadResult>")
 
