@@ -31,7 +31,7 @@ from .flavor import FLAVORS, PRODUCTION
 from .rules import loading
 from .rules.registry import BucketRules
 from .identity.accounts import AccountStore
-from .identity.signing import IdTokenKeys
+from .identity.signing import SigningKeys
 from .identity.settings import auth_settings
 from .origins import CrossSitePolicy, parse_origin
 from . import tls
@@ -147,7 +147,7 @@ async def serve(args: argparse.Namespace) -> int:
     flavor = FLAVORS[args.flavor]
     recent_login = args.auth_recent_login or flavor.recent_login_seconds
     accounts = AccountStore(args.data_dir, auth.project, args.auth_token_lifetime, args.auth_oob_code_lifetime,
-                            recent_login, IdTokenKeys() if flavor.verifies_id_tokens else None)
+                            recent_login, SigningKeys() if flavor.verifies_id_tokens else None)
     service_accounts = ServiceAccounts.from_key_files(args.service_account)
     store = ObjectStore(args.data_dir)
     status = 0

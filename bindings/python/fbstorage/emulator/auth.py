@@ -12,7 +12,7 @@ from typing import Any
 from .errors import ApiError
 from .identity import jwt
 from .identity.calls import SERVICE_ACCOUNT_TOKEN_PREFIX
-from .identity.signing import IdTokenKeys
+from .identity.signing import SigningKeys
 from .service_accounts import ServiceAccounts
 
 ADMIN_TOKEN = "owner"
@@ -84,7 +84,7 @@ def check_access_token(token: str, service_accounts: ServiceAccounts) -> None:
 
 
 def check_gcs_authorization(authorization: str | None, service_accounts: ServiceAccounts,
-                            id_token_keys: IdTokenKeys | None) -> None:
+                            id_token_keys: SigningKeys | None) -> None:
     """The GCS API takes any caller as admin (as the official emulator), but a `Bearer` token
     that is neither `owner`, an ID token nor one of its access tokens is refused, and so is an ID
     token the emulator's Auth did not sign when it signs them (the production flavor)."""

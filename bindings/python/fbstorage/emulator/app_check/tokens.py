@@ -11,7 +11,7 @@ from typing import Any
 
 from ..identity import jwt
 from ..identity.operations import PROJECT_NUMBER
-from ..identity.signing import IdTokenKeys
+from ..identity.signing import SigningKeys
 from .paths import ISSUER_PREFIX
 
 MODES = ("off", "monitor", "enforce")
@@ -34,9 +34,9 @@ class AppCheck:
     project_number: str = field(default=PROJECT_NUMBER)
 
     @cached_property
-    def keys(self) -> IdTokenKeys:
+    def keys(self) -> SigningKeys:
         """The key pair, made on first use (a 2048-bit key takes tens of milliseconds)."""
-        return IdTokenKeys()
+        return SigningKeys()
 
     @property
     def issuer(self) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 
 from .oob_codes import OobCode, PendingCodes
 from .sign_in_config import SignInConfig
-from .signing import IdTokenKeys
+from .signing import SigningKeys
 from ..json_input import load_json
 
 _ID_ALPHABET = string.ascii_letters + string.digits
@@ -187,7 +187,7 @@ class AccountStore:
 
     def __init__(self, data_dir: str | None = None, default_project: str = "demo-project",
                  token_lifetime: int = 3600, oob_code_lifetime: int = 3600, recent_login: int | None = None,
-                 id_token_keys: IdTokenKeys | None = None):
+                 id_token_keys: SigningKeys | None = None):
         self.default_project = default_project
         self.token_lifetime = token_lifetime
         self.oob_code_lifetime = oob_code_lifetime

@@ -25,7 +25,10 @@ CERTIFICATE_DAYS = 2  # Google's certificates live days too; this one outlives a
 KEYS_MAX_AGE = 3600  # seconds the published keys may be cached (Google sends a few hours)
 
 
-class IdTokenKeys:
+class SigningKeys:
+    """An RS256 key pair, published as Google publishes its keys: the Auth emulator's ID tokens
+    (production flavor) and the App Check tokens are signed with one each."""
+
     def __init__(self) -> None:
         self._private = rsa.generate_private_key(public_exponent=65537, key_size=KEY_BITS)
         self._public = self._private.public_key()
@@ -67,7 +70,7 @@ def _self_signed(private_key: rsa.RSAPrivateKey) -> x509.Certificate:
             .sign(private_key, hashes.SHA256()))
 
 
-def add_key_routes(app: web.Application, keys: IdTokenKeys) -> None:
+def add_key_routes(app: web.Application, keys: SigningKeys) -> None:
     """The published keys, cacheable as Google's are (firebase-admin and google-auth honour max-age)."""
     cache = {"Cache-Control": f"public, max-age={KEYS_MAX_AGE}, must-revalidate, no-transform"}
 

@@ -12,7 +12,7 @@ from . import jwt
 from .accounts import Account
 from .errors import require
 from .fake_tokens import read_fake_token
-from .signing import IdTokenKeys
+from .signing import SigningKeys
 
 log = logging.getLogger(__name__)
 CUSTOM_TOKEN_AUDIENCE = "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
@@ -24,7 +24,7 @@ MAX_CUSTOM_ATTRIBUTES = 1000
 
 
 def mint_id_token(account: Account, project_id: str, provider: str, extra_claims: dict[str, Any],
-                  lifetime: int, keys: IdTokenKeys | None) -> str:
+                  lifetime: int, keys: SigningKeys | None) -> str:
     """Custom claims at the top level, under the reserved fields, as production and firebase-tools."""
     now = int(time.time())
     identities = account.identities()
@@ -54,7 +54,7 @@ def standard_claims(project_id: str, uid: str, now: int, lifetime: int) -> dict[
     return {"iat": now, "exp": now + lifetime, "aud": project_id, "iss": ISSUER_PREFIX + project_id, "sub": uid}
 
 
-def encode_id_token(payload: dict[str, Any], keys: IdTokenKeys | None) -> str:
+def encode_id_token(payload: dict[str, Any], keys: SigningKeys | None) -> str:
     return keys.sign(payload) if keys else jwt.encode_unsigned(payload)
 
 
