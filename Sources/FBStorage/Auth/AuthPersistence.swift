@@ -38,7 +38,8 @@ struct AuthPersistence: Sendable {
         let profile = AuthUser.Profile(uid: uid, email: object["email"]?.stringValue,
                                        displayName: object["displayName"]?.stringValue,
                                        photoURL: object["photoURL"]?.stringValue,
-                                       signInProvider: object["signInProvider"]?.stringValue)
+                                       signInProvider: object["signInProvider"]?.stringValue,
+                                       isEmailVerified: object["emailVerified"] == .bool(true))
         return AuthUser(restoring: profile, refreshToken: refreshToken)
     }
 
@@ -51,6 +52,8 @@ struct AuthPersistence: Sendable {
         var members: [(String, JSONValue)] = [("version", .number(1)), ("uid", .string(user.uid)),
                                               ("refreshToken", .string(user.refreshToken))]
         if let email = user.email { members.append(("email", .string(email))) }
+        // Kept so that a restored session knows it before its first refresh (files without it: false).
+        members.append(("emailVerified", .bool(user.isEmailVerified)))
         if let name = user.displayName { members.append(("displayName", .string(name))) }
         if let photo = user.photoURL { members.append(("photoURL", .string(photo))) }
         if let provider = user.signInProvider { members.append(("signInProvider", .string(provider))) }
