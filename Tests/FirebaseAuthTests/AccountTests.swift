@@ -33,6 +33,10 @@ struct AccountTests {
         #expect(linkError == nil && onQueue)
         let user = try #require(linked?.user)
         #expect(user === anonymous && user.uid == uid && user.email == email && !user.isAnonymous && !user.isEmailVerified)
+        #expect(user.providerData.map(\.providerID) == ["password"] && user.providerData.first?.uid == email)
+        #expect(user.providerData.first?.email == email && user.phoneNumber == nil)
+        let created = try #require(user.metadata.creationDate), lastSignIn = try #require(user.metadata.lastSignInDate)
+        #expect(abs(created.timeIntervalSinceNow) < 60 && lastSignIn >= created)
         #expect(try await draft.data(maxSize: 100) == Data("made anonymously".utf8))  // the files stay the user's
 
         let verified = storage.reference(withPath: "verified/\(uid)/a.txt")
@@ -84,6 +88,7 @@ struct AccountTests {
         #expect(credential.provider == GoogleAuthProvider.id && GoogleAuthProvider.id == "google.com")
         let first = try await auth.signIn(with: credential).user
         #expect(first.email == "\(name)@gmail.com" && first.isEmailVerified && !first.isAnonymous)
+        #expect(first.providerData.map(\.providerID) == ["google.com"] && first.providerData.first?.uid == name)
         #expect(try await first.getIDTokenResult().signInProvider == "google.com")
         try auth.signOut()
         let oauth = OAuthProvider.credential(providerID: .google, idToken: fakeIdPToken(sub: name, email: "\(name)@gmail.com"))
@@ -95,10 +100,12 @@ struct AccountTests {
         let linked = try await anonymous.link(with: GoogleAuthProvider.credential(
             withIDToken: fakeIdPToken(sub: other, email: "\(other)@gmail.com"), accessToken: "")).user
         #expect(linked.uid == anonymous.uid && linked.email == "\(other)@gmail.com" && linked.isEmailVerified)
+        let google = linked.providerData.first { $0.providerID == GoogleAuthProvider.id }
+        #expect(google?.uid == other && google?.email == "\(other)@gmail.com")
         let again = await called { done in linked.link(with: credential) { done($1) } }
         #expect(authCode(again).0 == .providerAlreadyLinked)
         let unlinked = try await linked.unlink(fromProvider: GoogleAuthProvider.id)
-        #expect(unlinked === linked)
+        #expect(unlinked === linked && !linked.providerData.contains { $0.providerID == GoogleAuthProvider.id })
         let inUse = await called { done in linked.link(with: credential) { done($1) } }
         #expect(authCode(inUse) == (.credentialAlreadyInUse, AuthErrors.domain))
         let junk = await called { done in

@@ -77,6 +77,16 @@ extension Auth {
         try runAsync({ done throws(StorageError) in startReload(done) }, completion: completion)
     }
 
+    /// Reads the current user's account (`accounts:lookup`) with the ID token as it is: the
+    /// sign-in methods (`providers`), the dates and the profile, as the SDKs do after a sign-in.
+    public func fetchAccount() throws(StorageError) -> AuthUser {
+        try runBlocking { done throws(StorageError) in startLookup(done) }
+    }
+
+    public func fetchAccount(completion: @escaping StorageCompletion<AuthUser>) throws(StorageError) {
+        try runAsync({ done throws(StorageError) in startLookup(done) }, completion: completion)
+    }
+
     /// Mails the current user a code that verifies their email (`apply_action_code`); `settings`
     /// name where the mail's link leads.
     /// - Throws: `authNoUser`; `invalidArgument` for a user without email.
@@ -220,18 +230,21 @@ extension Auth {
     }
 
     private func startReload(_ done: @escaping StorageCompletion<AuthUser>) {
-        let generation = generation
-        let call = "reload"
         startIDToken(true) { [self] refreshed in
             if case .failure(let error) = refreshed { return done(.failure(error)) }
-            postAsUser("lookup", [], call: call) { [self] result in
-                done(result.flatMap { answer in
-                    guard let account = answer["users"]?.arrayValue?.first?.objectValue else {
-                        return .failure(StorageError(code: .authUserNotFound, message: "Firebase Auth \(call): the account no longer exists"))
-                    }
-                    return applyProfileUpdate(account, generation: generation)
-                })
-            }
+            startLookup(call: "reload", notifying: true, done)
+        }
+    }
+
+    private func startLookup(call: String = "fetch account", notifying: Bool = false, _ done: @escaping StorageCompletion<AuthUser>) {
+        let generation = generation
+        postAsUser("lookup", [], call: call) { [self] result in
+            done(result.flatMap { answer in
+                guard let account = answer["users"]?.arrayValue?.first?.objectValue else {
+                    return .failure(StorageError(code: .authUserNotFound, message: "Firebase Auth \(call): the account no longer exists"))
+                }
+                return applyProfileUpdate(account, generation: generation, notifying: notifying)
+            })
         }
     }
 
