@@ -62,6 +62,8 @@ struct AccountTests {
         let sent = await called { done in auth.sendPasswordReset(withEmail: email) { done($0) } }
         #expect(sent == nil)
         let code = try await EmulatorMail.code("PASSWORD_RESET", for: email, flavor).code
+        let info = try await auth.checkActionCode(code)
+        #expect(info.operation == .passwordReset && info.email == email && info.previousEmail == nil)
         #expect(try await auth.verifyPasswordResetCode(code) == email)
         let weak = await called { done in auth.confirmPasswordReset(withCode: code, newPassword: "short") { done($0) } }
         #expect(authCode(weak).0 == .weakPassword)
@@ -144,13 +146,18 @@ struct AccountTests {
           arguments: Flavor.allCases)
     func emailAndPassword(flavor: Flavor) async throws {
         let auth = makeAuth(flavor)
-        let user = try await auth.createUser(withEmail: newEmail(), password: "secret-password").user
+        let previous = newEmail()
+        let user = try await auth.createUser(withEmail: previous, password: "secret-password").user
         let weak = await called { done in user.updatePassword(to: "") { done($0) } }
         #expect(authCode(weak).0 == .weakPassword)
         try await user.updatePassword(to: "another secret-password")
         let changed = newEmail()
         try await user.sendEmailVerification(beforeUpdatingEmail: changed)
-        try await auth.applyActionCode(EmulatorMail.code("VERIFY_AND_CHANGE_EMAIL", for: changed, flavor).code)
+        let code = try await EmulatorMail.code("VERIFY_AND_CHANGE_EMAIL", for: changed, flavor).code
+        let info = await called { done in auth.checkActionCode(code) { done(($0, $1, AuthTestQueue.isCurrent)) } }
+        #expect(info.0?.operation == .verifyAndChangeEmail && info.0?.email == changed && info.0?.previousEmail == previous)
+        #expect(info.1 == nil && info.2)
+        try await auth.applyActionCode(code)
         try await user.reload()
         #expect(user.email == changed && user.isEmailVerified)
         try auth.signOut()
@@ -178,6 +185,8 @@ struct AccountTests {
         #expect(user.email == email && user.isEmailVerified && auth.currentUser === user)
         let used = await called { done in auth.signIn(withEmail: email, link: link) { done($1) } }
         #expect(authCode(used).0 == .invalidActionCode)
+        let checked = await called { done in auth.checkActionCode("not-a-code") { done($1) } }
+        #expect(authCode(checked).0 == .invalidActionCode)
 
         let noURL = await called { done in auth.sendSignInLink(toEmail: email, actionCodeSettings: ActionCodeSettings()) { done($0) } }
         #expect(authCode(noURL).0 == .missingContinueURI)
