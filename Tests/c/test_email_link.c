@@ -132,6 +132,8 @@ TEST_OFFLINE(email_link_checks_links_and_settings_at_once) {
         "https://x.page.link/?link=https%3A%2F%2Fx.example%2Fa%3Fmode%3DsignIn%26oobCode%3Dc0de&apn=com.x"), 1);
     CHECK_EQ_INT(fbs_auth_is_sign_in_with_email_link(auth, "not a link"), 0);
     CHECK_EQ_INT(fbs_auth_is_sign_in_with_email_link(auth, NULL), 0);
+    CHECK_EQ_INT(fbs_auth_is_sign_in_with_email_link(auth, "https://x.example/\xff?mode=signIn&oobCode=c0de"), -1);
+    CHECK(strstr(fbs_last_error_message(), "UTF-8") != NULL);
     CHECK_EQ_INT(fbs_auth_is_sign_in_with_email_link(NULL, "https://x.example/a?mode=signIn&oobCode=c0de"), -1);
 
     fbs_action_code_settings *settings = (fbs_action_code_settings *)1;

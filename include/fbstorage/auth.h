@@ -258,7 +258,8 @@ int fbs_auth_send_sign_in_link_to_email(fbs_auth *auth, const char *email, const
 int fbs_auth_send_sign_in_link_to_email_async(fbs_auth *auth, const char *email, const fbs_action_code_settings *settings,
                                               fbs_completion_callback cb, void *user_data);
 /* 1 when `link` is an email sign-in link (mode=signIn with an oobCode, also inside a Dynamic
- * Link's link or deep_link_id parameter), 0 otherwise (NULL included); -1 on a bad handle. */
+ * Link's link or deep_link_id parameter), 0 otherwise (NULL included); -1 on a bad handle or a
+ * link that is not UTF-8 (fbs_last_error_message() says which). */
 int fbs_auth_is_sign_in_with_email_link(fbs_auth *auth, const char *link);
 int fbs_auth_sign_in_with_email_link(fbs_auth *auth, const char *email, const char *link, fbs_user **out_user);
 int fbs_auth_sign_in_with_email_link_async(fbs_auth *auth, const char *email, const char *link,
