@@ -21,7 +21,7 @@ extension Auth {
     /// Mails `email` a sign-in link leading to `actionCodeSettings.url`. Settings without
     /// `handleCodeInApp` fail with `internalError` and a reason (the Apple SDK stops the program).
     public func sendSignInLink(toEmail email: String, actionCodeSettings: ActionCodeSettings,
-                             completion: ((Error?) -> Void)? = nil) {
+                               completion: ((Error?) -> Void)? = nil) {
         run(withCore: actionCodeSettings.core(), completion.map(Self.single)) { [core] settings, done throws(FBStorage.StorageError) in
             try core.sendSignInLink(toEmail: email, settings: settings, completion: done)
         }
@@ -55,7 +55,7 @@ extension Auth {
     }
 
     public func sendPasswordReset(withEmail email: String, actionCodeSettings: ActionCodeSettings,
-                                completion: ((Error?) -> Void)? = nil) {
+                                  completion: ((Error?) -> Void)? = nil) {
         sendPasswordReset(email, settings: actionCodeSettings, completion)
     }
 

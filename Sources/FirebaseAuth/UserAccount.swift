@@ -106,7 +106,7 @@ extension User {
 
     /// Mails `email` a code that, applied, makes it this user's email.
     public func sendEmailVerification(beforeUpdatingEmail email: String, actionCodeSettings: ActionCodeSettings? = nil,
-                                    completion: ((Error?) -> Void)? = nil) {
+                                      completion: ((Error?) -> Void)? = nil) {
         sendCode(verifying: email, settings: actionCodeSettings, completion)
     }
 
