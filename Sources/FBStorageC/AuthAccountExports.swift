@@ -27,7 +27,7 @@ public func fbs_credential_idp(_ providerID: UnsafePointer<CChar>?, _ idToken: U
 public func fbs_credential_free(_ credential: OpaquePointer?) { AuthCredential.free(credential) }
 
 /// An asynchronous call that answers nothing: `cb` gets its status.
-private func completionAsync(_ cb: fbs_completion_callback?, _ userData: UnsafeMutableRawPointer?,
+func completionAsync(_ cb: fbs_completion_callback?, _ userData: UnsafeMutableRawPointer?,
                              _ start: (@escaping StorageCompletion<Void>) throws(StorageError) -> Void) -> Int32 {
     startAsync(cb, userData, start) { cb, result, userData in cb(code(result), userData) }
 }

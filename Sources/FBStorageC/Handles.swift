@@ -14,6 +14,7 @@ enum HandleKind: String {
     case auth = "fbs_auth"
     case user = "fbs_user"
     case credential = "fbs_credential"
+    case actionCodeSettings = "fbs_action_code_settings"
     case tokenRequest = "fbs_token_request"
     case serviceAccount = "fbs_service_account"
 }
@@ -32,6 +33,7 @@ extension StorageListResult: CHandled { static var handleKind: HandleKind { .lis
 extension Auth: CHandled { static var handleKind: HandleKind { .auth } }
 extension AuthUser: CHandled { static var handleKind: HandleKind { .user } }
 extension AuthCredential: CHandled { static var handleKind: HandleKind { .credential } }
+extension ActionCodeSettings: CHandled { static var handleKind: HandleKind { .actionCodeSettings } }
 extension TokenRequest: CHandled { static var handleKind: HandleKind { .tokenRequest } }
 extension ServiceAccountCredentials: CHandled { static var handleKind: HandleKind { .serviceAccount } }
 

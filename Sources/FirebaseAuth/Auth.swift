@@ -176,7 +176,7 @@ open class Auth: NSObject {
     /// A password flow, after the Apple SDK's answers to an empty email or password (no request).
     private func signIn(email: String, password: String, missingPassword: AuthErrorCode,
                         _ completion: ((AuthDataResult?, Error?) -> Void)?,
-                        _ start: (@escaping StorageCompletion<AuthUser>) throws(FBStorage.StorageError) -> Void) {
+                        _ start: @escaping (@escaping StorageCompletion<AuthUser>) throws(FBStorage.StorageError) -> Void) {
         let failure = email.isEmpty ? AuthErrorCode.missingEmail.error()
                     : password.isEmpty ? missingPassword.error(reason: "Missing password") : nil
         if let failure { return deliver(.failure(failure), to: completion.map(Self.pair)) }
@@ -184,8 +184,8 @@ open class Auth: NSObject {
     }
 
     private func signIn(_ completion: ((AuthDataResult?, Error?) -> Void)?,
-                        _ start: (@escaping StorageCompletion<AuthUser>) throws(FBStorage.StorageError) -> Void) {
-        run(start, completion.map(Self.pair)) { [self] signedIn in AuthDataResult(user: user(for: signedIn)) }
+                        _ start: @escaping (@escaping StorageCompletion<AuthUser>) throws(FBStorage.StorageError) -> Void) {
+        run(readingAccount(start), completion.map(Self.pair)) { [self] signedIn in AuthDataResult(user: user(for: signedIn)) }
     }
 
     // MARK: Listeners

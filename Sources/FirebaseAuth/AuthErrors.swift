@@ -44,6 +44,17 @@ extension AuthErrorCode {
         case .authInvalidRefreshToken: self = .invalidUserToken
         case .authNoUser: self = .nullUser
         case .authRequiresRecentLogin: self = .requiresRecentLogin
+        case .authCredentialAlreadyInUse: self = .credentialAlreadyInUse
+        case .authProviderAlreadyLinked: self = .providerAlreadyLinked
+        case .authInvalidActionCode: self = .invalidActionCode
+        case .authExpiredActionCode: self = .expiredActionCode
+        case .authInvalidCredential: self = .invalidCredential
+        case .authAccountExistsWithDifferentCredential: self = .accountExistsWithDifferentCredential
+        case .authUserMismatch: self = .userMismatch
+        // The core's invalidArgument for the action code settings the server refused.
+        case .invalidArgument where serverCode == "INVALID_CONTINUE_URI": self = .invalidContinueURI
+        case .invalidArgument where serverCode == "MISSING_CONTINUE_URI": self = .missingContinueURI
+        case .invalidArgument where serverCode == "UNAUTHORIZED_DOMAIN": self = .unauthorizedDomain
         // Transport failures (no HTTP answer) retried until the retry time ran out.
         case .retryLimitExceeded: self = .networkError
         case .unknown where error.httpStatus == nil: self = .networkError

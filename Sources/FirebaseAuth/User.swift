@@ -18,7 +18,7 @@ open class User: NSObject {
     /// Takes the profile and tokens of a newer state of the same user.
     func update(_ newer: AuthUser) { lock.withLock { snapshot = newer } }
 
-    private var current: AuthUser { lock.withLock { snapshot } }
+    var current: AuthUser { lock.withLock { snapshot } }
 
     /// The user's ID in the project, unique and stable (`request.auth.uid` in Security Rules).
     open var uid: String { current.uid }
@@ -118,7 +118,7 @@ open class User: NSObject {
 
     /// Runs `body` with the auth when this user is its signed-in user; otherwise fails: the core
     /// keeps the tokens of the current session only.
-    private func withSignedInAuth<Answer>(_ completion: ((Result<Answer, NSError>) -> Void)?, _ body: (Auth) -> Void) {
+    func withSignedInAuth<Answer>(_ completion: ((Result<Answer, NSError>) -> Void)?, _ body: (Auth) -> Void) {
         guard let auth else {
             return DispatchQueue.global().async {
                 completion?(.failure(AuthErrorCode.nullUser.error(reason: "The user's Auth no longer exists.")))

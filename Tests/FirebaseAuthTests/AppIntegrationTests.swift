@@ -114,6 +114,7 @@ struct AppIntegrationTests {
         #expect(restarted !== auth)
         let restored = try #require(restarted.currentUser)
         #expect(restored.uid == uid && restored.email == email && !restored.isAnonymous)
+        #expect(restored.providerData.map(\.uid) == [email] && restored.metadata.creationDate != nil)  // kept in the file
         let token = try await restored.getIDTokenResult()
         #expect(token.claims["user_id"] as? String == uid && token.signInProvider == "password")
 

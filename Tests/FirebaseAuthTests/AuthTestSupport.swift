@@ -1,6 +1,6 @@
 // Apps, auths and event streams for the FirebaseAuth tests: one emulator per flavor with owner-only
-// storage rules (its storage port serves Auth too), a new app per test, sessions kept in a
-// temporary XDG_CONFIG_HOME.
+// storage rules, verified/ also wanting a verified email (its storage port serves Auth too), a new
+// app per test, sessions kept in a temporary XDG_CONFIG_HOME.
 import EmulatorProcess
 import FirebaseAuth
 import FirebaseCore
@@ -12,6 +12,9 @@ enum AuthEmulators {
         service firebase.storage {
           match /b/{bucket}/o {
             match /users/{uid}/{file=**} { allow read, write: if request.auth.uid == uid; }
+            match /verified/{uid}/{file=**} {
+              allow read, write: if request.auth.uid == uid && request.auth.token.email_verified == true;
+            }
           }
         }
         """

@@ -58,6 +58,32 @@ char *emu_id_token(const emulator *e, const char *claims_json) {
     return copy;
 }
 
+char *emu_pending_oob(const emulator *e, const char *type, const char *email, const char *field) {
+    char url[256];
+    snprintf(url, sizeof url, "%s/emulator/v1/projects/demo-project/oobCodes", e->base_url);
+    http_response response;
+    long status = http_request("GET", url, NULL, NULL, 0, &response);
+    json *answer = status == 200 ? json_parse((const char *)response.body) : NULL;
+    if (!answer) {
+        check_fail(__FILE__, __LINE__, "GET %s -> %ld", url, status);
+        test_abort();
+    }
+    const json *codes = json_get(answer, "oobCodes");
+    char *found = NULL;
+    for (size_t i = 0; codes && i < codes->count; i++) {
+        const json *code = json_at(codes, i);
+        const char *kind = json_str(json_get(code, "requestType")), *to = json_str(json_get(code, "email"));
+        const char *value = json_str(json_get(code, field));
+        if (kind && to && value && strcmp(kind, type) == 0 && strcmp(to, email) == 0) {
+            free(found);
+            found = strdup(value);
+        }
+    }
+    json_free(answer);
+    http_response_free(&response);
+    return found;
+}
+
 void emu_clear(const emulator *e, const char *what) {
     char *u = control_url(e, what);
     long st = http_request("DELETE", u, ADMIN, NULL, 0, NULL);

@@ -116,6 +116,10 @@ void emu_fault_delay(const emulator *e, fault_match m, int delay_ms);
 /* An ID token the emulator mints (POST /_emulator/tokens) for claims_json, a JSON object naming
  * the uid as user_id: signed in the production flavor, unsigned in firebase-tools'. Caller frees. */
 char *emu_id_token(const emulator *e, const char *claims_json);
+/* The Auth emulator's pending out-of-band code of `type` ("VERIFY_EMAIL", "EMAIL_SIGNIN", …) for
+ * `email`, as GET /emulator/v1/projects/demo-project/oobCodes lists it: its `field` ("oobCode",
+ * "oobLink"), the latest when several; NULL when none. Caller frees. */
+char *emu_pending_oob(const emulator *e, const char *type, const char *email, const char *field);
 /* Clears the faults ("faults") or the recorded requests ("requests"), keeping the objects. */
 void emu_clear(const emulator *e, const char *what);
 /* The recorded requests as JSON text; caller frees. */

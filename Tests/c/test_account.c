@@ -9,7 +9,6 @@
 #include <time.h>
 
 #include "events.h"
-#include "json.h"
 
 static const char *const VERIFIED_RULES =
     "rules_version = '2';\n"
@@ -45,24 +44,9 @@ static int upload(fbs_storage *s, const char *folder, const char *uid, const cha
     return code;
 }
 
-/* The emulator's pending codes; NULL when none of that type for that email. Caller frees. */
+/* The emulator's pending code of that type for that email; NULL when none. Caller frees. */
 static char *pending_code(const emulator *e, const char *type, const char *email) {
-    char url[256];
-    snprintf(url, sizeof url, "%s/emulator/v1/projects/demo-project/oobCodes", e->base_url);
-    http_response response;
-    REQUIRE(http_request("GET", url, NULL, NULL, 0, &response) == 200);
-    json *answer = json_parse((const char *)response.body);
-    REQUIRE(answer != NULL);
-    const json *codes = json_get(answer, "oobCodes");
-    char *found = NULL;
-    for (size_t i = 0; codes && i < codes->count; i++) {
-        const json *code = json_at(codes, i);
-        const char *kind = json_str(json_get(code, "requestType")), *to = json_str(json_get(code, "email"));
-        if (kind && to && strcmp(kind, type) == 0 && strcmp(to, email) == 0) found = strdup(json_str(json_get(code, "oobCode")));
-    }
-    json_free(answer);
-    http_response_free(&response);
-    return found;
+    return emu_pending_oob(e, type, email, "oobCode");
 }
 
 static fbs_credential *google(const char *name, const char *email, int verified) {

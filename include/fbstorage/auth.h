@@ -232,6 +232,39 @@ int fbs_auth_confirm_password_reset_async(fbs_auth *auth, const char *code, cons
 int fbs_auth_apply_action_code(fbs_auth *auth, const char *code);
 int fbs_auth_apply_action_code_async(fbs_auth *auth, const char *code, fbs_completion_callback cb, void *user_data);
 
+/* Where the link in an Auth email leads and which app may open it (the SDKs'
+ * ActionCodeSettings): the continue URL (absolute; its domain authorized for the project) and
+ * whether the app completes the action itself (handle_code_in_app; required for sign-in links).
+ * Setters take NULL to clear. Ownership: *out is the caller's; release it with
+ * fbs_action_code_settings_free(). Errors: FBS_ERR_INVALID_ARGUMENT (NULL or empty url, an empty
+ * value or one with a control character: the settings stay as they were). */
+typedef struct fbs_action_code_settings fbs_action_code_settings;
+int fbs_action_code_settings_new(const char *url, int handle_code_in_app, fbs_action_code_settings **out);
+int fbs_action_code_settings_set_ios_bundle_id(fbs_action_code_settings *settings, const char *bundle_id);
+int fbs_action_code_settings_set_android_package_name(fbs_action_code_settings *settings, const char *package_name,
+                                                      int install_app, const char *minimum_version);
+int fbs_action_code_settings_set_link_domain(fbs_action_code_settings *settings, const char *domain);
+void fbs_action_code_settings_free(fbs_action_code_settings *settings);
+
+/* Email-link sign-in. fbs_auth_send_sign_in_link_to_email() mails `email` a link (an Auth
+ * emulator lists it at GET /emulator/v1/projects/{project}/oobCodes) that leads to the settings'
+ * URL with a code; the app signs in with the address and that link (a new account the first
+ * time, its email verified). Errors: FBS_ERR_INVALID_ARGUMENT (settings without
+ * handle_code_in_app, a continue URL the server refuses, a link that is not a sign-in link),
+ * FBS_ERR_AUTH_INVALID_EMAIL (also: another address than the link's),
+ * FBS_ERR_AUTH_INVALID_ACTION_CODE (used or unknown code), FBS_ERR_AUTH_EXPIRED_ACTION_CODE,
+ * FBS_ERR_AUTH_USER_DISABLED. */
+int fbs_auth_send_sign_in_link_to_email(fbs_auth *auth, const char *email, const fbs_action_code_settings *settings);
+int fbs_auth_send_sign_in_link_to_email_async(fbs_auth *auth, const char *email, const fbs_action_code_settings *settings,
+                                              fbs_completion_callback cb, void *user_data);
+/* 1 when `link` is an email sign-in link (mode=signIn with an oobCode, also inside a Dynamic
+ * Link's link or deep_link_id parameter), 0 otherwise (NULL included); -1 on a bad handle or a
+ * link that is not UTF-8 (fbs_last_error_message() says which). */
+int fbs_auth_is_sign_in_with_email_link(fbs_auth *auth, const char *link);
+int fbs_auth_sign_in_with_email_link(fbs_auth *auth, const char *email, const char *link, fbs_user **out_user);
+int fbs_auth_sign_in_with_email_link_async(fbs_auth *auth, const char *email, const char *link,
+                                           fbs_user_callback cb, void *user_data);
+
 /* An owned snapshot of the current user in *out, or *out = NULL when signed out (FBS_OK). */
 int fbs_auth_current_user(fbs_auth *auth, fbs_user **out);
 

@@ -439,8 +439,9 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
 
     /// The user an account call (`accounts:update`, `lookup`, a link) answered with: its profile,
     /// and its new tokens when it sent them. Becomes the current user unless another sign-in or a
-    /// sign-out came meanwhile.
-    func applyProfileUpdate(_ answer: [String: JSONValue], generation: Int) -> Result<AuthUser, StorageError> {
+    /// sign-out came meanwhile; ID-token listeners hear of it unless `notifying` is false (a read
+    /// of the account that changed no token, as the SDKs' after a sign-in).
+    func applyProfileUpdate(_ answer: [String: JSONValue], generation: Int, notifying: Bool = true) -> Result<AuthUser, StorageError> {
         let applied = lock.withLock { () -> (user: AuthUser, persistence: AuthPersistence?)? in
             guard generation == state.generation, let current = state.user,
                   (answer["localId"]?.stringValue).map({ $0 == current.uid }) ?? true else { return nil }
@@ -450,7 +451,9 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
                                            email: answer["email"]?.stringValue ?? current.email,
                                            displayName: answer["displayName"]?.stringValue,
                                            photoURL: answer["photoUrl"]?.stringValue, signInProvider: current.signInProvider,
-                                           isEmailVerified: verified)
+                                           isEmailVerified: verified, providers: current.providers,
+                                           creationTime: current.creationTime, lastSignInTime: current.lastSignInTime)
+                .with(accountOf: answer)
             let user = answer["idToken"]?.stringValue.flatMap(IDToken.init).map {
                 AuthUser(idToken: $0, refreshToken: answer["refreshToken"]?.stringValue ?? current.refreshToken, profile: profile)
             } ?? current.with(profile: profile)
@@ -461,7 +464,7 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
             return .failure(StorageError(code: .authNoUser, message: "The user signed out or changed during the call"))
         }
         save(applied.user, to: applied.persistence)
-        notify(applied.user, userChanged: false)
+        if notifying { notify(applied.user, userChanged: false) }
         return .success(applied.user)
     }
 

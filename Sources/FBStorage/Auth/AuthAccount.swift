@@ -77,33 +77,47 @@ extension Auth {
         try runAsync({ done throws(StorageError) in startReload(done) }, completion: completion)
     }
 
-    /// Mails the current user a code that verifies their email (`apply_action_code`).
-    /// - Throws: `authNoUser`; `invalidArgument` for a user without email.
-    public func sendEmailVerification() throws(StorageError) {
-        try runBlocking { done throws(StorageError) in try startSendCode(verifying: nil, done) }
+    /// Reads the current user's account (`accounts:lookup`) with the ID token as it is: the
+    /// sign-in methods (`providers`), the dates and the profile, as the SDKs do after a sign-in.
+    public func fetchAccount() throws(StorageError) -> AuthUser {
+        try runBlocking { done throws(StorageError) in startLookup(done) }
     }
 
-    public func sendEmailVerification(completion: @escaping StorageCompletion<Void>) throws(StorageError) {
-        try runAsync({ done throws(StorageError) in try startSendCode(verifying: nil, done) }, completion: completion)
+    public func fetchAccount(completion: @escaping StorageCompletion<AuthUser>) throws(StorageError) {
+        try runAsync({ done throws(StorageError) in startLookup(done) }, completion: completion)
+    }
+
+    /// Mails the current user a code that verifies their email (`apply_action_code`); `settings`
+    /// name where the mail's link leads.
+    /// - Throws: `authNoUser`; `invalidArgument` for a user without email.
+    public func sendEmailVerification(settings: ActionCodeSettings? = nil) throws(StorageError) {
+        try runBlocking { done throws(StorageError) in try startSendCode(verifying: nil, settings, done) }
+    }
+
+    public func sendEmailVerification(settings: ActionCodeSettings? = nil,
+                                      completion: @escaping StorageCompletion<Void>) throws(StorageError) {
+        try runAsync({ done throws(StorageError) in try startSendCode(verifying: nil, settings, done) }, completion: completion)
     }
 
     /// Mails a code to `email`; once applied (`applyActionCode`) it becomes the user's email.
-    public func verifyBeforeUpdateEmail(_ email: String) throws(StorageError) {
-        try runBlocking { done throws(StorageError) in try startSendCode(verifying: email, done) }
+    public func verifyBeforeUpdateEmail(_ email: String, settings: ActionCodeSettings? = nil) throws(StorageError) {
+        try runBlocking { done throws(StorageError) in try startSendCode(verifying: email, settings, done) }
     }
 
-    public func verifyBeforeUpdateEmail(_ email: String, completion: @escaping StorageCompletion<Void>) throws(StorageError) {
-        try runAsync({ done throws(StorageError) in try startSendCode(verifying: email, done) }, completion: completion)
+    public func verifyBeforeUpdateEmail(_ email: String, settings: ActionCodeSettings? = nil,
+                                        completion: @escaping StorageCompletion<Void>) throws(StorageError) {
+        try runAsync({ done throws(StorageError) in try startSendCode(verifying: email, settings, done) }, completion: completion)
     }
 
     /// Mails a password-reset code to `email` (no user needed).
     /// - Throws: `authUserNotFound`, `authInvalidEmail`.
-    public func sendPasswordReset(email: String) throws(StorageError) {
-        try runBlocking { done throws(StorageError) in try startSendPasswordReset(email, done) }
+    public func sendPasswordReset(email: String, settings: ActionCodeSettings? = nil) throws(StorageError) {
+        try runBlocking { done throws(StorageError) in try startSendPasswordReset(email, settings, done) }
     }
 
-    public func sendPasswordReset(email: String, completion: @escaping StorageCompletion<Void>) throws(StorageError) {
-        try runAsync({ done throws(StorageError) in try startSendPasswordReset(email, done) }, completion: completion)
+    public func sendPasswordReset(email: String, settings: ActionCodeSettings? = nil,
+                                  completion: @escaping StorageCompletion<Void>) throws(StorageError) {
+        try runAsync({ done throws(StorageError) in try startSendPasswordReset(email, settings, done) }, completion: completion)
     }
 
     /// The email a password-reset code is for; the code stays usable.
@@ -216,22 +230,26 @@ extension Auth {
     }
 
     private func startReload(_ done: @escaping StorageCompletion<AuthUser>) {
-        let generation = generation
-        let call = "reload"
         startIDToken(true) { [self] refreshed in
             if case .failure(let error) = refreshed { return done(.failure(error)) }
-            postAsUser("lookup", [], call: call) { [self] result in
-                done(result.flatMap { answer in
-                    guard let account = answer["users"]?.arrayValue?.first?.objectValue else {
-                        return .failure(StorageError(code: .authUserNotFound, message: "Firebase Auth \(call): the account no longer exists"))
-                    }
-                    return applyProfileUpdate(account, generation: generation)
-                })
-            }
+            startLookup(call: "reload", notifying: true, done)
         }
     }
 
-    private func startSendCode(verifying newEmail: String?, _ done: @escaping StorageCompletion<Void>) throws(StorageError) {
+    private func startLookup(call: String = "fetch account", notifying: Bool = false, _ done: @escaping StorageCompletion<AuthUser>) {
+        let generation = generation
+        postAsUser("lookup", [], call: call) { [self] result in
+            done(result.flatMap { answer in
+                guard let account = answer["users"]?.arrayValue?.first?.objectValue else {
+                    return .failure(StorageError(code: .authUserNotFound, message: "Firebase Auth \(call): the account no longer exists"))
+                }
+                return applyProfileUpdate(account, generation: generation, notifying: notifying)
+            })
+        }
+    }
+
+    private func startSendCode(verifying newEmail: String?, _ settings: ActionCodeSettings?,
+                               _ done: @escaping StorageCompletion<Void>) throws(StorageError) {
         guard let user = currentUser else { throw Self.noUser }
         var fields: [(String, JSONValue)]
         if let newEmail {
@@ -241,14 +259,17 @@ extension Auth {
             guard user.email != nil else { throw .invalidArgument("The user has no email address to verify") }
             fields = [("requestType", .string("VERIFY_EMAIL"))]
         }
+        fields += try settings?.fields() ?? []
         postAsUser("sendOobCode", fields, call: newEmail == nil ? "send email verification" : "verify before update email") { result in
             done(result.map { _ in () })
         }
     }
 
-    private func startSendPasswordReset(_ email: String, _ done: @escaping StorageCompletion<Void>) throws(StorageError) {
+    private func startSendPasswordReset(_ email: String, _ settings: ActionCodeSettings?,
+                                        _ done: @escaping StorageCompletion<Void>) throws(StorageError) {
         guard !email.isEmpty else { throw .invalidArgument("The email address is empty") }
-        try postAccounts("sendOobCode", [("requestType", .string("PASSWORD_RESET")), ("email", .string(email))],
+        let fields: [(String, JSONValue)] = [("requestType", .string("PASSWORD_RESET")), ("email", .string(email))]
+        try postAccounts("sendOobCode", fields + (settings?.fields() ?? []),
                          call: "send password reset") { result in done(result.map { _ in () }) }
     }
 

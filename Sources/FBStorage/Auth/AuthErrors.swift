@@ -40,6 +40,10 @@ enum AuthErrors {
         case "EXPIRED_OOB_CODE": (.authExpiredActionCode, "The action code has expired; ask for a new one.")
         case "INVALID_IDP_RESPONSE", "INVALID_CREDENTIAL_OR_PROVIDER_ID":
             (.authInvalidCredential, "The identity provider's credential is malformed or was refused (\(serverCode)).")
+        case "INVALID_CONTINUE_URI", "MISSING_CONTINUE_URI":
+            (.invalidArgument, "The action code settings' continue URL is missing or not an absolute URL (\(serverCode)).")
+        case "UNAUTHORIZED_DOMAIN":
+            (.invalidArgument, "The continue URL's domain is not authorized for the project (Firebase console: Authentication, Settings, Authorized domains).")
         case "CREDENTIAL_TOO_OLD_LOGIN_AGAIN": (.authRequiresRecentLogin, "This operation needs a recent sign-in; sign in again first.")
         case "API_KEY_INVALID", "API":
             (.authInvalidAPIKey, "The API key is not valid. Use the project's Web API key (Firebase console: Project settings).")

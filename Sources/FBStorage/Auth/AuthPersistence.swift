@@ -38,7 +38,9 @@ struct AuthPersistence: Sendable {
         let profile = AuthUser.Profile(uid: uid, email: object["email"]?.stringValue,
                                        displayName: object["displayName"]?.stringValue,
                                        photoURL: object["photoURL"]?.stringValue,
-                                       signInProvider: object["signInProvider"]?.stringValue)
+                                       signInProvider: object["signInProvider"]?.stringValue,
+                                       isEmailVerified: object["emailVerified"] == .bool(true))
+            .with(accountOf: object)
         return AuthUser(restoring: profile, refreshToken: refreshToken)
     }
 
@@ -51,9 +53,15 @@ struct AuthPersistence: Sendable {
         var members: [(String, JSONValue)] = [("version", .number(1)), ("uid", .string(user.uid)),
                                               ("refreshToken", .string(user.refreshToken))]
         if let email = user.email { members.append(("email", .string(email))) }
+        // Kept so that a restored session knows it before its first refresh (files without it: false).
+        members.append(("emailVerified", .bool(user.isEmailVerified)))
         if let name = user.displayName { members.append(("displayName", .string(name))) }
         if let photo = user.photoURL { members.append(("photoURL", .string(photo))) }
         if let provider = user.signInProvider { members.append(("signInProvider", .string(provider))) }
+        // The account details under the names of the answers they come from (`with(accountOf:)` reads both).
+        if !user.providers.isEmpty { members.append(("providerUserInfo", .array(user.providers.map(\.json)))) }
+        if let created = user.creationTime { members.append(("createdAt", .number(Int64(created * 1000)))) }
+        if let signedIn = user.lastSignInTime { members.append(("lastLoginAt", .number(Int64(signedIn * 1000)))) }
         var bytes: [UInt8] = []
         JSONValue.writeObject(members, into: &bytes)
         bytes.append(0x0A)

@@ -8,6 +8,12 @@ public struct AuthUser: Sendable, Equatable {
     public private(set) var isEmailVerified: Bool
     public private(set) var displayName: String?
     public private(set) var photoURL: String?
+    /// The account's sign-in methods and dates, as of the last `Auth.fetchAccount()`, `reload()`
+    /// or account change (empty and nil before the first).
+    public private(set) var providers: [AuthProviderInfo]
+    /// When the account was created and last signed in, in seconds since the Unix epoch.
+    public private(set) var creationTime: Double?
+    public private(set) var lastSignInTime: Double?
     /// The ID token's `firebase.sign_in_provider`: "anonymous", "password", "custom", …
     public let signInProvider: String?
     /// The current ID token; nil for a restored session until its first refresh.
@@ -35,6 +41,9 @@ public struct AuthUser: Sendable, Equatable {
         displayName = idToken.name ?? profile.displayName
         photoURL = idToken.picture ?? profile.photoURL
         signInProvider = idToken.signInProvider ?? profile.signInProvider
+        providers = profile.providers
+        creationTime = profile.creationTime
+        lastSignInTime = profile.lastSignInTime
         self.idToken = idToken.token
         self.refreshToken = refreshToken
         claimsJSON = String(decoding: JSONValue.object(idToken.claims).serialized(), as: UTF8.self)
@@ -51,6 +60,9 @@ public struct AuthUser: Sendable, Equatable {
         displayName = profile.displayName
         photoURL = profile.photoURL
         signInProvider = profile.signInProvider
+        providers = profile.providers
+        creationTime = profile.creationTime
+        lastSignInTime = profile.lastSignInTime
         idToken = nil
         self.refreshToken = refreshToken
         claimsJSON = "{}"
@@ -67,6 +79,9 @@ public struct AuthUser: Sendable, Equatable {
         user.photoURL = profile.photoURL
         user.email = profile.email
         user.isEmailVerified = profile.isEmailVerified
+        user.providers = profile.providers
+        user.creationTime = profile.creationTime
+        user.lastSignInTime = profile.lastSignInTime
         return user
     }
 
@@ -78,11 +93,24 @@ public struct AuthUser: Sendable, Equatable {
         var photoURL: String?
         var signInProvider: String?
         var isEmailVerified = false
+        var providers: [AuthProviderInfo] = []
+        var creationTime: Double?
+        var lastSignInTime: Double?
+
+        /// This profile with the account details an answer brings (`accounts:lookup`'s
+        /// `providerUserInfo`, `createdAt`, `lastLoginAt`, in milliseconds); the others stay.
+        func with(accountOf answer: [String: JSONValue]) -> Profile {
+            var profile = self
+            profile.providers = AuthProviderInfo.list(answer["providerUserInfo"]) ?? providers
+            profile.creationTime = answer["createdAt"]?.int64Value.map { Double($0) / 1000 } ?? creationTime
+            profile.lastSignInTime = answer["lastLoginAt"]?.int64Value.map { Double($0) / 1000 } ?? lastSignInTime
+            return profile
+        }
     }
 
     var profile: Profile {
         Profile(uid: uid, email: email, displayName: displayName, photoURL: photoURL, signInProvider: signInProvider,
-                isEmailVerified: isEmailVerified)
+                isEmailVerified: isEmailVerified, providers: providers, creationTime: creationTime, lastSignInTime: lastSignInTime)
     }
 
     /// The identity providers the ID token lists (`firebase.identities`: "google.com", "email", …).

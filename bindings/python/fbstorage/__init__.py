@@ -12,6 +12,7 @@ from ._conversion import decode
 from ._native import library
 from .admin import ServiceAccount
 from .auth import Auth, User
+from .action_code_settings import ActionCodeSettings
 from .credentials import AuthCredential, EmailAuthProvider, GoogleAuthProvider, OAuthProvider
 from .errors import (
     AccountExistsWithDifferentCredentialError,
@@ -54,6 +55,7 @@ __version__ = "0.2.0"
 __all__ = [
     "ServiceAccount",
     "AccountExistsWithDifferentCredentialError",
+    "ActionCodeSettings",
     "Auth",
     "AuthCredential",
     "AuthError",

@@ -79,6 +79,10 @@ class _Credential(ctypes.Structure):
     """``fbs_credential`` (opaque)."""
 
 
+class _ActionCodeSettings(ctypes.Structure):
+    """``fbs_action_code_settings`` (opaque)."""
+
+
 class _TokenRequest(ctypes.Structure):
     """``fbs_token_request`` (opaque)."""
 
@@ -96,6 +100,7 @@ ListResultHandle = POINTER(_ListResult)
 AuthHandle = POINTER(_Auth)
 UserHandle = POINTER(_User)
 CredentialHandle = POINTER(_Credential)
+ActionCodeSettingsHandle = POINTER(_ActionCodeSettings)
 TokenRequestHandle = POINTER(_TokenRequest)
 ServiceAccountHandle = POINTER(_ServiceAccount)
 
@@ -149,6 +154,7 @@ _LR = ListResultHandle
 _A = AuthHandle
 _U = UserHandle
 _CR = CredentialHandle
+_AC = ActionCodeSettingsHandle
 _SA = ServiceAccountHandle
 
 #: name -> (return type, argument types), in the order of the header.
@@ -347,6 +353,16 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_auth_confirm_password_reset_async": (STATUS, [_A, c_char_p, c_char_p, COMPLETION_CALLBACK, c_void_p]),
     "fbs_auth_apply_action_code": (STATUS, [_A, c_char_p]),
     "fbs_auth_apply_action_code_async": (STATUS, [_A, c_char_p, COMPLETION_CALLBACK, c_void_p]),
+    "fbs_action_code_settings_new": (STATUS, [c_char_p, c_int, POINTER(_AC)]),
+    "fbs_action_code_settings_set_ios_bundle_id": (STATUS, [_AC, c_char_p]),
+    "fbs_action_code_settings_set_android_package_name": (STATUS, [_AC, c_char_p, c_int, c_char_p]),
+    "fbs_action_code_settings_set_link_domain": (STATUS, [_AC, c_char_p]),
+    "fbs_action_code_settings_free": (None, [_AC]),
+    "fbs_auth_send_sign_in_link_to_email": (STATUS, [_A, c_char_p, _AC]),
+    "fbs_auth_send_sign_in_link_to_email_async": (STATUS, [_A, c_char_p, _AC, COMPLETION_CALLBACK, c_void_p]),
+    "fbs_auth_is_sign_in_with_email_link": (c_int, [_A, c_char_p]),
+    "fbs_auth_sign_in_with_email_link": (STATUS, [_A, c_char_p, c_char_p, POINTER(_U)]),
+    "fbs_auth_sign_in_with_email_link_async": (STATUS, [_A, c_char_p, c_char_p, USER_CALLBACK, c_void_p]),
     "fbs_auth_current_user": (STATUS, [_A, POINTER(_U)]),
     "fbs_auth_get_id_token": (STATUS, [_A, c_int, POINTER(c_void_p)]),
     "fbs_auth_get_id_token_async": (STATUS, [_A, c_int, STRING_CALLBACK, c_void_p]),

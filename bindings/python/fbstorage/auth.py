@@ -35,6 +35,7 @@ from ._native import (
     library,
     take_string,
 )
+from .action_code_settings import ActionCodeSettings, native_action_code_settings
 from .credentials import AuthCredential, native_credential
 from .errors import StorageError, StorageErrorCode
 
@@ -348,6 +349,26 @@ class Auth:
     def apply_action_code(self, code: str) -> None:
         """Applies an email verification or email change code; :meth:`reload` shows it."""
         library().fbs_auth_apply_action_code(self._handle, encode_text(code, "code"))
+
+    # -- email-link sign-in ------------------------------------------------------------------
+    def send_sign_in_link_to_email(self, email: str, action_code_settings: ActionCodeSettings) -> None:
+        """Mails ``email`` a sign-in link leading to ``action_code_settings.url`` (which must
+        have ``handle_code_in_app=True``). Raises InvalidEmailError; StorageError
+        INVALID_ARGUMENT for settings the server refuses (continue URL)."""
+        with native_action_code_settings(action_code_settings) as settings:
+            library().fbs_auth_send_sign_in_link_to_email(self._handle, encode_text(email, "email"), settings)
+
+    def is_sign_in_with_email_link(self, link: str) -> bool:
+        """Whether ``link`` is an email sign-in link (``mode=signIn`` with an ``oobCode``, also
+        inside a Dynamic Link); no request is sent."""
+        return bool(library().fbs_auth_is_sign_in_with_email_link(self._handle, encode_text(link, "link")) == 1)
+
+    def sign_in_with_email_link(self, email: str, link: str) -> User:
+        """Signs in as the owner of ``email`` with the link mailed to it (a new account the
+        first time; the email is verified). Raises InvalidActionCodeError (used or unknown),
+        ExpiredActionCodeError, InvalidEmailError (another address than the link's); StorageError
+        INVALID_ARGUMENT for a link that is not a sign-in link."""
+        return self._sign_in("fbs_auth_sign_in_with_email_link", encode_text(email, "email"), encode_text(link, "link"))
 
     # -- the current user --------------------------------------------------------------------
     @property

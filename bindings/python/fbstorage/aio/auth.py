@@ -8,6 +8,7 @@ from typing import Any
 from .. import auth as sync_auth
 from .._conversion import LocalPath, encode_text
 from ..auth import AuthListener, User
+from ..action_code_settings import ActionCodeSettings, native_action_code_settings
 from ..credentials import AuthCredential, native_credential
 from . import _completion
 
@@ -132,6 +133,21 @@ class Auth:
 
     async def apply_action_code(self, code: str) -> None:
         await self._start("fbs_auth_apply_action_code_async", encode_text(code, "code"), convert=lambda: None)
+
+    async def send_sign_in_link_to_email(self, email: str, action_code_settings: ActionCodeSettings) -> None:
+        """As :meth:`fbstorage.Auth.send_sign_in_link_to_email`."""
+        with native_action_code_settings(action_code_settings) as settings:
+            # The call copies the settings before it returns: the handle may go when it has.
+            waiting = self._start("fbs_auth_send_sign_in_link_to_email_async", encode_text(email, "email"), settings,
+                                  convert=lambda: None)
+        await waiting
+
+    def is_sign_in_with_email_link(self, link: str) -> bool:
+        return self._auth.is_sign_in_with_email_link(link)
+
+    async def sign_in_with_email_link(self, email: str, link: str) -> User:
+        return await self._start("fbs_auth_sign_in_with_email_link_async", encode_text(email, "email"),
+                                 encode_text(link, "link"))
 
     async def update_profile(self, *, display_name: Any = sync_auth.UNCHANGED,
                              photo_url: Any = sync_auth.UNCHANGED) -> User:

@@ -15,6 +15,7 @@ enum AuthGuides {
         await password()
         await customToken()
         await ManageUsersGuide().run()
+        await AccountGuides.run()
     }
 
     // "Authenticate with Firebase anonymously": the sign-in, then (in its completion) the user's data.
