@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // The account lifecycle against the bundled emulator's Auth routes (both flavors): credentials,
@@ -287,5 +288,51 @@ func TestReauthenticationAndEmailAndPasswordChanges(t *testing.T) {
 		if again.UID != frank.UID || !again.IsEmailVerified {
 			t.Fatalf("%s: %+v", flavor, *again)
 		}
+	}
+}
+
+// waitUntil polls ready every 50 ms for up to 10 s: the waits below are for the wall clock itself.
+func waitUntil(t *testing.T, what string, ready func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !ready() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 10 s for %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestRequiresRecentLoginAndExpiredCodes(t *testing.T) {
+	// Production's checks with short windows: a sign-in older than 1 s is not recent; codes live 1 s.
+	e := emulatorWith(t, "production", "--auth-recent-login", "1", "--auth-oob-code-lifetime", "1")
+	a := newTestAuth(t, e)
+	address := testEmail("old")
+	user, err := a.CreateUser(background, address, "secret-1")
+	must(t, err)
+	must(t, a.SendEmailVerification(background))
+	code := oobCode(t, e, "VERIFY_EMAIL", address)
+	waitUntil(t, "the sign-in to age", func() bool { return time.Since(user.AuthTime) > 1200*time.Millisecond })
+	waitUntil(t, "the code to expire", func() bool {
+		response, err := http.Get(fmt.Sprintf("http://%s/emulator/v1/projects/demo-project/oobCodes", e.address()))
+		must(t, err)
+		defer response.Body.Close()
+		body, _ := io.ReadAll(response.Body)
+		return !strings.Contains(string(body), code)
+	})
+	expectCode(t, a.ApplyActionCode(background, code), ErrAuthExpiredActionCode, "expired code")
+	_, err = a.UpdatePassword(background, "secret-2")
+	expectCode(t, err, ErrAuthRequiresRecentLogin, "old sign-in")
+	_, err = a.UpdateEmail(background, testEmail("new"))
+	expectCode(t, err, ErrAuthRequiresRecentLogin, "old sign-in")
+	_, err = a.Reauthenticate(background, emailCredential(t, address, "secret-1"))
+	must(t, err)
+	_, err = a.UpdatePassword(background, "secret-2")
+	must(t, err)
+	must(t, a.SignOut())
+	again, err := a.SignInWithEmail(background, address, "secret-2")
+	must(t, err)
+	if again.UID != user.UID {
+		t.Fatal(again.UID)
 	}
 }

@@ -191,3 +191,35 @@ fn reauthentication_and_email_and_password_changes() {
         assert_eq!((again.uid.as_str(), again.is_email_verified), (frank.uid.as_str(), true), "{flavor}");
     }
 }
+
+/// Polls `ready` every 50 ms for up to 10 s: the waits below are for the wall clock itself.
+fn wait_until(what: &str, ready: impl Fn() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !ready() {
+        assert!(std::time::Instant::now() < deadline, "waited 10 s for {what}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn requires_recent_login_and_expired_codes() {
+    // Production's checks with short windows: a sign-in older than 1 s is not recent; codes live 1 s.
+    let emulator = Emulator::start("production", &["--auth-recent-login", "1", "--auth-oob-code-lifetime", "1"]);
+    let auth = auth(&emulator);
+    let address = email("old");
+    let user = auth.create_user(&address, "secret-1").unwrap();
+    auth.send_email_verification().unwrap();
+    let code = oob_code(&emulator, "VERIFY_EMAIL", &address);
+    let signed_in = user.auth_time.unwrap();
+    wait_until("the sign-in to age", || signed_in.elapsed().is_ok_and(|age| age.as_millis() > 1200));
+    wait_until("the code to expire", || {
+        !emulator.request("GET", "/emulator/v1/projects/demo-project/oobCodes", "").1.contains(&code)
+    });
+    assert_eq!(auth.apply_action_code(&code).unwrap_err().code, ErrorCode::AuthExpiredActionCode);
+    assert_eq!(auth.update_password("secret-2").unwrap_err().code, ErrorCode::AuthRequiresRecentLogin);
+    assert_eq!(auth.update_email(&email("new")).unwrap_err().code, ErrorCode::AuthRequiresRecentLogin);
+    auth.reauthenticate(&Credential::email(&address, "secret-1").unwrap()).unwrap();
+    auth.update_password("secret-2").unwrap();
+    auth.sign_out().unwrap();
+    assert_eq!(auth.sign_in_with_email(&address, "secret-2").unwrap().uid, user.uid);
+}
