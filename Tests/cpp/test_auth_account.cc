@@ -4,6 +4,9 @@
 // their links, as a user's click does; storage rules see the result.
 #include <nlohmann/json.hpp>
 
+#include <chrono>
+#include <thread>
+
 #include "firebase/auth.h"
 #include "fixtures.h"
 
@@ -37,16 +40,11 @@ std::vector<std::string> ProviderIds(const User& user) {
 
 class AuthAccountTest : public FlavorAuthTest {
  protected:
-  // The link of the one pending code of this kind for this email (GET .../oobCodes).
+  // The link of the one pending code of this kind for this email.
   std::string OobLink(const std::string& request_type, const std::string& email) {
-    std::string body;
-    EXPECT_EQ(emulator().Request("GET", "/emulator/v1/projects/demo-project/oobCodes", "", &body), 200);
-    std::vector<std::string> links;
-    const json pending = json::parse(body);
-    for (const auto& code : pending.at("oobCodes"))
-      if (code.at("requestType") == request_type && code.at("email") == email) links.push_back(code.at("oobLink"));
-    EXPECT_EQ(links.size(), 1u) << body;
-    return links.empty() ? std::string() : links[0];
+    std::vector<OobCode> codes = PendingOobCodes(emulator(), request_type, email);
+    EXPECT_EQ(codes.size(), 1u) << request_type << " for " << email;
+    return codes.empty() ? std::string() : codes[0].link;
   }
   // Opens a link of the emulator (what clicking it in the mail does): the HTTP status.
   long Open(const std::string& link, std::string* answer = nullptr) {
@@ -241,6 +239,43 @@ TEST_P(AuthAccountTest, EmailAndPasswordChanges) {
   auth->SignOut();
   EXPECT_EQ(Succeeded(auth->SignInWithEmailAndPassword("gil3@example.com", "secret-2")).user.uid(), gil.uid());
   EXPECT_TRUE(auth->current_user().is_email_verified());
+}
+
+// Polls ready every 50 ms for up to 10 s: the wait below is for the wall clock itself.
+bool WaitUntil(const std::function<bool()>& ready) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!ready()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return true;
+}
+
+// Production's check with a short window: a sign-in older than 1 s is not recent (the
+// firebase-tools flavor, as its Auth emulator, never asks).
+TEST(AuthRecentLogin, SensitiveChangesNeedARecentSignIn) {
+  Emulator emulator("production", {"--auth-recent-login", "1"});
+  firebase::AppOptions options;
+  options.set_api_key("test-api-key");
+  options.set_project_id("demo-project");
+  firebase::App* app = firebase::App::Create(options, "recent-login");
+  firebase::auth::Auth* auth = firebase::auth::Auth::GetAuth(app);
+  auth->UseEmulator(emulator.host(), static_cast<uint32_t>(emulator.port()));
+  User user = Succeeded(auth->CreateUserWithEmailAndPassword("old@example.com", "secret-1")).user;
+  const uint64_t signed_in = user.metadata().last_sign_in_timestamp;
+  EXPECT_TRUE(WaitUntil([&] {
+    auto now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch());
+    return static_cast<uint64_t>(now.count()) > signed_in + 1200;
+  }));
+  EXPECT_EQ(Completed(user.UpdatePassword("secret-2")).error(), firebase::auth::kAuthErrorRequiresRecentLogin);
+  EXPECT_EQ(Completed(user.SendEmailVerificationBeforeUpdatingEmail("new@example.com")).error(),
+            firebase::auth::kAuthErrorRequiresRecentLogin);
+  EXPECT_EQ(Completed(user.Delete()).error(), firebase::auth::kAuthErrorRequiresRecentLogin);
+  Future<void> again = user.Reauthenticate(EmailAuthProvider::GetCredential("old@example.com", "secret-1"));
+  EXPECT_EQ(Completed(again).error(), 0) << again.error_message();
+  EXPECT_EQ(Completed(user.UpdatePassword("secret-2")).error(), 0);
+  delete auth;
+  delete app;
 }
 
 }  // namespace
