@@ -690,6 +690,8 @@ class UserView {
   std::optional<std::string> display_name() const { return detail::to_optional(fbs_user_display_name(u_)); }
   std::optional<std::string> photo_url() const { return detail::to_optional(fbs_user_photo_url(u_)); }
   bool is_anonymous() const { return fbs_user_is_anonymous(u_) == 1; }
+  // As of the ID token, or the last reload or account change.
+  bool is_email_verified() const { return fbs_user_is_email_verified(u_) == 1; }
   // "anonymous", "password", "custom", ...
   std::string sign_in_provider() const { return detail::to_string(fbs_user_sign_in_provider(u_)); }
   // Credentials: never log them.
@@ -714,6 +716,35 @@ class UserView {
 class User : public detail::OwningView<UserView, fbs_user, fbs_user_free> {
  public:
   using OwningView::OwningView;
+};
+
+// What a user proves who they are with (the SDKs' AuthCredential): immutable, shareable.
+// Secrets stay inside the C handle: never in messages or logs.
+class Credential {
+ public:
+  // An email and password (EmailAuthProvider).
+  static Credential email(std::string_view email, std::string_view password) {
+    detail::CString e(email), p(password);
+    return make([&](fbs_credential** out) { return fbs_credential_email(e.get(), p.get(), out); });
+  }
+  // An identity provider's ID token and/or access token ("google.com", "github.com", ...).
+  static Credential idp(std::string_view provider_id, std::optional<std::string_view> id_token,
+                        std::optional<std::string_view> access_token) {
+    detail::CString provider(provider_id);
+    detail::OptionalCString id(id_token), access(access_token);
+    return make([&](fbs_credential** out) { return fbs_credential_idp(provider.get(), id.get(), access.get(), out); });
+  }
+  const fbs_credential* handle() const { return detail::require(c_.get()); }
+
+ private:
+  explicit Credential(fbs_credential* c) noexcept : c_(c) {}
+  template <class Make>
+  static Credential make(Make call) {
+    fbs_credential* c = nullptr;
+    detail::check(call(&c));
+    return Credential(c);
+  }
+  detail::Owned<fbs_credential, fbs_credential_free> c_;
 };
 
 // Firebase Auth for one app (Web API key, project id). Sign-in calls block; the *_async forms
@@ -812,6 +843,116 @@ class Auth {
       return fbs_auth_update_profile_async(handle(), name.get(), photo.get(), &Auth::on_user, ud);
     });
   }
+  // The account lifecycle (fbstorage/auth.h): each call on the current user answers it updated.
+  User sign_in_with_credential(const Credential& credential) {
+    return sign_in([&](fbs_user** u) { return fbs_auth_sign_in_with_credential(handle(), credential.handle(), u); });
+  }
+  User link_with_credential(const Credential& credential) {
+    return sign_in([&](fbs_user** u) { return fbs_auth_link_with_credential(handle(), credential.handle(), u); });
+  }
+  User reauthenticate(const Credential& credential) {
+    return sign_in([&](fbs_user** u) { return fbs_auth_reauthenticate(handle(), credential.handle(), u); });
+  }
+  User unlink(std::string_view provider_id) {
+    detail::CString p(provider_id);
+    return sign_in([&](fbs_user** u) { return fbs_auth_unlink(handle(), p.get(), u); });
+  }
+  User update_email(std::string_view email) {
+    detail::CString e(email);
+    return sign_in([&](fbs_user** u) { return fbs_auth_update_email(handle(), e.get(), u); });
+  }
+  User update_password(std::string_view password) {
+    detail::CString p(password);
+    return sign_in([&](fbs_user** u) { return fbs_auth_update_password(handle(), p.get(), u); });
+  }
+  User reload() {
+    return sign_in([&](fbs_user** u) { return fbs_auth_reload(handle(), u); });
+  }
+  void send_email_verification() { detail::check(fbs_auth_send_email_verification(handle())); }
+  void verify_before_update_email(std::string_view email) {
+    detail::check(fbs_auth_verify_before_update_email(handle(), detail::CString(email).get()));
+  }
+  void send_password_reset_email(std::string_view email) {
+    detail::check(fbs_auth_send_password_reset_email(handle(), detail::CString(email).get()));
+  }
+  // The email a password-reset code is for.
+  std::string verify_password_reset_code(std::string_view code) {
+    char* email = nullptr;
+    detail::check(fbs_auth_verify_password_reset_code(handle(), detail::CString(code).get(), &email));
+    return detail::take_string(email);
+  }
+  void confirm_password_reset(std::string_view code, std::string_view new_password) {
+    detail::check(fbs_auth_confirm_password_reset(handle(), detail::CString(code).get(), detail::CString(new_password).get()));
+  }
+  void apply_action_code(std::string_view code) {
+    detail::check(fbs_auth_apply_action_code(handle(), detail::CString(code).get()));
+  }
+
+  void sign_in_with_credential_async(const Credential& credential, detail::Completion<UserView> done) {
+    detail::start_async(std::move(done), [&](void* ud) {
+      return fbs_auth_sign_in_with_credential_async(handle(), credential.handle(), &Auth::on_user, ud);
+    });
+  }
+  void link_with_credential_async(const Credential& credential, detail::Completion<UserView> done) {
+    detail::start_async(std::move(done), [&](void* ud) {
+      return fbs_auth_link_with_credential_async(handle(), credential.handle(), &Auth::on_user, ud);
+    });
+  }
+  void reauthenticate_async(const Credential& credential, detail::Completion<UserView> done) {
+    detail::start_async(std::move(done), [&](void* ud) {
+      return fbs_auth_reauthenticate_async(handle(), credential.handle(), &Auth::on_user, ud);
+    });
+  }
+  void unlink_async(std::string_view provider_id, detail::Completion<UserView> done) {
+    detail::CString p(provider_id);
+    detail::start_async(std::move(done), [&](void* ud) { return fbs_auth_unlink_async(handle(), p.get(), &Auth::on_user, ud); });
+  }
+  void update_email_async(std::string_view email, detail::Completion<UserView> done) {
+    detail::CString e(email);
+    detail::start_async(std::move(done), [&](void* ud) { return fbs_auth_update_email_async(handle(), e.get(), &Auth::on_user, ud); });
+  }
+  void update_password_async(std::string_view password, detail::Completion<UserView> done) {
+    detail::CString p(password);
+    detail::start_async(std::move(done),
+               [&](void* ud) { return fbs_auth_update_password_async(handle(), p.get(), &Auth::on_user, ud); });
+  }
+  void reload_async(detail::Completion<UserView> done) {
+    detail::start_async(std::move(done), [&](void* ud) { return fbs_auth_reload_async(handle(), &Auth::on_user, ud); });
+  }
+  void send_email_verification_async(detail::Completion<void> done) {
+    detail::start_async(std::move(done),
+                        [&](void* ud) { return fbs_auth_send_email_verification_async(handle(), &Auth::on_done, ud); });
+  }
+  void verify_before_update_email_async(std::string_view email, detail::Completion<void> done) {
+    detail::CString e(email);
+    detail::start_async(std::move(done), [&](void* ud) {
+      return fbs_auth_verify_before_update_email_async(handle(), e.get(), &Auth::on_done, ud);
+    });
+  }
+  void send_password_reset_email_async(std::string_view email, detail::Completion<void> done) {
+    detail::CString e(email);
+    detail::start_async(std::move(done), [&](void* ud) {
+      return fbs_auth_send_password_reset_email_async(handle(), e.get(), &Auth::on_done, ud);
+    });
+  }
+  void verify_password_reset_code_async(std::string_view code, detail::Completion<std::string> done) {
+    detail::CString c(code);
+    detail::start_async(std::move(done), [&](void* ud) {
+      return fbs_auth_verify_password_reset_code_async(handle(), c.get(), &Auth::on_string, ud);
+    });
+  }
+  void confirm_password_reset_async(std::string_view code, std::string_view new_password, detail::Completion<void> done) {
+    detail::CString c(code), p(new_password);
+    detail::start_async(std::move(done), [&](void* ud) {
+      return fbs_auth_confirm_password_reset_async(handle(), c.get(), p.get(), &Auth::on_done, ud);
+    });
+  }
+  void apply_action_code_async(std::string_view code, detail::Completion<void> done) {
+    detail::CString c(code);
+    detail::start_async(std::move(done),
+                        [&](void* ud) { return fbs_auth_apply_action_code_async(handle(), c.get(), &Auth::on_done, ud); });
+  }
+
   // nullopt when signed out.
   std::optional<User> current_user() const {
     fbs_user* u = nullptr;
@@ -825,7 +966,7 @@ class Auth {
   }
   void id_token_async(bool force_refresh, detail::Completion<std::string> done) {
     detail::start_async(std::move(done), [&](void* ud) {
-      return fbs_auth_get_id_token_async(handle(), force_refresh ? 1 : 0, &Auth::on_token, ud);
+      return fbs_auth_get_id_token_async(handle(), force_refresh ? 1 : 0, &Auth::on_string, ud);
     });
   }
 
@@ -875,7 +1016,7 @@ class Auth {
   static void on_done(int status, void* ud) noexcept {
     detail::complete<void>(ud, status == FBS_OK ? Result<void>() : Result<void>(detail::last_error(status)));
   }
-  static void on_token(int status, const char* token, void* ud) noexcept {
+  static void on_string(int status, const char* token, void* ud) noexcept {
     if (status != FBS_OK) return detail::complete<std::string>(ud, detail::last_error(status));
     detail::complete<std::string>(ud, detail::to_string(token));
   }

@@ -34,7 +34,7 @@ size_t Append(char* data, size_t size, size_t count, void* out) {
 
 }  // namespace
 
-Emulator::Emulator(std::string flavor) : flavor_(std::move(flavor)) {
+Emulator::Emulator(std::string flavor, const std::vector<std::string>& extra) : flavor_(std::move(flavor)) {
   const char* python = getenv("FBS_PYTHON") ? getenv("FBS_PYTHON") : "python3";
   char log_template[] = "/tmp/fbstorage-cpp-emulator-XXXXXX";
   int log_fd = mkstemp(log_template);
@@ -50,6 +50,7 @@ Emulator::Emulator(std::string flavor) : flavor_(std::move(flavor)) {
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);  // stopped with its children
   std::vector<std::string> args = {python, "-m", "fbstorage.emulator", "--host", "127.0.0.1",
                                    "--port", "0", "--flavor", flavor_};
+  args.insert(args.end(), extra.begin(), extra.end());
   std::vector<char*> argv;
   for (auto& arg : args) argv.push_back(&arg[0]);
   argv.push_back(nullptr);

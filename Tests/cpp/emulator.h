@@ -5,13 +5,14 @@
 #include <sys/types.h>
 
 #include <string>
+#include <vector>
 
-// `python -m fbstorage.emulator --host 127.0.0.1 --port 0 --flavor F` (FBS_PYTHON, PYTHONPATH
-// from the environment), started by the constructor (it throws when no READY line comes within
+// `python -m fbstorage.emulator --host 127.0.0.1 --port 0 --flavor F [extra...]` (FBS_PYTHON,
+// PYTHONPATH from the environment), started by the constructor (it throws when no READY line comes within
 // 30 s) and stopped by the destructor. Its Auth routes are served on the same port.
 class Emulator {
  public:
-  explicit Emulator(std::string flavor);
+  explicit Emulator(std::string flavor, const std::vector<std::string>& extra = {});
   ~Emulator();
   Emulator(const Emulator&) = delete;
   Emulator& operator=(const Emulator&) = delete;

@@ -1,6 +1,7 @@
 // fixtures.cc — see fixtures.h; main() runs the suite with both emulators started once.
 #include "fixtures.h"
 
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <cstdio>
@@ -16,6 +17,17 @@ std::map<std::string, std::unique_ptr<Emulator>>& Emulators() {
 }
 int app_serial = 0;
 }  // namespace
+
+std::vector<OobCode> PendingOobCodes(const Emulator& emulator, const std::string& request_type, const std::string& email) {
+  std::string body;
+  EXPECT_EQ(emulator.Request("GET", "/emulator/v1/projects/demo-project/oobCodes", "", &body), 200) << body;
+  std::vector<OobCode> codes;
+  const nlohmann::json pending = nlohmann::json::parse(body);
+  for (const auto& code : pending.at("oobCodes"))
+    if (code.at("requestType") == request_type && code.at("email") == email)
+      codes.push_back({code.at("oobCode").get<std::string>(), code.at("oobLink").get<std::string>()});
+  return codes;
+}
 
 const Emulator& EmulatorFor(const std::string& flavor) {
   auto& emulator = Emulators()[flavor];

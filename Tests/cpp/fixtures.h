@@ -26,6 +26,14 @@ const Emulator& EmulatorFor(const std::string& flavor);
 // Handles and strings of the library the process holds now (handle_count.cc).
 long LiveHandles();
 
+// An email action code the emulator holds, and the link the mail carries.
+struct OobCode {
+  std::string code, link;
+};
+// The pending codes of this kind ("VERIFY_EMAIL", ...) for this email (GET
+// /emulator/v1/projects/demo-project/oobCodes).
+std::vector<OobCode> PendingOobCodes(const Emulator& emulator, const std::string& request_type, const std::string& email);
+
 // n pseudo-random bytes, the same for the same seed.
 std::string RandomBytes(size_t n, unsigned seed);
 

@@ -306,3 +306,57 @@ service firebase.storage { match /b/{bucket}/o { match /users/{uid}/{f=**} { all
   EXPECT_THROW(auth.id_token(), fbstorage::Error);
   storage.use_auth(nullptr);
 }
+
+TEST_P(HppTest, AccountLifecycleBlockingAndAsync) {
+  fbstorage::Auth auth("test-api-key", "demo-project");
+  auth.use_emulator(emulator().host(), emulator().port());
+  EXPECT_THROW(fbstorage::Credential::email("", "secret-1"), fbstorage::Error);
+  EXPECT_THROW(fbstorage::Credential::idp("google.com", std::nullopt, std::nullopt), fbstorage::Error);
+  fbstorage::User anonymous = auth.sign_in_anonymously();
+  fbstorage::User linked = auth.link_with_credential(fbstorage::Credential::email("hana@example.com", "secret-1"));
+  EXPECT_EQ(linked.uid(), anonymous.uid());
+  EXPECT_FALSE(linked.is_email_verified());
+  auth.send_email_verification();
+  auth.apply_action_code(PendingOobCodes(emulator(), "VERIFY_EMAIL", "hana@example.com").at(0).code);
+  EXPECT_TRUE(auth.reload().is_email_verified());
+  try {
+    auth.link_with_credential(fbstorage::Credential::email("hana@example.com", "secret-1"));
+    FAIL() << "no exception";
+  } catch (const fbstorage::Error& e) {
+    EXPECT_EQ(e.code(), FBS_ERR_AUTH_PROVIDER_ALREADY_LINKED);
+  }
+  EXPECT_EQ(auth.update_password("secret-2").uid(), anonymous.uid());
+  EXPECT_EQ(auth.update_email("hana2@example.com").email(), "hana2@example.com");
+  EXPECT_EQ(auth.reauthenticate(fbstorage::Credential::email("hana2@example.com", "secret-2")).uid(), anonymous.uid());
+  auth.verify_before_update_email("hana3@example.com");
+  EXPECT_EQ(PendingOobCodes(emulator(), "VERIFY_AND_CHANGE_EMAIL", "hana2@example.com").size(), 1u);
+
+  auth.sign_out();
+  auth.send_password_reset_email("hana2@example.com");
+  std::string code = PendingOobCodes(emulator(), "PASSWORD_RESET", "hana2@example.com").at(0).code;
+  EXPECT_EQ(auth.verify_password_reset_code(code), "hana2@example.com");
+  auth.confirm_password_reset(code, "secret-3");
+  EXPECT_EQ(auth.sign_in_with_credential(fbstorage::Credential::email("hana2@example.com", "secret-3")).uid(),
+            anonymous.uid());
+
+  // The async forms complete on the auth's callback thread; the credential may go at once.
+  Signal unlinked, checked;
+  auth.unlink_async("password", [&](fbstorage::Result<fbstorage::UserView> result) {
+    EXPECT_TRUE(result.ok());
+    EXPECT_EQ(result.ok() ? result.value().uid() : "", anonymous.uid());
+    unlinked.Raise();
+  });
+  ASSERT_TRUE(unlinked.WaitFor());
+  auth.verify_password_reset_code_async(code, [&](fbstorage::Result<std::string> result) {
+    EXPECT_EQ(result.error() ? result.error()->code() : 0, FBS_ERR_AUTH_INVALID_ACTION_CODE);
+    checked.Raise();
+  });
+  ASSERT_TRUE(checked.WaitFor());
+  Signal signed_in;
+  auth.sign_in_with_credential_async(fbstorage::Credential::idp("google.com", R"({"sub": "hana-g"})", std::nullopt),
+                                     [&](fbstorage::Result<fbstorage::UserView> result) {
+                                       EXPECT_EQ(result.ok() ? result.value().sign_in_provider() : "", "google.com");
+                                       signed_in.Raise();
+                                     });
+  ASSERT_TRUE(signed_in.WaitFor());
+}

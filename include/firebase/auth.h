@@ -1,6 +1,7 @@
 // firebase/auth.h — firebase::auth::Auth, as the Firebase C++ SDK declares it
-// (auth/src/include/firebase/auth.h), for the sign-in flows fbstorage's core implements:
-// anonymous, email/password (create and sign in), custom token, sign-out, ID tokens, listeners.
+// (auth/src/include/firebase/auth.h), for the flows fbstorage's core implements: anonymous,
+// email/password (create and sign in), custom token, credentials (email/password, identity
+// providers' tokens), password reset, sign-out, ID tokens, listeners.
 //
 // One Auth per App (GetAuth; deleted by `delete`). Deleting its App tears it down (listeners
 // removed, current_user() invalid, its calls fail with kAuthErrorFailure): the object stays
@@ -42,6 +43,22 @@ class Auth {
   Future<AuthResult> SignInWithEmailAndPasswordLastResult() const;
   Future<AuthResult> CreateUserWithEmailAndPassword(const char* email, const char* password);
   Future<AuthResult> CreateUserWithEmailAndPasswordLastResult() const;
+
+  // Signs in with a credential (EmailAuthProvider, GoogleAuthProvider, OAuthProvider, ...): an
+  // identity provider's user gets an account the first time. Errors: kAuthErrorWrongPassword,
+  // kAuthErrorUserNotFound, kAuthErrorUserDisabled, kAuthErrorInvalidCredential,
+  // kAuthErrorAccountExistsWithDifferentCredentials (the email's account signs in another way:
+  // sign in to it, then link), kAuthErrorMissingEmail/kAuthErrorMissingPassword (an invalid
+  // Credential). The SDK declares no LastResult for SignInWithCredential.
+  Future<User> SignInWithCredential(const Credential& credential);
+  Future<AuthResult> SignInAndRetrieveDataWithCredential(const Credential& credential);
+  Future<AuthResult> SignInAndRetrieveDataWithCredentialLastResult() const;
+
+  // Mails a password-reset code for the account of `email` (an Auth emulator lists it at
+  // GET /emulator/v1/projects/{project}/oobCodes). Errors: kAuthErrorUserNotFound,
+  // kAuthErrorInvalidEmail.
+  Future<void> SendPasswordResetEmail(const char* email);
+  Future<void> SendPasswordResetEmailLastResult() const;
 
   void SignOut();
 

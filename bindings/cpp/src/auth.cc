@@ -31,6 +31,13 @@ int MapError(int fbs_code) {
     case FBS_ERR_AUTH_INVALID_REFRESH_TOKEN: return kAuthErrorInvalidUserToken;
     case FBS_ERR_AUTH_NO_USER: return kAuthErrorNoSignedInUser;
     case FBS_ERR_AUTH_REQUIRES_RECENT_LOGIN: return kAuthErrorRequiresRecentLogin;
+    case FBS_ERR_AUTH_CREDENTIAL_ALREADY_IN_USE: return kAuthErrorCredentialAlreadyInUse;
+    case FBS_ERR_AUTH_PROVIDER_ALREADY_LINKED: return kAuthErrorProviderAlreadyLinked;
+    case FBS_ERR_AUTH_INVALID_ACTION_CODE: return kAuthErrorInvalidActionCode;
+    case FBS_ERR_AUTH_EXPIRED_ACTION_CODE: return kAuthErrorExpiredActionCode;
+    case FBS_ERR_AUTH_INVALID_CREDENTIAL: return kAuthErrorInvalidCredential;
+    case FBS_ERR_AUTH_ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL: return kAuthErrorAccountExistsWithDifferentCredentials;
+    case FBS_ERR_AUTH_USER_MISMATCH: return kAuthErrorUserMismatch;
     case FBS_ERR_RETRY_LIMIT_EXCEEDED: return kAuthErrorNetworkRequestFailed;
     case FBS_ERR_CANCELLED: return kAuthErrorCancelled;
     case FBS_ERR_INVALID_ARGUMENT: return kAuthErrorInvalidParameter;
@@ -57,19 +64,28 @@ std::mutex& ListenersMutex() {
 
 // A sign-in flow as a Future<AuthResult>; fails once the Auth is torn down.
 template <class Start>
+Future<AuthResult> SignIn(const std::shared_ptr<internal::AuthInternal>& auth, Start start) {
+  auto core = auth->core();
+  if (!core) return firebase::internal::FailedFuture<AuthResult>(kAuthErrorFailure, internal::kAuthDeletedMessage);
+  std::weak_ptr<internal::AuthInternal> weak = auth;
+  return RunOperation<AuthResult, fbstorage::UserView>(
+      internal::MapError, [&](auto done) { start(*core, done); },
+      [weak](const fbstorage::UserView& user) { return internal::MakeAuthResult(weak, user); });
+}
+
+template <class Start>
 Future<AuthResult> SignIn(const std::shared_ptr<internal::AuthInternal>& auth,
                           firebase::internal::LastResult<AuthResult>& last, Start start) {
-  auto core = auth->core();
-  if (!core) return last.set(firebase::internal::FailedFuture<AuthResult>(kAuthErrorFailure, internal::kAuthDeletedMessage));
-  std::weak_ptr<internal::AuthInternal> weak = auth;
-  return last.set(RunOperation<AuthResult, fbstorage::UserView>(
-      internal::MapError, [&](auto done) { start(*core, done); },
-      [weak](const fbstorage::UserView& user) {
-        AuthResult result;
-        result.user = internal::MakeUser(weak.lock(), &user);
-        result.additional_user_info.provider_id = user.sign_in_provider();
-        return result;
-      }));
+  return last.set(SignIn(auth, start));
+}
+
+// Signs in with a credential; an invalid one fails at once with the error its provider noted.
+Future<AuthResult> SignInWith(const std::shared_ptr<internal::AuthInternal>& auth, const Credential& credential) {
+  int error = 0;
+  std::string message;
+  const fbstorage::Credential* core = internal::CoreCredential(credential, &error, &message);
+  if (!core) return firebase::internal::FailedFuture<AuthResult>(error, message);
+  return SignIn(auth, [core](fbstorage::Auth& a, auto done) { a.sign_in_with_credential_async(*core, done); });
 }
 
 void Report(const char* what, const char* message) { std::fprintf(stderr, "firebase::auth::Auth::%s: %s\n", what, message); }
@@ -217,6 +233,35 @@ Future<AuthResult> Auth::SignInWithCustomToken(const char* custom_token) {
   return SignIn(internal_, internal_->custom_token_result,
                 [&](fbstorage::Auth& auth, auto done) { auth.sign_in_with_custom_token_async(token, done); });
 }
+
+Future<User> Auth::SignInWithCredential(const Credential& credential) {
+  firebase::internal::Promise<User> promise;
+  SignInWith(internal_, credential).OnCompletion([promise](const Future<AuthResult>& done) {
+    if (done.error()) return promise.Fail(done.error(), done.error_message());
+    promise.Succeed(done.result()->user);
+  });
+  return promise.future();
+}
+
+Future<AuthResult> Auth::SignInAndRetrieveDataWithCredential(const Credential& credential) {
+  return internal_->credential_result.set(SignInWith(internal_, credential));
+}
+
+Future<AuthResult> Auth::SignInAndRetrieveDataWithCredentialLastResult() const {
+  return internal_->credential_result.get();
+}
+
+Future<void> Auth::SendPasswordResetEmail(const char* email) {
+  auto core = internal_->core();
+  if (!core)
+    return internal_->password_reset_result.set(
+        firebase::internal::FailedFuture<void>(kAuthErrorFailure, internal::kAuthDeletedMessage));
+  std::string address = email ? email : "";
+  return internal_->password_reset_result.set(RunOperation<void, void>(
+      internal::MapError, [&](auto done) { core->send_password_reset_email_async(address, done); }, [] {}));
+}
+
+Future<void> Auth::SendPasswordResetEmailLastResult() const { return internal_->password_reset_result.get(); }
 
 Future<AuthResult> Auth::SignInAnonymouslyLastResult() const { return internal_->anonymous_result.get(); }
 Future<AuthResult> Auth::SignInWithEmailAndPasswordLastResult() const { return internal_->email_result.get(); }

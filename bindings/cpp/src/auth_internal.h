@@ -4,6 +4,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "firebase/auth.h"
 #include "internal.h"
@@ -20,6 +21,18 @@ struct UserProfileData {
   bool anonymous = false;
   bool email_verified = false;
   int64_t auth_time_ms = 0;
+  std::vector<UserInfoInterface> providers;  // from the ID token's firebase.identities
+  bool operator==(const UserProfileData& other) const;
+  // A provider_data() entry.
+  static UserInfoInterface Provider(std::string provider_id, std::string uid, std::string email);
+};
+
+// A Credential's content: the fbstorage credential, or why the provider refused to make one.
+struct CredentialData {
+  std::string provider;
+  std::shared_ptr<const fbstorage::Credential> core;  // null when invalid
+  int error = kAuthErrorNone;                          // when invalid: the AuthError of using it
+  std::string message;
 };
 
 // An Auth's state, shared by the Auth and its Users. TearDown() (deleting the Auth or its App)
@@ -39,9 +52,16 @@ class AuthInternal {
 
   Auth* const owner;  // compared, never dereferenced after ~Auth
   const std::shared_ptr<firebase::internal::AppInternal> registry;
-  firebase::internal::LastResult<AuthResult> custom_token_result, anonymous_result, email_result, create_user_result;
+  // The current user's profile when it is the account `uid` (else null); the same object while
+  // nothing it shows changes, so that a User's provider_data() stays one vector.
+  std::shared_ptr<const UserProfileData> CurrentProfile(const std::string& uid);
+
+  firebase::internal::LastResult<AuthResult> custom_token_result, anonymous_result, email_result, create_user_result,
+      credential_result, link_result, unlink_result, reauthenticate_data_result;
   firebase::internal::LastResult<std::string> token_result;
-  firebase::internal::LastResult<void> delete_result, update_profile_result;
+  firebase::internal::LastResult<void> delete_result, update_profile_result, password_reset_result,
+      reauthenticate_result, update_email_result, update_password_result, send_verification_result,
+      verify_before_update_result, reload_result;
   std::mutex mutex;  // guards the listener maps
   std::map<AuthStateListener*, fbstorage::Auth::ListenerId> state_listeners;
   std::map<IdTokenListener*, fbstorage::Auth::ListenerId> id_token_listeners;
@@ -49,6 +69,8 @@ class AuthInternal {
  private:
   mutable std::mutex core_mutex_;
   std::shared_ptr<fbstorage::Auth> core_;
+  std::mutex profile_mutex_;
+  std::shared_ptr<const UserProfileData> profile_;  // the last CurrentProfile()
 };
 
 // What a message says of an Auth torn down by its deletion or its App's.
@@ -56,6 +78,13 @@ extern const char kAuthDeletedMessage[];
 
 // A User snapshot of an fbstorage user (invalid for nullptr).
 User MakeUser(const std::shared_ptr<AuthInternal>& auth, const fbstorage::UserView* user);
+std::shared_ptr<const UserProfileData> MakeProfile(const fbstorage::UserView& user);
+
+// An AuthResult of an fbstorage user, as the sign-in and account calls answer.
+AuthResult MakeAuthResult(const std::weak_ptr<AuthInternal>& auth, const fbstorage::UserView& user);
+
+// The credential's fbstorage credential, or the error (AuthError, message) of using an invalid one.
+const fbstorage::Credential* CoreCredential(const Credential& credential, int* error, std::string* message);
 
 }  // namespace internal
 }  // namespace auth

@@ -1,5 +1,10 @@
-// user.cc — firebase::auth::User: a profile snapshot, with the token and delete calls of its Auth.
+// user.cc — firebase::auth::User: the Auth's current user as long as it is the same account, with
+// the account calls of its Auth.
 #include "firebase/auth/user.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 #include "auth_internal.h"
 
@@ -7,47 +12,121 @@ namespace firebase {
 namespace auth {
 
 using firebase::internal::RunOperation;
+using nlohmann::json;
 
 namespace internal {
 
-// Whether the ID token's claims (a JSON object from the core) have "name": true.
-bool HasTrueClaim(const std::string& claims, const std::string& name) {
-  size_t at = claims.find("\"" + name + "\"");
-  if (at == std::string::npos) return false;
-  at = claims.find_first_not_of(" \t\r\n", at + name.size() + 2);
-  if (at == std::string::npos || claims[at] != ':') return false;
-  at = claims.find_first_not_of(" \t\r\n", at + 1);
-  return at != std::string::npos && claims.compare(at, 4, "true") == 0;
+UserInfoInterface UserProfileData::Provider(std::string provider_id, std::string uid, std::string email) {
+  UserInfoInterface info;
+  info.provider_id_ = std::move(provider_id);
+  info.uid_ = std::move(uid);
+  info.email_ = std::move(email);
+  return info;
+}
+
+bool UserProfileData::operator==(const UserProfileData& other) const {
+  auto same = [](const UserInfoInterface& a, const UserInfoInterface& b) {
+    return a.provider_id() == b.provider_id() && a.uid() == b.uid() && a.email() == b.email();
+  };
+  return uid == other.uid && email == other.email && display_name == other.display_name &&
+         photo_url == other.photo_url && anonymous == other.anonymous && email_verified == other.email_verified &&
+         auth_time_ms == other.auth_time_ms &&
+         std::equal(providers.begin(), providers.end(), other.providers.begin(), other.providers.end(), same);
+}
+
+namespace {
+
+// firebase.identities of the ID token's claims: {"email": [address], "google.com": [uid], ...};
+// the "email" entry is the password provider's.
+std::vector<UserInfoInterface> Providers(const std::string& claims_json) {
+  std::vector<UserInfoInterface> providers;
+  json claims = json::parse(claims_json, nullptr, false);
+  if (!claims.is_object() || !claims.contains("firebase") || !claims["firebase"].is_object()) return providers;
+  const json& identities = claims["firebase"].value("identities", json::object());
+  if (!identities.is_object()) return providers;
+  for (const auto& [provider, ids] : identities.items()) {
+    if (!ids.is_array() || ids.empty() || !ids[0].is_string()) continue;
+    std::string id = ids[0].get<std::string>();
+    if (provider == "email")
+      providers.push_back(UserProfileData::Provider(EmailAuthProvider::kProviderId, id, id));
+    else
+      providers.push_back(UserProfileData::Provider(provider, id, std::string()));
+  }
+  return providers;
+}
+
+}  // namespace
+
+std::shared_ptr<const UserProfileData> MakeProfile(const fbstorage::UserView& user) {
+  auto profile = std::make_shared<UserProfileData>();
+  profile->uid = user.uid();
+  profile->email = user.email().value_or("");
+  profile->display_name = user.display_name().value_or("");
+  profile->photo_url = user.photo_url().value_or("");
+  profile->anonymous = user.is_anonymous();
+  profile->auth_time_ms = user.auth_time_ms().value_or(0);
+  profile->email_verified = user.is_email_verified();
+  profile->providers = Providers(user.claims_json());
+  return profile;
 }
 
 User MakeUser(const std::shared_ptr<AuthInternal>& auth, const fbstorage::UserView* user) {
   if (!user) return User();
-  auto profile = std::make_shared<UserProfileData>();
-  profile->uid = user->uid();
-  profile->email = user->email().value_or("");
-  profile->display_name = user->display_name().value_or("");
-  profile->photo_url = user->photo_url().value_or("");
-  profile->anonymous = user->is_anonymous();
-  profile->auth_time_ms = user->auth_time_ms().value_or(0);
-  profile->email_verified = HasTrueClaim(user->claims_json(), "email_verified");
-  return User(auth, std::move(profile));
+  return User(auth, MakeProfile(*user));
+}
+
+AuthResult MakeAuthResult(const std::weak_ptr<AuthInternal>& auth, const fbstorage::UserView& user) {
+  AuthResult result;
+  result.user = MakeUser(auth.lock(), &user);
+  result.additional_user_info.provider_id = user.sign_in_provider();
+  return result;
+}
+
+std::shared_ptr<const UserProfileData> AuthInternal::CurrentProfile(const std::string& uid) {
+  auto core = this->core();
+  std::optional<fbstorage::User> user;
+  try {
+    if (core) user = core->current_user();
+  } catch (const fbstorage::Error&) {
+  }
+  if (!user || user->uid() != uid) return nullptr;
+  auto profile = MakeProfile(*user);
+  std::lock_guard<std::mutex> lock(profile_mutex_);
+  if (!profile_ || !(*profile_ == *profile)) profile_ = std::move(profile);
+  return profile_;
 }
 
 }  // namespace internal
 
 namespace {
-const internal::UserProfileData& NoOne() {
+// What a User without a profile (no one signed in) shows.
+const internal::UserProfileData& Or(const std::shared_ptr<const internal::UserProfileData>& shown) {
   static const internal::UserProfileData no_one;
-  return no_one;
+  return shown ? *shown : no_one;
 }
 }  // namespace
 
-User::User() {}
+User::User() : mutex_(std::make_shared<std::mutex>()) {}
 User::User(std::shared_ptr<internal::AuthInternal> auth, std::shared_ptr<const internal::UserProfileData> profile)
-    : auth_(std::move(auth)), profile_(std::move(profile)) {}
-User::User(const User&) = default;
-User& User::operator=(const User&) = default;
+    : auth_(std::move(auth)), mutex_(std::make_shared<std::mutex>()), profile_(std::move(profile)) {}
+User::User(const User& other) : auth_(other.auth_), mutex_(std::make_shared<std::mutex>()), profile_(other.Shown()) {}
+User& User::operator=(const User& other) {
+  if (this == &other) return *this;
+  auto shown = other.Shown();
+  std::lock_guard<std::mutex> lock(*mutex_);
+  auth_ = other.auth_;
+  profile_ = std::move(shown);
+  return *this;
+}
 User::~User() {}
+
+std::shared_ptr<const internal::UserProfileData> User::Shown() const {
+  std::lock_guard<std::mutex> lock(*mutex_);
+  if (!profile_) return nullptr;
+  if (auto owner = auth_.lock())
+    if (auto current = owner->CurrentProfile(profile_->uid)) profile_ = std::move(current);
+  return profile_;
+}
 
 bool User::operator==(const User& other) const {
   return uid() == other.uid() && !auth_.owner_before(other.auth_) && !other.auth_.owner_before(auth_);
@@ -56,74 +135,185 @@ bool User::operator!=(const User& other) const { return !(*this == other); }
 
 bool User::is_valid() const {
   auto owner = auth_.lock();
+  std::lock_guard<std::mutex> lock(*mutex_);
   return profile_ && owner && owner->core();
 }
 
 namespace {
+
 template <class T>
 Future<T> NoUser() {
   return firebase::internal::FailedFuture<T>(kAuthErrorNoSignedInUser, "no user is signed in (or its Auth was deleted)");
 }
+
+template <class T>
+using LastOf = firebase::internal::LastResult<T> internal::AuthInternal::*;
+
+// An account call on the Auth's current user: start(core, completion) with a completion of
+// fbstorage value V, converted to the Future's T; the Future becomes the call's LastResult.
+template <class T, class V, class Start, class Convert>
+Future<T> OnCurrentUser(const std::weak_ptr<internal::AuthInternal>& auth, bool valid, LastOf<T> last, Start start,
+                        Convert convert) {
+  auto owner = auth.lock();
+  auto core = owner ? owner->core() : nullptr;
+  if (!core || !valid) return NoUser<T>();
+  return ((*owner).*last).set(
+      RunOperation<T, V>(internal::MapError, [&](auto done) { start(*core, done); }, convert));
+}
+
+// An account call that answers the updated user.
+template <class Start>
+Future<AuthResult> Updating(const std::weak_ptr<internal::AuthInternal>& auth, bool valid, LastOf<AuthResult> last,
+                            Start start) {
+  return OnCurrentUser<AuthResult, fbstorage::UserView>(
+      auth, valid, last, start, [auth](const fbstorage::UserView& user) { return internal::MakeAuthResult(auth, user); });
+}
+
+template <class V, class Start>
+Future<void> Done(const std::weak_ptr<internal::AuthInternal>& auth, bool valid, LastOf<void> last, Start start) {
+  return OnCurrentUser<void, V>(auth, valid, last, start, [](const auto&...) {});
+}
+
+// As Updating, with a credential; an invalid one fails at once (and is the LastResult).
+template <class T, class Call>
+Future<T> WithCredential(const std::weak_ptr<internal::AuthInternal>& auth, bool valid, LastOf<T> last,
+                         const Credential& credential, Call call) {
+  int error = 0;
+  std::string message;
+  const fbstorage::Credential* core = internal::CoreCredential(credential, &error, &message);
+  auto owner = auth.lock();
+  if (core || !owner || !valid) return call(core);
+  return ((*owner).*last).set(firebase::internal::FailedFuture<T>(error, message));
+}
+
+template <class T>
+Future<T> Last(const std::weak_ptr<internal::AuthInternal>& auth, LastOf<T> last) {
+  auto owner = auth.lock();
+  return owner ? ((*owner).*last).get() : Future<T>();
+}
+
 }  // namespace
 
 Future<std::string> User::GetToken(bool force_refresh) {
-  auto owner = auth_.lock();
-  auto core = owner ? owner->core() : nullptr;
-  if (!core || !profile_) return NoUser<std::string>();
-  fbstorage::Auth& auth = *core;
-  return owner->token_result.set(RunOperation<std::string, std::string>(
-      internal::MapError, [&](auto done) { auth.id_token_async(force_refresh, done); },
-      [](const std::string& token) { return token; }));
+  return OnCurrentUser<std::string, std::string>(
+      auth_, is_valid(), &internal::AuthInternal::token_result,
+      [&](fbstorage::Auth& auth, auto done) { auth.id_token_async(force_refresh, done); },
+      [](const std::string& token) { return token; });
 }
-
-Future<std::string> User::GetTokenLastResult() const {
-  auto owner = auth_.lock();
-  return owner ? owner->token_result.get() : Future<std::string>();
-}
+Future<std::string> User::GetTokenLastResult() const { return Last(auth_, &internal::AuthInternal::token_result); }
 
 Future<void> User::Delete() {
-  auto owner = auth_.lock();
-  auto core = owner ? owner->core() : nullptr;
-  if (!core || !profile_) return NoUser<void>();
-  fbstorage::Auth& auth = *core;
-  return owner->delete_result.set(RunOperation<void, void>(
-      internal::MapError, [&](auto done) { auth.delete_user_async(done); }, [] {}));
+  return Done<void>(auth_, is_valid(), &internal::AuthInternal::delete_result,
+                    [](fbstorage::Auth& auth, auto done) { auth.delete_user_async(done); });
 }
-
-Future<void> User::DeleteLastResult() const {
-  auto owner = auth_.lock();
-  return owner ? owner->delete_result.get() : Future<void>();
-}
+Future<void> User::DeleteLastResult() const { return Last(auth_, &internal::AuthInternal::delete_result); }
 
 Future<void> User::UpdateUserProfile(const UserProfile& profile) {
-  auto owner = auth_.lock();
-  auto core = owner ? owner->core() : nullptr;
-  if (!core || !profile_) return NoUser<void>();
-  fbstorage::Auth& auth = *core;
   auto field = [](const char* value) { return value ? std::optional<std::string_view>(value) : std::nullopt; };
-  return owner->update_profile_result.set(RunOperation<void, fbstorage::UserView>(
-      internal::MapError,
-      [&](auto done) { auth.update_profile_async(field(profile.display_name), field(profile.photo_url), done); },
-      [](const fbstorage::UserView&) {}));
+  return Done<fbstorage::UserView>(auth_, is_valid(), &internal::AuthInternal::update_profile_result,
+                                   [&](fbstorage::Auth& auth, auto done) {
+                                     auth.update_profile_async(field(profile.display_name), field(profile.photo_url), done);
+                                   });
+}
+Future<void> User::UpdateUserProfileLastResult() const {
+  return Last(auth_, &internal::AuthInternal::update_profile_result);
 }
 
-Future<void> User::UpdateUserProfileLastResult() const {
-  auto owner = auth_.lock();
-  return owner ? owner->update_profile_result.get() : Future<void>();
+Future<AuthResult> User::ReauthenticateAndRetrieveData(const Credential& credential) {
+  return WithCredential<AuthResult>(
+      auth_, is_valid(), &internal::AuthInternal::reauthenticate_data_result, credential,
+      [&](const fbstorage::Credential* core) {
+        return Updating(auth_, is_valid(), &internal::AuthInternal::reauthenticate_data_result,
+                        [core](fbstorage::Auth& auth, auto done) { auth.reauthenticate_async(*core, done); });
+      });
+}
+Future<AuthResult> User::ReauthenticateAndRetrieveDataLastResult() const {
+  return Last(auth_, &internal::AuthInternal::reauthenticate_data_result);
+}
+
+Future<void> User::Reauthenticate(const Credential& credential) {
+  return WithCredential<void>(auth_, is_valid(), &internal::AuthInternal::reauthenticate_result, credential,
+                              [&](const fbstorage::Credential* core) {
+                                return Done<fbstorage::UserView>(
+                                    auth_, is_valid(), &internal::AuthInternal::reauthenticate_result,
+                                    [core](fbstorage::Auth& auth, auto done) { auth.reauthenticate_async(*core, done); });
+                              });
+}
+Future<void> User::ReauthenticateLastResult() const {
+  return Last(auth_, &internal::AuthInternal::reauthenticate_result);
+}
+
+Future<AuthResult> User::LinkWithCredential(const Credential& credential) {
+  return WithCredential<AuthResult>(
+      auth_, is_valid(), &internal::AuthInternal::link_result, credential, [&](const fbstorage::Credential* core) {
+        return Updating(auth_, is_valid(), &internal::AuthInternal::link_result,
+                        [core](fbstorage::Auth& auth, auto done) { auth.link_with_credential_async(*core, done); });
+      });
+}
+Future<AuthResult> User::LinkWithCredentialLastResult() const { return Last(auth_, &internal::AuthInternal::link_result); }
+
+Future<AuthResult> User::Unlink(const char* provider) {
+  std::string id = provider ? provider : "";
+  return Updating(auth_, is_valid(), &internal::AuthInternal::unlink_result,
+                  [&](fbstorage::Auth& auth, auto done) { auth.unlink_async(id, done); });
+}
+Future<AuthResult> User::UnlinkLastResult() const { return Last(auth_, &internal::AuthInternal::unlink_result); }
+
+Future<void> User::UpdateEmail(const char* email) {
+  std::string address = email ? email : "";
+  return Done<fbstorage::UserView>(auth_, is_valid(), &internal::AuthInternal::update_email_result,
+                                   [&](fbstorage::Auth& auth, auto done) { auth.update_email_async(address, done); });
+}
+Future<void> User::UpdateEmailLastResult() const { return Last(auth_, &internal::AuthInternal::update_email_result); }
+
+Future<void> User::UpdatePassword(const char* password) {
+  std::string secret = password ? password : "";
+  return Done<fbstorage::UserView>(auth_, is_valid(), &internal::AuthInternal::update_password_result,
+                                   [&](fbstorage::Auth& auth, auto done) { auth.update_password_async(secret, done); });
+}
+Future<void> User::UpdatePasswordLastResult() const {
+  return Last(auth_, &internal::AuthInternal::update_password_result);
+}
+
+Future<void> User::SendEmailVerification() {
+  return Done<void>(auth_, is_valid(), &internal::AuthInternal::send_verification_result,
+                    [](fbstorage::Auth& auth, auto done) { auth.send_email_verification_async(done); });
+}
+Future<void> User::SendEmailVerificationLastResult() const {
+  return Last(auth_, &internal::AuthInternal::send_verification_result);
+}
+
+Future<void> User::SendEmailVerificationBeforeUpdatingEmail(const char* email) {
+  std::string address = email ? email : "";
+  return Done<void>(auth_, is_valid(), &internal::AuthInternal::verify_before_update_result,
+                    [&](fbstorage::Auth& auth, auto done) { auth.verify_before_update_email_async(address, done); });
+}
+Future<void> User::SendEmailVerificationBeforeUpdatingEmailLastResult() const {
+  return Last(auth_, &internal::AuthInternal::verify_before_update_result);
+}
+
+Future<void> User::Reload() {
+  return Done<fbstorage::UserView>(auth_, is_valid(), &internal::AuthInternal::reload_result,
+                                   [](fbstorage::Auth& auth, auto done) { auth.reload_async(done); });
+}
+Future<void> User::ReloadLastResult() const { return Last(auth_, &internal::AuthInternal::reload_result); }
+
+const std::vector<UserInfoInterface>& User::provider_data() const {
+  return Or(Shown()).providers;  // profile_ (or the Auth's last profile) keeps it alive
 }
 
 UserMetadata User::metadata() const {
   UserMetadata metadata;
-  metadata.last_sign_in_timestamp = static_cast<uint64_t>((profile_ ? *profile_ : NoOne()).auth_time_ms);
+  metadata.last_sign_in_timestamp = static_cast<uint64_t>(Or(Shown()).auth_time_ms);
   return metadata;
 }
 
-bool User::is_email_verified() const { return (profile_ ? *profile_ : NoOne()).email_verified; }
-bool User::is_anonymous() const { return (profile_ ? *profile_ : NoOne()).anonymous; }
-std::string User::uid() const { return (profile_ ? *profile_ : NoOne()).uid; }
-std::string User::email() const { return (profile_ ? *profile_ : NoOne()).email; }
-std::string User::display_name() const { return (profile_ ? *profile_ : NoOne()).display_name; }
-std::string User::photo_url() const { return (profile_ ? *profile_ : NoOne()).photo_url; }
+bool User::is_email_verified() const { return Or(Shown()).email_verified; }
+bool User::is_anonymous() const { return Or(Shown()).anonymous; }
+std::string User::uid() const { return Or(Shown()).uid; }
+std::string User::email() const { return Or(Shown()).email; }
+std::string User::display_name() const { return Or(Shown()).display_name; }
+std::string User::photo_url() const { return Or(Shown()).photo_url; }
 std::string User::provider_id() const { return "firebase"; }
 std::string User::phone_number() const { return std::string(); }
 

@@ -18,8 +18,9 @@ func copyUser(u *C.fbs_user) *User {
 	return &User{
 		UID: goString(C.fbs_user_uid(u)), Email: goString(C.fbs_user_email(u)),
 		DisplayName: goString(C.fbs_user_display_name(u)), PhotoURL: goString(C.fbs_user_photo_url(u)),
-		IsAnonymous: C.fbs_user_is_anonymous(u) == 1, SignInProvider: goString(C.fbs_user_sign_in_provider(u)),
-		IDToken: goString(C.fbs_user_id_token(u)), RefreshToken: goString(C.fbs_user_refresh_token(u)),
+		IsAnonymous: C.fbs_user_is_anonymous(u) == 1, IsEmailVerified: C.fbs_user_is_email_verified(u) == 1,
+		SignInProvider: goString(C.fbs_user_sign_in_provider(u)),
+		IDToken:        goString(C.fbs_user_id_token(u)), RefreshToken: goString(C.fbs_user_refresh_token(u)),
 		ClaimsJSON:      goString(C.fbs_user_claims_json(u)),
 		TokenExpiration: timeFromMillis(C.fbs_user_token_expiration(u)),
 		TokenIssuedAt:   timeFromMillis(C.fbs_user_token_issued_at(u)),

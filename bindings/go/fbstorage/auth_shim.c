@@ -25,3 +25,41 @@ int fbsgo_auth_add_listener(fbs_auth *a, int id_token, uintptr_t key, fbs_listen
     return id_token ? fbs_auth_add_id_token_listener(a, listener, (void *)key, out)
                     : fbs_auth_add_state_listener(a, listener, (void *)key, out);
 }
+
+int fbsgo_auth_sign_in_with_credential_async(fbs_auth *a, const fbs_credential *c, uintptr_t h) {
+    return fbs_auth_sign_in_with_credential_async(a, c, user_done, (void *)h);
+}
+int fbsgo_auth_link_with_credential_async(fbs_auth *a, const fbs_credential *c, uintptr_t h) {
+    return fbs_auth_link_with_credential_async(a, c, user_done, (void *)h);
+}
+int fbsgo_auth_reauthenticate_async(fbs_auth *a, const fbs_credential *c, uintptr_t h) {
+    return fbs_auth_reauthenticate_async(a, c, user_done, (void *)h);
+}
+int fbsgo_auth_unlink_async(fbs_auth *a, const char *provider_id, uintptr_t h) {
+    return fbs_auth_unlink_async(a, provider_id, user_done, (void *)h);
+}
+int fbsgo_auth_update_email_async(fbs_auth *a, const char *email, uintptr_t h) {
+    return fbs_auth_update_email_async(a, email, user_done, (void *)h);
+}
+int fbsgo_auth_update_password_async(fbs_auth *a, const char *password, uintptr_t h) {
+    return fbs_auth_update_password_async(a, password, user_done, (void *)h);
+}
+int fbsgo_auth_reload_async(fbs_auth *a, uintptr_t h) { return fbs_auth_reload_async(a, user_done, (void *)h); }
+int fbsgo_auth_send_email_verification_async(fbs_auth *a, uintptr_t h) {
+    return fbs_auth_send_email_verification_async(a, fbsgo_completion, (void *)h);
+}
+int fbsgo_auth_verify_before_update_email_async(fbs_auth *a, const char *email, uintptr_t h) {
+    return fbs_auth_verify_before_update_email_async(a, email, fbsgo_completion, (void *)h);
+}
+int fbsgo_auth_send_password_reset_email_async(fbs_auth *a, const char *email, uintptr_t h) {
+    return fbs_auth_send_password_reset_email_async(a, email, fbsgo_completion, (void *)h);
+}
+int fbsgo_auth_verify_password_reset_code_async(fbs_auth *a, const char *code, uintptr_t h) {
+    return fbs_auth_verify_password_reset_code_async(a, code, fbsgo_string_done, (void *)h);
+}
+int fbsgo_auth_confirm_password_reset_async(fbs_auth *a, const char *code, const char *new_password, uintptr_t h) {
+    return fbs_auth_confirm_password_reset_async(a, code, new_password, fbsgo_completion, (void *)h);
+}
+int fbsgo_auth_apply_action_code_async(fbs_auth *a, const char *code, uintptr_t h) {
+    return fbs_auth_apply_action_code_async(a, code, fbsgo_completion, (void *)h);
+}

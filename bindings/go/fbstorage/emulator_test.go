@@ -45,8 +45,8 @@ func TestMain(m *testing.M) {
 	os.Setenv("FIREBASE_STORAGE_EMULATOR_HOST", e.address())
 	os.Setenv("FIREBASE_AUTH_EMULATOR_HOST", e.address())
 	code := m.Run()
-	for _, stop := range stopAll {
-		stop()
+	for i := len(stopAll) - 1; i >= 0; i-- { // last started, first stopped: as defers
+		stopAll[i]()
 	}
 	os.Exit(code)
 }

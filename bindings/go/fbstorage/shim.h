@@ -36,5 +36,18 @@ int fbsgo_auth_sign_in_with_refresh_token_async(fbs_auth *auth, const char *toke
 int fbsgo_auth_delete_user_async(fbs_auth *auth, uintptr_t handle);
 int fbsgo_auth_get_id_token_async(fbs_auth *auth, int force_refresh, uintptr_t handle);
 int fbsgo_auth_add_listener(fbs_auth *auth, int id_token, uintptr_t key, fbs_listener_handle *out);
+int fbsgo_auth_sign_in_with_credential_async(fbs_auth *auth, const fbs_credential *credential, uintptr_t handle);
+int fbsgo_auth_link_with_credential_async(fbs_auth *auth, const fbs_credential *credential, uintptr_t handle);
+int fbsgo_auth_reauthenticate_async(fbs_auth *auth, const fbs_credential *credential, uintptr_t handle);
+int fbsgo_auth_unlink_async(fbs_auth *auth, const char *provider_id, uintptr_t handle);
+int fbsgo_auth_update_email_async(fbs_auth *auth, const char *email, uintptr_t handle);
+int fbsgo_auth_update_password_async(fbs_auth *auth, const char *password, uintptr_t handle);
+int fbsgo_auth_reload_async(fbs_auth *auth, uintptr_t handle);
+int fbsgo_auth_send_email_verification_async(fbs_auth *auth, uintptr_t handle);
+int fbsgo_auth_verify_before_update_email_async(fbs_auth *auth, const char *email, uintptr_t handle);
+int fbsgo_auth_send_password_reset_email_async(fbs_auth *auth, const char *email, uintptr_t handle);
+int fbsgo_auth_verify_password_reset_code_async(fbs_auth *auth, const char *code, uintptr_t handle);
+int fbsgo_auth_confirm_password_reset_async(fbs_auth *auth, const char *code, const char *new_password, uintptr_t handle);
+int fbsgo_auth_apply_action_code_async(fbs_auth *auth, const char *code, uintptr_t handle);
 
 #endif

@@ -9,6 +9,7 @@ import (
 type User struct {
 	UID, Email, DisplayName, PhotoURL string
 	IsAnonymous                       bool
+	IsEmailVerified                   bool   // as of the ID token, or the last Reload or account change
 	SignInProvider                    string // "anonymous", "password", "custom", …
 	IDToken                           string // a credential: never log it
 	RefreshToken                      string // a credential: restores the session with SignInWithRefreshToken

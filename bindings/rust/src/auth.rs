@@ -5,6 +5,7 @@ use std::ptr::NonNull;
 use std::sync::Mutex;
 use std::time::SystemTime;
 
+use crate::credential::Credential;
 use crate::error::{check, ErrorCode, Result, StorageError};
 use crate::metadata::time;
 use crate::registry::{lock, user_data, Registry};
@@ -20,6 +21,8 @@ pub struct User {
     pub display_name: Option<String>,
     pub photo_url: Option<String>,
     pub is_anonymous: bool,
+    /// As of the ID token, or the last [`Auth::reload`] or account change.
+    pub is_email_verified: bool,
     /// "anonymous", "password", "custom", …
     pub sign_in_provider: Option<String>,
     /// A credential: never log it.
@@ -42,6 +45,7 @@ impl User {
                 display_name: borrowed(sys::fbs_user_display_name(u)),
                 photo_url: borrowed(sys::fbs_user_photo_url(u)),
                 is_anonymous: sys::fbs_user_is_anonymous(u) == 1,
+                is_email_verified: sys::fbs_user_is_email_verified(u) == 1,
                 sign_in_provider: borrowed(sys::fbs_user_sign_in_provider(u)),
                 id_token: borrowed(sys::fbs_user_id_token(u)).unwrap_or_default(),
                 refresh_token: borrowed(sys::fbs_user_refresh_token(u)).unwrap_or_default(),
@@ -66,6 +70,7 @@ impl std::fmt::Debug for User {
             .field("uid", &self.uid)
             .field("email", &self.email)
             .field("is_anonymous", &self.is_anonymous)
+            .field("is_email_verified", &self.is_email_verified)
             .field("sign_in_provider", &self.sign_in_provider)
             .finish_non_exhaustive()
     }
@@ -181,6 +186,93 @@ impl Auth {
     /// Deletes the current user's account, then signs out.
     pub fn delete_user(&self) -> Result<()> {
         check(unsafe { sys::fbs_auth_delete_user(self.raw()) })
+    }
+
+    /// Signs in with a credential (an identity provider's user gets an account the first time).
+    /// Errors: AuthWrongPassword, AuthUserNotFound, AuthInvalidCredential,
+    /// AuthAccountExistsWithDifferentCredential (sign in to that account, then link).
+    pub fn sign_in_with_credential(&self, credential: &Credential) -> Result<User> {
+        self.sign_in(|out| unsafe { sys::fbs_auth_sign_in_with_credential(self.raw(), credential.raw(), out) })
+    }
+
+    /// Adds the credential's sign-in method to the current user, who keeps the uid (an
+    /// anonymous user becomes permanent). Errors: AuthProviderAlreadyLinked,
+    /// AuthCredentialAlreadyInUse, AuthEmailAlreadyInUse, AuthWeakPassword, AuthInvalidCredential.
+    pub fn link_with_credential(&self, credential: &Credential) -> Result<User> {
+        self.sign_in(|out| unsafe { sys::fbs_auth_link_with_credential(self.raw(), credential.raw(), out) })
+    }
+
+    /// Signs the current user in again (a recent sign-in for the calls that need one).
+    /// Errors: AuthUserMismatch (another user's credential: the user stays), and sign-in's.
+    pub fn reauthenticate(&self, credential: &Credential) -> Result<User> {
+        self.sign_in(|out| unsafe { sys::fbs_auth_reauthenticate(self.raw(), credential.raw(), out) })
+    }
+
+    /// Removes a sign-in method ("password", "google.com", …) from the current user.
+    pub fn unlink(&self, provider_id: &str) -> Result<User> {
+        let provider_id = c_string(provider_id)?;
+        self.sign_in(|out| unsafe { sys::fbs_auth_unlink(self.raw(), provider_id.as_ptr(), out) })
+    }
+
+    /// Changes the current user's email at once ([`Auth::verify_before_update_email`] asks the
+    /// new address first). Errors: AuthRequiresRecentLogin, AuthEmailAlreadyInUse, AuthInvalidEmail.
+    pub fn update_email(&self, email: &str) -> Result<User> {
+        let email = c_string(email)?;
+        self.sign_in(|out| unsafe { sys::fbs_auth_update_email(self.raw(), email.as_ptr(), out) })
+    }
+
+    /// Errors: AuthRequiresRecentLogin, AuthWeakPassword.
+    pub fn update_password(&self, password: &str) -> Result<User> {
+        let password = c_string(password)?;
+        self.sign_in(|out| unsafe { sys::fbs_auth_update_password(self.raw(), password.as_ptr(), out) })
+    }
+
+    /// Reads the account again and refreshes the ID token: `is_email_verified` and the token's
+    /// claims (which storage rules see) as the server has them now.
+    pub fn reload(&self) -> Result<User> {
+        self.sign_in(|out| unsafe { sys::fbs_auth_reload(self.raw(), out) })
+    }
+
+    /// Mails a code verifying the current user's email (an Auth emulator lists it at
+    /// GET /emulator/v1/projects/{project}/oobCodes); apply it with [`Auth::apply_action_code`].
+    pub fn send_email_verification(&self) -> Result<()> {
+        check(unsafe { sys::fbs_auth_send_email_verification(self.raw()) })
+    }
+
+    /// Mails `email` a code that, applied, makes it the current user's email.
+    pub fn verify_before_update_email(&self, email: &str) -> Result<()> {
+        let email = c_string(email)?;
+        check(unsafe { sys::fbs_auth_verify_before_update_email(self.raw(), email.as_ptr()) })
+    }
+
+    /// Mails a password-reset code for the account of `email` (nobody needs to be signed in).
+    /// Errors: AuthUserNotFound, AuthInvalidEmail.
+    pub fn send_password_reset_email(&self, email: &str) -> Result<()> {
+        let email = c_string(email)?;
+        check(unsafe { sys::fbs_auth_send_password_reset_email(self.raw(), email.as_ptr()) })
+    }
+
+    /// The email a password-reset code is for; the code stays usable.
+    /// Errors: AuthInvalidActionCode, AuthExpiredActionCode.
+    pub fn verify_password_reset_code(&self, code: &str) -> Result<String> {
+        let code = c_string(code)?;
+        let mut out = std::ptr::null_mut();
+        check(unsafe { sys::fbs_auth_verify_password_reset_code(self.raw(), code.as_ptr(), &mut out) })?;
+        Ok(unsafe { owned(out) }.unwrap_or_default())
+    }
+
+    /// Sets the password of a reset code's account and uses the code up (its sessions end).
+    /// Errors: as [`Auth::verify_password_reset_code`], AuthWeakPassword.
+    pub fn confirm_password_reset(&self, code: &str, new_password: &str) -> Result<()> {
+        let (code, new_password) = (c_string(code)?, c_string(new_password)?);
+        check(unsafe { sys::fbs_auth_confirm_password_reset(self.raw(), code.as_ptr(), new_password.as_ptr()) })
+    }
+
+    /// Applies an email verification or email change code; the current user shows it after
+    /// [`Auth::reload`]. Errors: AuthInvalidActionCode, AuthExpiredActionCode.
+    pub fn apply_action_code(&self, code: &str) -> Result<()> {
+        let code = c_string(code)?;
+        check(unsafe { sys::fbs_auth_apply_action_code(self.raw(), code.as_ptr()) })
     }
 
     /// The current user; None when signed out.

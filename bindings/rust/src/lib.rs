@@ -9,7 +9,9 @@
 //!   (`Read + Seek`), [`Reference::writer`] (`Write`, unknown length); byte ranges with
 //!   [`Reference::get_range`]; async forms (`read_async`, `write_async`, `finish_async`,
 //!   `get_range_async`) on any executor.
-//! - [`Auth`] signs a user in; [`Storage::use_auth`] sends that user's ID token.
+//! - [`Auth`] signs a user in (anonymously, by email, custom token or [`Credential`]) and runs
+//!   the account's lifecycle (linking, email verification, password reset, …);
+//!   [`Storage::use_auth`] sends that user's ID token.
 //! - Failures are [`StorageError`]s carrying an [`ErrorCode`].
 //!
 //! Thread rules: every type is `Send + Sync` (every C call is thread-safe). Observers and
@@ -35,6 +37,7 @@
 
 mod auth;
 mod completion;
+mod credential;
 mod error;
 mod list;
 mod log;
@@ -48,6 +51,7 @@ pub mod sys;
 mod task;
 
 pub use auth::{Auth, ListenerHandle, User};
+pub use credential::Credential;
 pub use error::{ErrorCode, Result, StorageError};
 pub use list::{ListResult, Pages};
 pub use log::{set_log_handler, LogLevel};

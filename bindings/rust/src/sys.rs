@@ -12,7 +12,7 @@ macro_rules! opaque {
     )*};
 }
 opaque!(fbs_storage, fbs_reference, fbs_metadata, fbs_task, fbs_snapshot, fbs_list_result);
-opaque!(fbs_auth, fbs_user, fbs_credential, fbs_token_request, fbs_service_account);
+opaque!(fbs_auth, fbs_user, fbs_credential, fbs_action_code_settings, fbs_token_request, fbs_service_account);
 
 pub type fbs_observer_handle = i64;
 pub type fbs_listener_handle = i64;
@@ -293,6 +293,19 @@ unsafe extern "C" {
     pub fn fbs_auth_apply_action_code(auth: *mut fbs_auth, code: *const c_char) -> c_int;
     pub fn fbs_auth_apply_action_code_async(auth: *mut fbs_auth, code: *const c_char, cb: fbs_completion_callback, user_data: *mut c_void) -> c_int;
     pub fn fbs_user_is_email_verified(user: *const fbs_user) -> c_int;
+    pub fn fbs_action_code_settings_new(url: *const c_char, handle_code_in_app: c_int, out: *mut *mut fbs_action_code_settings) -> c_int;
+    pub fn fbs_action_code_settings_set_ios_bundle_id(settings: *mut fbs_action_code_settings, bundle_id: *const c_char) -> c_int;
+    pub fn fbs_action_code_settings_set_android_package_name(settings: *mut fbs_action_code_settings, package_name: *const c_char,
+                                                             install_app: c_int, minimum_version: *const c_char) -> c_int;
+    pub fn fbs_action_code_settings_set_link_domain(settings: *mut fbs_action_code_settings, domain: *const c_char) -> c_int;
+    pub fn fbs_action_code_settings_free(settings: *mut fbs_action_code_settings);
+    pub fn fbs_auth_send_sign_in_link_to_email(auth: *mut fbs_auth, email: *const c_char, settings: *const fbs_action_code_settings) -> c_int;
+    pub fn fbs_auth_send_sign_in_link_to_email_async(auth: *mut fbs_auth, email: *const c_char, settings: *const fbs_action_code_settings,
+                                                     cb: fbs_completion_callback, user_data: *mut c_void) -> c_int;
+    pub fn fbs_auth_is_sign_in_with_email_link(auth: *mut fbs_auth, link: *const c_char) -> c_int;
+    pub fn fbs_auth_sign_in_with_email_link(auth: *mut fbs_auth, email: *const c_char, link: *const c_char, out_user: *mut *mut fbs_user) -> c_int;
+    pub fn fbs_auth_sign_in_with_email_link_async(auth: *mut fbs_auth, email: *const c_char, link: *const c_char,
+                                                  cb: fbs_user_callback, user_data: *mut c_void) -> c_int;
 }
 
 // Added with admin.h, close modes, proxies, speed caps and destroy callbacks (storage.h, task.h, metadata.h, list.h, operations.h)

@@ -1,17 +1,21 @@
 // firebase/auth/user.h — firebase::auth::User and AuthResult, as the Firebase C++ SDK declares
 // them (the members fbstorage implements).
 //
-// A User is a snapshot of the signed-in user's profile when it was obtained (current_user(),
-// AuthResult::user); GetToken and Delete act on the Auth's current user. Once the Auth (or its
-// App) is deleted the User is invalid and both fail with kAuthErrorNoSignedInUser. Thread safety: const
-// use from many threads is safe; GetToken may be called from any thread.
+// A User shows its Auth's current user while that is the same account (the same uid), as the
+// SDK's User does: after Reload() or an account change its getters answer the new state; once
+// another user signs in, or nobody, it keeps the last state it showed. Its calls (GetToken,
+// Delete, Reload, LinkWithCredential, ...) act on the Auth's current user. Once the Auth (or its
+// App) is deleted the User is invalid and its calls fail with kAuthErrorNoSignedInUser. Thread
+// safety: every method may be called from any thread.
 #ifndef FIREBASE_AUTH_USER_H_
 #define FIREBASE_AUTH_USER_H_
 
 #include <stdint.h>
 
 #include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "firebase/auth/credential.h"
 #include "firebase/auth/types.h"
@@ -22,21 +26,33 @@ namespace firebase {
 namespace auth {
 
 class Auth;
+struct AuthResult;
 
 namespace internal {
 class AuthInternal;
 struct UserProfileData;
 }  // namespace internal
 
+// One sign-in method's profile (User::provider_data()), or the base of User.
 class UserInfoInterface {
  public:
   virtual ~UserInfoInterface() {}
-  virtual std::string uid() const { return std::string(); }
-  virtual std::string email() const { return std::string(); }
-  virtual std::string display_name() const { return std::string(); }
-  virtual std::string photo_url() const { return std::string(); }
-  virtual std::string provider_id() const { return std::string(); }
-  virtual std::string phone_number() const { return std::string(); }
+  virtual std::string uid() const { return uid_; }
+  virtual std::string email() const { return email_; }
+  virtual std::string display_name() const { return display_name_; }
+  virtual std::string photo_url() const { return photo_url_; }
+  virtual std::string provider_id() const { return provider_id_; }
+  virtual std::string phone_number() const { return phone_number_; }
+
+ private:
+  friend class User;
+  friend struct internal::UserProfileData;
+  std::string uid_;
+  std::string email_;
+  std::string display_name_;
+  std::string photo_url_;
+  std::string provider_id_;
+  std::string phone_number_;
 };
 
 // The SDK's AdditionalUserInfo has a `profile` map of firebase::Variant; fbstorage has no
@@ -85,6 +101,50 @@ class User : public UserInfoInterface {
   Future<void> UpdateUserProfile(const UserProfile& profile);
   Future<void> UpdateUserProfileLastResult() const;
 
+  // Signs the user in again with a credential of theirs (a recent sign-in for the calls that
+  // need one). Errors: kAuthErrorUserMismatch (another user's credential: the user stays),
+  // kAuthErrorWrongPassword, kAuthErrorInvalidCredential, kAuthErrorMissingEmail, ...
+  Future<void> Reauthenticate(const Credential& credential);
+  Future<void> ReauthenticateLastResult() const;
+  Future<AuthResult> ReauthenticateAndRetrieveData(const Credential& credential);
+  Future<AuthResult> ReauthenticateAndRetrieveDataLastResult() const;
+
+  // Adds the credential's sign-in method; the user keeps the uid (an anonymous one becomes
+  // permanent). Errors: kAuthErrorProviderAlreadyLinked, kAuthErrorCredentialAlreadyInUse,
+  // kAuthErrorEmailAlreadyInUse, kAuthErrorWeakPassword, kAuthErrorInvalidCredential.
+  Future<AuthResult> LinkWithCredential(const Credential& credential);
+  Future<AuthResult> LinkWithCredentialLastResult() const;
+  // Removes a sign-in method ("password", "google.com", ...).
+  Future<AuthResult> Unlink(const char* provider);
+  Future<AuthResult> UnlinkLastResult() const;
+
+  // Changes the email at once (deprecated in the SDK: SendEmailVerificationBeforeUpdatingEmail
+  // asks the new address first) or the password. Errors: kAuthErrorRequiresRecentLogin,
+  // kAuthErrorEmailAlreadyInUse, kAuthErrorInvalidEmail, kAuthErrorWeakPassword.
+  FIREBASE_DEPRECATED Future<void> UpdateEmail(const char* email);
+  FIREBASE_DEPRECATED Future<void> UpdateEmailLastResult() const;
+  Future<void> UpdatePassword(const char* password);
+  Future<void> UpdatePasswordLastResult() const;
+
+  // Mails a code that verifies the user's email (an Auth emulator lists it at
+  // GET /emulator/v1/projects/{project}/oobCodes); Reload() then shows is_email_verified().
+  Future<void> SendEmailVerification();
+  Future<void> SendEmailVerificationLastResult() const;
+  // Mails a code to `email` that, applied, makes it the user's email.
+  Future<void> SendEmailVerificationBeforeUpdatingEmail(const char* email);
+  Future<void> SendEmailVerificationBeforeUpdatingEmailLastResult() const;
+
+  // Reads the account again (profile, email verification) and refreshes the ID token, whose
+  // claims storage rules see (request.auth.token.email_verified).
+  Future<void> Reload();
+  Future<void> ReloadLastResult() const;
+
+  // The sign-in methods linked to the user, from the ID token's firebase.identities: provider_id
+  // and the provider's uid; email for "password" (other fields are empty). A reference, where
+  // the SDK returns a copy, so that the C++ guides' loop over provider_data().begin() and
+  // provider_data().end() walks one vector.
+  const std::vector<UserInfoInterface>& provider_data() const;
+
   // last_sign_in_timestamp: the ID token's auth_time (ms); creation_timestamp is not known (0).
   UserMetadata metadata() const;
   bool is_email_verified() const;
@@ -102,8 +162,13 @@ class User : public UserInfoInterface {
   User(std::shared_ptr<internal::AuthInternal> auth, std::shared_ptr<const internal::UserProfileData> profile);
 
  private:
+  // The Auth's current user when it is this account, else the profile this User last showed.
+  std::shared_ptr<const internal::UserProfileData> Shown() const;
+
   std::weak_ptr<internal::AuthInternal> auth_;  // weak: an Auth's last results hold Users
-  std::shared_ptr<const internal::UserProfileData> profile_;
+  // Replaced (under the mutex) by the current user's profile whenever a getter reads it.
+  mutable std::shared_ptr<std::mutex> mutex_;
+  mutable std::shared_ptr<const internal::UserProfileData> profile_;
 };
 
 struct AuthResult {

@@ -1,0 +1,281 @@
+// test_auth_account.cc — the account lifecycle of firebase::auth (credentials, linking,
+// re-authentication, email and password changes, email actions) against the bundled emulator's
+// Auth routes, in both flavors: codes are read from its oobCodes route and applied by opening
+// their links, as a user's click does; storage rules see the result.
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <thread>
+
+#include "firebase/auth.h"
+#include "fixtures.h"
+
+using firebase::Future;
+using firebase::auth::AuthResult;
+using firebase::auth::Credential;
+using firebase::auth::EmailAuthProvider;
+using firebase::auth::GoogleAuthProvider;
+using firebase::auth::User;
+using nlohmann::json;
+
+namespace {
+
+const char kVerifiedOnlyRules[] = R"(rules_version = '2';
+service firebase.storage {
+  match /b/{bucket}/o {
+    match /users/{uid}/{file=**} { allow read, write: if request.auth.uid == uid; }
+    match /verified/{file=**} { allow write: if request.auth.token.email_verified == true; }
+  }
+})";
+
+// A Google credential with the Auth emulator's fake ID token (a JSON object, as its docs describe).
+Credential Google(const json& claims) { return GoogleAuthProvider::GetCredential(claims.dump().c_str(), nullptr); }
+
+std::vector<std::string> ProviderIds(const User& user) {
+  std::vector<std::string> ids;
+  for (const auto& info : user.provider_data()) ids.push_back(info.provider_id() + ":" + info.uid());
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+class AuthAccountTest : public FlavorAuthTest {
+ protected:
+  // The link of the one pending code of this kind for this email.
+  std::string OobLink(const std::string& request_type, const std::string& email) {
+    std::vector<OobCode> codes = PendingOobCodes(emulator(), request_type, email);
+    EXPECT_EQ(codes.size(), 1u) << request_type << " for " << email;
+    return codes.empty() ? std::string() : codes[0].link;
+  }
+  // Opens a link of the emulator (what clicking it in the mail does): the HTTP status.
+  long Open(const std::string& link, std::string* answer = nullptr) {
+    if (link.rfind(emulator().base_url(), 0) != 0) {
+      ADD_FAILURE() << "not a link of the emulator: " << link;
+      return 0;
+    }
+    return emulator().Request("GET", link.substr(emulator().base_url().size()), "", answer);
+  }
+  int Upload(const std::string& path) {
+    return Completed(storage->GetReference(path.c_str()).PutBytes("x", 1)).error();
+  }
+};
+INSTANTIATE_TEST_SUITE_P(Flavors, AuthAccountTest, FBS_BOTH_FLAVORS);
+
+// The issue's path: an anonymous user links an email, verifies it through the emailed code, and
+// a rule on request.auth.token.email_verified then allows; its files stay its own.
+TEST_P(AuthAccountTest, AnonymousUserLinksEmailVerifiesItAndRulesAllow) {
+  emulator().SetRules(kVerifiedOnlyRules);
+  User user = Succeeded(auth->SignInAnonymously()).user;
+  const std::string uid = user.uid();
+  Succeeded(storage->GetReference(("users/" + uid + "/notes.txt").c_str()).PutBytes("mine", 4));
+  EXPECT_EQ(ProviderIds(user), std::vector<std::string>{});
+
+  Future<AuthResult> linked = user.LinkWithCredential(EmailAuthProvider::GetCredential("ada@example.com", "secret-1"));
+  EXPECT_EQ(Succeeded(linked).user.uid(), uid);
+  EXPECT_EQ(user.LinkWithCredentialLastResult(), linked);
+  EXPECT_FALSE(user.is_anonymous());  // the User shows the current user's new state
+  EXPECT_EQ(user.email(), "ada@example.com");
+  EXPECT_FALSE(user.is_email_verified());
+  EXPECT_EQ(ProviderIds(user), std::vector<std::string>{"password:ada@example.com"});
+  EXPECT_EQ(Upload("verified/a.txt"), firebase::storage::kErrorUnauthorized);
+
+  Future<void> sent = user.SendEmailVerification();
+  EXPECT_EQ(Completed(sent).error(), 0) << sent.error_message();
+  EXPECT_EQ(user.SendEmailVerificationLastResult(), sent);
+  std::string answer;
+  EXPECT_EQ(Open(OobLink("VERIFY_EMAIL", "ada@example.com"), &answer), 200) << answer;
+  EXPECT_FALSE(user.is_email_verified());  // not before the user is read again
+
+  Future<void> reloaded = user.Reload();
+  EXPECT_EQ(Completed(reloaded).error(), 0) << reloaded.error_message();
+  EXPECT_EQ(user.ReloadLastResult(), reloaded);
+  EXPECT_TRUE(user.is_email_verified());
+  EXPECT_EQ(Upload("verified/a.txt"), 0);
+  EXPECT_EQ(Succeeded(storage->GetReference(("users/" + uid + "/notes.txt").c_str()).GetMetadata()).size_bytes(), 4);
+  EXPECT_GT(user.metadata().last_sign_in_timestamp, 1600000000000u);
+
+  // The password is a sign-in method of the same account now.
+  auth->SignOut();
+  EXPECT_FALSE(user.is_anonymous());  // the last state it showed
+  EXPECT_EQ(Succeeded(auth->SignInWithEmailAndPassword("ada@example.com", "secret-1")).user.uid(), uid);
+}
+
+TEST_P(AuthAccountTest, PasswordResetThroughTheEmailedLink) {
+  std::string uid = Succeeded(auth->CreateUserWithEmailAndPassword("bob@example.com", "old-secret")).user.uid();
+  auth->SignOut();
+  Future<void> sent = auth->SendPasswordResetEmail("bob@example.com");
+  EXPECT_EQ(Completed(sent).error(), 0) << sent.error_message();
+  EXPECT_EQ(auth->SendPasswordResetEmailLastResult(), sent);
+  std::string answer;
+  EXPECT_EQ(Open(OobLink("PASSWORD_RESET", "bob@example.com") + "&newPassword=new-secret", &answer), 200) << answer;
+  EXPECT_EQ(Completed(auth->SignInWithEmailAndPassword("bob@example.com", "old-secret")).error(),
+            firebase::auth::kAuthErrorWrongPassword);
+  EXPECT_EQ(Succeeded(auth->SignInWithEmailAndPassword("bob@example.com", "new-secret")).user.uid(), uid);
+
+  EXPECT_EQ(Completed(auth->SendPasswordResetEmail("nobody@example.com")).error(), firebase::auth::kAuthErrorUserNotFound);
+  EXPECT_EQ(Completed(auth->SendPasswordResetEmail("not-an-email")).error(), firebase::auth::kAuthErrorInvalidEmail);
+  EXPECT_EQ(Completed(auth->SendPasswordResetEmail(nullptr)).error(), firebase::auth::kAuthErrorInvalidParameter);
+}
+
+TEST_P(AuthAccountTest, GoogleCredentialSignsInThenLinksAndUnlinks) {
+  const json alice = {{"sub", "google-alice"}, {"email", "alice@gmail.com"}, {"email_verified", true}, {"name", "Alice"}};
+  Future<AuthResult> signed_in = auth->SignInAndRetrieveDataWithCredential(Google(alice));
+  const AuthResult& result = Succeeded(signed_in);
+  EXPECT_EQ(auth->SignInAndRetrieveDataWithCredentialLastResult(), signed_in);
+  EXPECT_EQ(result.additional_user_info.provider_id, "google.com");
+  EXPECT_EQ(result.user.email(), "alice@gmail.com");
+  EXPECT_EQ(result.user.display_name(), "Alice");
+  EXPECT_TRUE(result.user.is_email_verified());
+  EXPECT_EQ(ProviderIds(result.user), (std::vector<std::string>{"google.com:google-alice", "password:alice@gmail.com"}));
+  // A returning user: the same account (SignInWithCredential answers the User).
+  Future<User> again = auth->SignInWithCredential(Google(alice));
+  EXPECT_EQ(Succeeded(again).uid(), result.user.uid());
+
+  // An anonymous user links a Google identity, then unlinks it; the uid stays.
+  auth->SignOut();
+  User anonymous = Succeeded(auth->SignInAnonymously()).user;
+  const json bob = {{"sub", "google-bob"}, {"email", "bob@gmail.com"}, {"email_verified", true}};
+  EXPECT_EQ(Succeeded(anonymous.LinkWithCredential(Google(bob))).user.uid(), anonymous.uid());
+  EXPECT_EQ(ProviderIds(anonymous), (std::vector<std::string>{"google.com:google-bob", "password:bob@gmail.com"}));
+  EXPECT_EQ(Completed(anonymous.LinkWithCredential(Google(bob))).error(), firebase::auth::kAuthErrorProviderAlreadyLinked);
+  Future<AuthResult> unlinked = anonymous.Unlink(GoogleAuthProvider::kProviderId);
+  EXPECT_EQ(Succeeded(unlinked).user.uid(), anonymous.uid());
+  EXPECT_EQ(anonymous.UnlinkLastResult(), unlinked);
+  for (const auto& id : ProviderIds(anonymous)) EXPECT_EQ(id.rfind("google.com", 0), std::string::npos) << id;
+
+  // Alice's identity belongs to her account: linking it elsewhere is refused.
+  EXPECT_EQ(Completed(anonymous.LinkWithCredential(Google(alice))).error(), firebase::auth::kAuthErrorCredentialAlreadyInUse);
+}
+
+TEST_P(AuthAccountTest, CredentialErrors) {
+  Succeeded(auth->CreateUserWithEmailAndPassword("carol@example.com", "secret-1"));
+  auth->SignOut();
+  // The IdP does not vouch for the email of an existing account: sign in to it, then link.
+  const json unverified = {{"sub", "google-carol"}, {"email", "carol@example.com"}, {"email_verified", false}};
+  EXPECT_EQ(Completed(auth->SignInAndRetrieveDataWithCredential(Google(unverified))).error(),
+            firebase::auth::kAuthErrorAccountExistsWithDifferentCredentials);
+  EXPECT_EQ(Completed(auth->SignInWithCredential(GoogleAuthProvider::GetCredential("not a token", nullptr))).error(),
+            firebase::auth::kAuthErrorInvalidCredential);
+  EXPECT_EQ(Completed(auth->SignInWithCredential(EmailAuthProvider::GetCredential("carol@example.com", "wrong-1"))).error(),
+            firebase::auth::kAuthErrorWrongPassword);
+  EXPECT_EQ(Completed(auth->SignInWithCredential(EmailAuthProvider::GetCredential("dan@example.com", "secret-1"))).error(),
+            firebase::auth::kAuthErrorUserNotFound);
+  EXPECT_FALSE(auth->current_user().is_valid());
+
+  // Invalid credentials: refused at once, with the reason.
+  Credential no_email = EmailAuthProvider::GetCredential(nullptr, "secret-1");
+  Credential no_password = EmailAuthProvider::GetCredential("carol@example.com", "");
+  Credential no_token = GoogleAuthProvider::GetCredential(nullptr, nullptr);
+  Credential empty;
+  EXPECT_FALSE(no_email.is_valid());
+  EXPECT_FALSE(no_token.is_valid());
+  EXPECT_FALSE(empty.is_valid());
+  EXPECT_EQ(no_email.provider(), "password");
+  EXPECT_EQ(no_token.provider(), "google.com");
+  EXPECT_EQ(empty.provider(), "");
+  EXPECT_EQ(Completed(auth->SignInWithCredential(no_email)).error(), firebase::auth::kAuthErrorMissingEmail);
+  EXPECT_EQ(Completed(auth->SignInWithCredential(no_password)).error(), firebase::auth::kAuthErrorMissingPassword);
+  EXPECT_EQ(Completed(auth->SignInWithCredential(no_token)).error(), firebase::auth::kAuthErrorInvalidCredential);
+  EXPECT_EQ(Completed(auth->SignInWithCredential(empty)).error(), firebase::auth::kAuthErrorInvalidCredential);
+  Credential valid = EmailAuthProvider::GetCredential("carol@example.com", "secret-1");
+  EXPECT_TRUE(valid.is_valid());
+  Credential copy = valid;  // copies share the credential
+  EXPECT_EQ(copy.provider(), "password");
+
+  // The calls on a user need one.
+  User none;
+  EXPECT_EQ(Completed(none.LinkWithCredential(valid)).error(), firebase::auth::kAuthErrorNoSignedInUser);
+  EXPECT_EQ(Completed(none.Reload()).error(), firebase::auth::kAuthErrorNoSignedInUser);
+  EXPECT_EQ(Completed(none.SendEmailVerification()).error(), firebase::auth::kAuthErrorNoSignedInUser);
+  User carol = Succeeded(auth->SignInWithCredential(copy));
+  EXPECT_EQ(carol.email(), "carol@example.com");
+  EXPECT_EQ(Completed(carol.LinkWithCredential(no_email)).error(), firebase::auth::kAuthErrorMissingEmail);
+  EXPECT_EQ(Completed(carol.LinkWithCredential(valid)).error(), firebase::auth::kAuthErrorProviderAlreadyLinked);
+}
+
+TEST_P(AuthAccountTest, ReauthenticateWithTheUsersOwnCredentialOnly) {
+  Succeeded(auth->CreateUserWithEmailAndPassword("eve@example.com", "secret-1"));
+  auth->SignOut();
+  User frank = Succeeded(auth->CreateUserWithEmailAndPassword("frank@example.com", "secret-2")).user;
+  Future<void> again = frank.Reauthenticate(EmailAuthProvider::GetCredential("frank@example.com", "secret-2"));
+  EXPECT_EQ(Completed(again).error(), 0) << again.error_message();
+  EXPECT_EQ(frank.ReauthenticateLastResult(), again);
+  Future<AuthResult> data = frank.ReauthenticateAndRetrieveData(EmailAuthProvider::GetCredential("frank@example.com", "secret-2"));
+  EXPECT_EQ(Succeeded(data).user.uid(), frank.uid());
+  EXPECT_EQ(frank.ReauthenticateAndRetrieveDataLastResult(), data);
+  EXPECT_EQ(Completed(frank.Reauthenticate(EmailAuthProvider::GetCredential("frank@example.com", "wrong-1"))).error(),
+            firebase::auth::kAuthErrorWrongPassword);
+  EXPECT_EQ(Completed(frank.Reauthenticate(EmailAuthProvider::GetCredential("eve@example.com", "secret-1"))).error(),
+            firebase::auth::kAuthErrorUserMismatch);
+  EXPECT_EQ(auth->current_user().uid(), frank.uid());  // the user stays
+}
+
+TEST_P(AuthAccountTest, EmailAndPasswordChanges) {
+  Succeeded(auth->CreateUserWithEmailAndPassword("taken@example.com", "secret-1"));
+  auth->SignOut();
+  User gil = Succeeded(auth->CreateUserWithEmailAndPassword("gil@example.com", "secret-1")).user;
+
+  Future<void> password = gil.UpdatePassword("secret-2");
+  EXPECT_EQ(Completed(password).error(), 0) << password.error_message();
+  EXPECT_EQ(gil.UpdatePasswordLastResult(), password);
+  EXPECT_EQ(Completed(gil.UpdatePassword("123")).error(), firebase::auth::kAuthErrorWeakPassword);
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"  // UpdateEmail is deprecated in the SDK
+  Future<void> email = gil.UpdateEmail("gil2@example.com");
+  EXPECT_EQ(Completed(email).error(), 0) << email.error_message();
+  EXPECT_EQ(gil.UpdateEmailLastResult(), email);
+  EXPECT_EQ(Completed(gil.UpdateEmail("taken@example.com")).error(), firebase::auth::kAuthErrorEmailAlreadyInUse);
+  EXPECT_EQ(Completed(gil.UpdateEmail("not-an-email")).error(), firebase::auth::kAuthErrorInvalidEmail);
+#pragma GCC diagnostic pop
+  EXPECT_EQ(gil.email(), "gil2@example.com");
+
+  // The verify-before-update flow: the new address gets a code; applied, it becomes the email.
+  Future<void> asked = gil.SendEmailVerificationBeforeUpdatingEmail("gil3@example.com");
+  EXPECT_EQ(Completed(asked).error(), 0) << asked.error_message();
+  EXPECT_EQ(gil.SendEmailVerificationBeforeUpdatingEmailLastResult(), asked);
+  EXPECT_EQ(gil.email(), "gil2@example.com");
+  std::string answer;
+  EXPECT_EQ(Open(OobLink("VERIFY_AND_CHANGE_EMAIL", "gil2@example.com"), &answer), 200) << answer;
+  auth->SignOut();
+  EXPECT_EQ(Succeeded(auth->SignInWithEmailAndPassword("gil3@example.com", "secret-2")).user.uid(), gil.uid());
+  EXPECT_TRUE(auth->current_user().is_email_verified());
+}
+
+// Polls ready every 50 ms for up to 10 s: the wait below is for the wall clock itself.
+bool WaitUntil(const std::function<bool()>& ready) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!ready()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return true;
+}
+
+// Production's check with a short window: a sign-in older than 1 s is not recent (the
+// firebase-tools flavor, as its Auth emulator, never asks).
+TEST(AuthRecentLogin, SensitiveChangesNeedARecentSignIn) {
+  Emulator emulator("production", {"--auth-recent-login", "1"});
+  firebase::AppOptions options;
+  options.set_api_key("test-api-key");
+  options.set_project_id("demo-project");
+  firebase::App* app = firebase::App::Create(options, "recent-login");
+  firebase::auth::Auth* auth = firebase::auth::Auth::GetAuth(app);
+  auth->UseEmulator(emulator.host(), static_cast<uint32_t>(emulator.port()));
+  User user = Succeeded(auth->CreateUserWithEmailAndPassword("old@example.com", "secret-1")).user;
+  const uint64_t signed_in = user.metadata().last_sign_in_timestamp;
+  EXPECT_TRUE(WaitUntil([&] {
+    auto now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch());
+    return static_cast<uint64_t>(now.count()) > signed_in + 1200;
+  }));
+  EXPECT_EQ(Completed(user.UpdatePassword("secret-2")).error(), firebase::auth::kAuthErrorRequiresRecentLogin);
+  EXPECT_EQ(Completed(user.SendEmailVerificationBeforeUpdatingEmail("new@example.com")).error(),
+            firebase::auth::kAuthErrorRequiresRecentLogin);
+  EXPECT_EQ(Completed(user.Delete()).error(), firebase::auth::kAuthErrorRequiresRecentLogin);
+  Future<void> again = user.Reauthenticate(EmailAuthProvider::GetCredential("old@example.com", "secret-1"));
+  EXPECT_EQ(Completed(again).error(), 0) << again.error_message();
+  EXPECT_EQ(Completed(user.UpdatePassword("secret-2")).error(), 0);
+  delete auth;
+  delete app;
+}
+
+}  // namespace
