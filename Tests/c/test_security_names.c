@@ -109,7 +109,8 @@ static int visit(const char *path, const struct stat *st, int flag, struct FTW *
     if (inside && ftw->level == 2) {   /* the data dir's own layout */
         const char *top = path + len + 1;
         inside = !strcmp(top, "blobs") || !strcmp(top, "objects") || !strcmp(top, "tmp") ||
-                 !strcmp(top, "buckets.json") || !strcmp(top, "auth");   /* GCS buckets, Auth accounts */
+                 !strcmp(top, "buckets.json") || !strcmp(top, "auth") ||   /* GCS buckets, Auth accounts */
+                 !strcmp(top, "sessions");   /* resumable upload sessions, named by their ids */
     }
     if (!inside) {
         outside_count++;
