@@ -16,7 +16,7 @@ libdir=${FBS_LIBDIR:-$repo/build/lib}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 ${CXX:-g++} -std=c++17 -w -O1 -I"$here" -I"$repo/include" -o "$work/storage_integration_test" \
-  "$sdk/storage/integration_test/src/integration_test.cc" "$here/test_hooks.cc" \
+  "$sdk/storage/integration_test/src/integration_test.cc" \
   "$repo/build/lib/libfbstorage-cpp.a" -L"$libdir" -Wl,-rpath,"$libdir" -lfbstorage -lgmock_main -lgmock -lgtest -lpthread
 cat > "$work/google-services.json" <<'JSON'
 {"project_info": {"project_number": "1", "project_id": "demo-project", "storage_bucket": "demo-project.appspot.com"},
