@@ -2,6 +2,7 @@
 // firebase::storage::internal::g_retry_all_errors_for_testing, which its own integration test
 // sets (Tests/cpp/sdk-integration): while set, a failed operation (an object not found, a local
 // file missing) is made again after 1 s, 2 s, … within its retry deadline, as the SDK does.
+#include <atomic>
 #include <chrono>
 #include <regex>
 
@@ -16,6 +17,8 @@ extern bool g_retry_all_errors_for_testing;
 }  // namespace storage
 }  // namespace firebase
 
+using firebase::storage::Controller;
+using firebase::storage::Listener;
 using firebase::storage::StorageReference;
 using firebase::storage::internal::g_retry_all_errors_for_testing;
 
@@ -66,14 +69,14 @@ TEST_P(RetryAllErrorsTest, SetANotFoundIsMadeAgainUntilItSucceeds) {
   EXPECT_EQ(NotFoundAnswers(), 2u);
 }
 
-// A 2 s deadline: attempts at 0 s and 1 s (the next, at 3 s, would pass it), then the last
-// attempt's error.
+// A 3 s deadline: attempts at 0 s and 1 s (the next, 2 s after the second failed, would start
+// past it), then the last attempt's error.
 TEST_P(RetryAllErrorsTest, SetTheDeadlineEndsTheAttempts) {
   StorageReference ref = storage->GetReference("hook/a.txt");
   Succeeded(ref.PutBytes("abc", 3));
   FailMetadataReads("hook%2Fa.txt", 100);
   g_retry_all_errors_for_testing = true;
-  storage->set_max_operation_retry_time(2);
+  storage->set_max_operation_retry_time(3);
   auto started = std::chrono::steady_clock::now();
   auto metadata = Completed(ref.GetMetadata());
   EXPECT_EQ(metadata.error(), firebase::storage::kErrorObjectNotFound);
@@ -86,12 +89,46 @@ TEST_P(RetryAllErrorsTest, SetTheDeadlineEndsTheAttempts) {
 TEST_P(RetryAllErrorsTest, SetAMissingLocalFileIsTriedAgainUntilTheDeadline) {
   std::string missing = TempFile("") + ".missing";
   g_retry_all_errors_for_testing = true;
-  storage->set_max_upload_retry_time(2);
+  storage->set_max_upload_retry_time(3);
   auto started = std::chrono::steady_clock::now();
   auto put = Completed(storage->GetReference("hook/b.txt").PutFile(missing.c_str()));
   EXPECT_EQ(put.error(), firebase::storage::kErrorUnknown);
   EXPECT_NE(std::string(put.error_message()).find(".missing"), std::string::npos) << put.error_message();
   EXPECT_GE(SecondsSince(started), 1.0);
+}
+
+// Cancels through the caller's Controller at the first progress event.
+class CancellingListener : public Listener {
+ public:
+  explicit CancellingListener(Controller* controller) : controller_(controller) {}
+  void OnProgress(Controller*) override {
+    if (!tried_.exchange(true)) cancelled = controller_->Cancel();
+  }
+  void OnPaused(Controller*) override {}
+  std::atomic<bool> cancelled{false};
+
+ private:
+  Controller* controller_;
+  std::atomic<bool> tried_{false};
+};
+
+// The caller's Controller follows the second attempt (the first got a 404), and a cancellation
+// ends the call: it is never made again.
+TEST_P(RetryAllErrorsTest, SetTheControllerFollowsTheLatestAttemptAndACancelEndsIt) {
+  std::string bytes = RandomBytes(1024 * 1024, 11);
+  StorageReference ref = storage->GetReference("hook/c.bin");
+  Succeeded(ref.PutBytes(bytes.data(), bytes.size()));
+  FailMetadataReads("hook%2Fc.bin", 1);
+  g_retry_all_errors_for_testing = true;
+  storage->set_max_download_retry_time(20);
+  Controller controller;
+  CancellingListener listener(&controller);
+  auto started = std::chrono::steady_clock::now();
+  auto download = Completed(ref.GetFile(TempFile("").c_str(), &listener, &controller));
+  EXPECT_EQ(download.error(), firebase::storage::kErrorCancelled) << download.error_message();
+  EXPECT_TRUE(listener.cancelled);
+  EXPECT_GE(SecondsSince(started), 1.0);  // after the first attempt's 404
+  EXPECT_EQ(NotFoundAnswers(), 1u);
 }
 
 }  // namespace
