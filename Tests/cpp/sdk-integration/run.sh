@@ -2,9 +2,9 @@
 # run.sh SDK_CHECKOUT — compiles the Firebase C++ SDK's own Storage integration test
 # (SDK_CHECKOUT/storage/integration_test/src/integration_test.cc, unchanged) against fbstorage's
 # headers and libfbstorage-cpp.a, with this folder's stand-ins for the SDK's test harness, and
-# runs it against the bundled emulator reached as production is (in-namespace.sh: the production
-# host name over https, in a network namespace of its own); App::Create() reads a
-# google-services.json written to a temporary working directory.
+# runs it against the bundled emulator reached as production is (Tests/support/as-production.sh:
+# the production host name over https, in a network namespace of its own); App::Create() reads
+# a google-services.json written to a temporary working directory.
 # A manual check (the SDK's source is not part of this repository): `make cpp` first; needs
 # root (unshare), GoogleTest and GoogleMock (libgtest-dev, libgmock-dev), and the emulator's
 # `cryptography`. FBS_LIBDIR, FBS_PYTHON, PYTHONPATH as for make test-cpp. Exits with the test's
@@ -25,6 +25,5 @@ cat > "$work/google-services.json" <<'JSON'
  "client": [{"client_info": {"mobilesdk_app_id": "1:1:android:1", "android_client_info": {"package_name": "com.example"}},
              "api_key": [{"current_key": "demo-api-key"}]}]}
 JSON
-"${FBS_PYTHON:-python3}" -c 'import sys; from pathlib import Path; from fbstorage.emulator.tls import write_self_signed
-write_self_signed(Path(sys.argv[1]), Path(sys.argv[2]), hosts=["firebasestorage.googleapis.com"])' "$work/cert.pem" "$work/key.pem"
-SDK_IT_DIR=$work unshare --net --mount --fork "$here/in-namespace.sh" "$work" ./storage_integration_test
+cd "$work"
+SDK_IT_DIR=$work "$repo/Tests/support/as-production.sh" ./storage_integration_test
