@@ -152,6 +152,20 @@ std::string LocalPath(const char* path_or_url) {
   return path.rfind("file://", 0) == 0 ? path.substr(7) : path;
 }
 
+// The Future of an operation (made by attempt(internal)), made again while the SDK's test hook
+// asks for it (retry_for_testing.h) within the owner's max_retry_time.
+template <class T, class Attempt>
+Future<T> Retrying(const std::shared_ptr<internal::StorageReferenceInternal>& internal,
+                   double (fbstorage::Storage::*max_retry_time)() const, Attempt attempt) {
+  return internal::RetryAllErrorsForTesting<T>(internal->owner, max_retry_time, [internal, attempt] {
+    if (auto refused = RefuseInvalid<T>(internal)) return *refused;
+    return attempt(*internal);
+  });
+}
+
+const auto kOperationTime = &fbstorage::Storage::max_operation_retry_time;
+const auto kDownloadTime = &fbstorage::Storage::max_download_retry_time;
+const auto kUploadTime = &fbstorage::Storage::max_upload_retry_time;
 }  // namespace
 
 StorageReference::StorageReference(std::shared_ptr<internal::StorageReferenceInternal> internal)
@@ -186,23 +200,6 @@ StorageReference StorageReference::GetParent() {
     return StorageReference();
   }
 }
-
-namespace {
-// The Future of an operation (made by attempt(internal)), made again while the SDK's test hook
-// asks for it (retry_for_testing.h) within the owner's max_retry_time.
-template <class T, class Attempt>
-Future<T> Retrying(const std::shared_ptr<internal::StorageReferenceInternal>& internal,
-                   double (fbstorage::Storage::*max_retry_time)() const, Attempt attempt) {
-  return internal::RetryAllErrorsForTesting<T>(internal->owner, max_retry_time, [internal, attempt] {
-    if (auto refused = RefuseInvalid<T>(internal)) return *refused;
-    return attempt(*internal);
-  });
-}
-
-const auto kOperationTime = &fbstorage::Storage::max_operation_retry_time;
-const auto kDownloadTime = &fbstorage::Storage::max_download_retry_time;
-const auto kUploadTime = &fbstorage::Storage::max_upload_retry_time;
-}  // namespace
 
 Future<void> StorageReference::Delete() {
   if (auto refused = RefuseInvalid<void>(internal_)) return *refused;
