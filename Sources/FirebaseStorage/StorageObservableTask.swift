@@ -29,10 +29,12 @@ open class StorageObservableTask: StorageTask {
         let queue = reference.storage.callbackQueue
         switch core {
         case .success(let task):
+            let progressChanges = ProgressChanges()
             // Only `.unknown` makes observe throw.
             let coreHandle = try! task.observe(coreStatus) { [self] coreSnapshot in
                 let snapshot = snapshot(of: coreSnapshot)
                 if status == .progress {
+                    guard progressChanges.moved(coreSnapshot) else { return }
                     forward(to: queue, holding: task) { call(snapshot) }
                 } else {
                     queue.async { call(snapshot) }

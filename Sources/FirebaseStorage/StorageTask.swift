@@ -104,7 +104,9 @@ struct TaskHooks {
         guard let onProgress else { return self }
         var hooks = self
         hooks.observers.insert({ task, _ in
+            let progressChanges = ProgressChanges()
             _ = try! task.observe(.progress) { snapshot in
+                guard progressChanges.moved(snapshot) else { return }
                 let progress = Progress(totalUnitCount: snapshot.totalBytes)
                 progress.completedUnitCount = snapshot.bytesTransferred
                 forward(to: queue(), holding: task) { onProgress(progress) }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -339,6 +340,94 @@ TEST_P(StorageTest, CancelFailsTheFutureWithCancelled) {
   Completed(put);
   EXPECT_EQ(put.error(), firebase::storage::kErrorCancelled);
   EXPECT_FALSE(put.result()->is_valid());
+}
+
+// Pauses at the first progress past 256 KiB; `settled` rises at the pause.
+class PausingPast256KiB : public Listener {
+ public:
+  explicit PausingPast256KiB(Signal* settled) : settled_(settled) {}
+  void OnProgress(Controller* controller) override {
+    int64_t bytes = controller->bytes_transferred();
+    int64_t none = 0;
+    if (bytes > 256 * 1024 && pausing_at.compare_exchange_strong(none, bytes)) controller->Pause();
+  }
+  void OnPaused(Controller*) override {
+    paused = true;
+    settled_->Raise();
+  }
+  std::atomic<int64_t> pausing_at{0};
+  std::atomic<bool> paused{false};
+
+ private:
+  Signal* settled_;
+};
+
+// A pause from OnProgress takes effect before a download's end however fast the link (the core
+// ends a download only after its progress observers returned; the Listener runs in one): 20
+// downloads of 1 MiB, each request held 300 ms so that the Listener is there before any byte.
+TEST_P(StorageTest, PauseFromOnProgressTakesEffectBeforeADownloadEnds) {
+  std::string bytes = RandomBytes(1024 * 1024, 21);
+  StorageReference ref = storage->GetReference("held/1mb.bin");
+  Succeeded(ref.PutBytes(bytes.data(), bytes.size()));
+  std::vector<int> ended_first;
+  for (int attempt = 0; attempt < 20; attempt++) {
+    emulator().AddFault(std::string(R"({"match": {"method": "GET", "path_prefix": "/v0/b/)") + kBucket +
+                        R"(/o/held%2F1mb.bin"}, "times": 1, "action": {"delay_ms": 300}})");
+    std::string local = TempFile("");
+    auto settled = std::make_shared<Signal>();  // the completion callback may run after Wait() returned
+    PausingPast256KiB listener(settled.get());
+    Controller controller;
+    Future<size_t> download = ref.GetFile(local.c_str(), &listener, &controller);
+    download.OnCompletion([settled](const firebase::FutureBase&) { settled->Raise(); });
+    ASSERT_TRUE(settled->WaitFor());
+    if (!listener.paused) {
+      ended_first.push_back(attempt);
+      continue;
+    }
+    EXPECT_GE(controller.bytes_transferred(), listener.pausing_at.load());
+    EXPECT_TRUE(controller.Resume());
+    EXPECT_EQ(Succeeded(download), bytes.size());
+    EXPECT_EQ(ReadLocal(local), bytes);
+  }
+  EXPECT_TRUE(ended_first.empty()) << ended_first.size() << " downloads ended before their pause took effect";
+}
+
+// Counts OnProgress calls that came after its operation's Future completed.
+class LateProgress : public Listener {
+ public:
+  void OnProgress(Controller*) override {
+    if (completed) late++;
+  }
+  void OnPaused(Controller*) override {}
+  std::atomic<bool> completed{false};
+  std::atomic<int> late{0};
+};
+
+// No OnProgress after the Future completed: 300 small uploads, 100 at a time. The listeners
+// live to the end of the test, and it waits for every completion callback (Wait() may return
+// before a Future's callback ran).
+TEST_P(StorageTest, NoProgressAfterTheFutureCompleted) {
+  constexpr int kUploads = 300;
+  std::vector<std::unique_ptr<LateProgress>> listeners;
+  std::atomic<int> completions{0};
+  Signal all_completed;
+  for (int batch = 0; batch < 3; batch++) {
+    std::vector<Future<Metadata>> uploads;
+    for (int i = 0; i < 100; i++) {
+      listeners.push_back(std::make_unique<LateProgress>());
+      LateProgress* listener = listeners.back().get();
+      uploads.push_back(storage->GetReference("order/" + std::to_string(batch * 100 + i)).PutBytes("seventeen bytes!!", 17, listener));
+      uploads.back().OnCompletion([listener, &completions, &all_completed](const Future<Metadata>&) {
+        listener->completed = true;
+        if (++completions == kUploads) all_completed.Raise();
+      });
+    }
+    for (auto& upload : uploads) Succeeded(upload);
+  }
+  ASSERT_TRUE(all_completed.WaitFor());
+  int late = 0;
+  for (auto& listener : listeners) late += listener->late;
+  EXPECT_EQ(late, 0);
 }
 
 TEST_P(StorageTest, GetFileAndGetBytesWithListener) {

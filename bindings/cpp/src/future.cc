@@ -44,6 +44,11 @@ const void* FutureState::result() const {
   return complete_ ? result_.get() : nullptr;
 }
 
+std::shared_ptr<void> FutureState::shared_result() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return complete_ ? result_ : nullptr;
+}
+
 bool FutureState::Wait(int timeout_milliseconds) const {
   std::unique_lock<std::mutex> lock(mutex_);
   if (timeout_milliseconds < 0) {

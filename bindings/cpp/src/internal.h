@@ -31,6 +31,8 @@ class FutureState : public std::enable_shared_from_this<FutureState> {
   int error() const;
   const char* error_message() const;
   const void* result() const;
+  // The result once complete (shared: another state may complete with it), else null.
+  std::shared_ptr<void> shared_result() const;
   bool Wait(int timeout_milliseconds) const;
   // Replaces the callback; runs it at once (on this thread) when complete already.
   void SetCallback(std::function<void(const FutureBase&)> callback);

@@ -407,3 +407,58 @@ async def test_ranges_and_async_iteration(storage: fbstorage.aio.Storage) -> Non
     async for block in ref.iter_bytes(64 * 1024, start=1000):  # leaving early cancels the download
         assert block == data[1000:1000 + 64 * 1024]
         break
+
+
+async def test_a_pause_from_a_progress_observer_takes_effect_before_a_download_ends(
+        storage: fbstorage.aio.Storage, emulator: EmulatorServer, tmp_path: Path) -> None:
+    # The observer runs on the loop while the library waits for it: its pause() reaches the
+    # download before the end, however fast the last bytes came (PAUSE even after the last one).
+    # Each download's request is held 300 ms, so that its observers are there before any byte.
+    data = payload(1024 * 1024)
+    ref = storage.reference("hold/1mb.bin")
+    await ref.put_data(data)
+    loop = asyncio.get_running_loop()
+    ended_first = []
+    for attempt in range(30):
+        emulator.add_fault({"match": {"method": "GET", "path_prefix": "/v0/b/test-bucket/o/hold%2F1mb.bin"},
+                            "times": 1, "action": {"delay_ms": 300}})
+        task = ref.write_to_file(tmp_path / f"{attempt}.bin")
+        paused: asyncio.Future[fbstorage.TaskSnapshot] = loop.create_future()
+        pausing: list[int] = []
+
+        def pause_past_256_kib(snapshot: fbstorage.TaskSnapshot, task=task, pausing=pausing) -> None:
+            if not pausing and snapshot.bytes_transferred > 256 * 1024:
+                pausing.append(snapshot.bytes_transferred)
+                task.pause()
+
+        task.observe(TaskStatus.PROGRESS, pause_past_256_kib)
+        task.observe(TaskStatus.PAUSE, lambda snapshot, paused=paused: paused.done() or paused.set_result(snapshot))
+        outcome = asyncio.ensure_future(asyncio.shield(task._outcome))
+        await asyncio.wait([paused, outcome], timeout=30, return_when=asyncio.FIRST_COMPLETED)
+        if not paused.done():
+            ended_first.append((attempt, pausing, outcome.done()))
+            continue
+        assert pausing and paused.result().bytes_transferred >= pausing[0]
+        task.resume()
+        await task
+        assert (tmp_path / f"{attempt}.bin").read_bytes() == data
+    assert ended_first == []
+
+
+async def test_no_progress_reaches_the_loop_after_the_end(storage: fbstorage.aio.Storage) -> None:
+    # 300 small uploads, 100 at a time: each task's observers run PROGRESS before SUCCESS, and
+    # `await task` returns after them all.
+    wrong = []
+
+    async def upload(index: int) -> None:
+        events: list[TaskStatus] = []
+        task = storage.reference(f"order/{index}").put_data(b"x" * 17)
+        for status in (TaskStatus.PROGRESS, TaskStatus.SUCCESS):
+            task.observe(status, lambda snapshot: events.append(snapshot.status))
+        await task
+        if events.count(TaskStatus.SUCCESS) != 1 or events[-1] != TaskStatus.SUCCESS:
+            wrong.append((index, events))
+
+    for batch in range(3):
+        await asyncio.gather(*(upload(batch * 100 + index) for index in range(100)))
+    assert wrong == []

@@ -15,7 +15,6 @@ future in :data:`_pending`.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import ctypes
 import itertools
 import threading
@@ -42,11 +41,14 @@ _keys = itertools.count(1)  # user_data 0 would be NULL
 
 def call_soon_threadsafe(
     loop: asyncio.AbstractEventLoop, function: Callable[..., Any], *arguments: Any
-) -> None:
+) -> bool:
     """Runs ``function(*arguments)`` on ``loop`` soon, from any thread; nothing when the loop
-    is closed (nobody is left to tell)."""
-    with contextlib.suppress(RuntimeError):
+    is closed (nobody is left to tell). True when it was scheduled."""
+    try:
         loop.call_soon_threadsafe(function, *arguments)
+    except RuntimeError:
+        return False
+    return True
 
 
 def settle_threadsafe(

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import dataclasses
 import itertools
+import threading
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Generator
 
 from .. import task as sync_task
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
     from .reference import StorageReference
 
 _TERMINAL = (TaskStatus.SUCCESS, TaskStatus.FAILURE)
+#: How often a held PROGRESS event checks that its loop was not closed meanwhile.
+_HOLD_CHECK_SECONDS = 0.1
 _EVENTS = (TaskStatus.RESUME, TaskStatus.PROGRESS, TaskStatus.PAUSE) + _TERMINAL
 
 Observer = Callable[[TaskSnapshot], object]
@@ -54,6 +57,10 @@ class StorageTask:
         self._observers: dict[int, tuple[TaskStatus, Observer]] = {}
         self._native_observers: dict[int, int] = {}  # key in _observers -> handle of the sync task
         self._resumed: set[int] = set()  # RESUME observers that ran
+        # PROGRESS events handed to the loop whose observer has not returned yet, by key: the
+        # library's callback thread waits for each (see _relay_holding_end).
+        self._holds: dict[int, set[threading.Event]] = {}
+        self._holds_lock = threading.Lock()
         self._keys = itertools.count(1)
         self._paused = False  # pause() before the start
         reference.storage._schedule(self)
@@ -187,9 +194,34 @@ class StorageTask:
     def _observe_natively(self, key: int, status: TaskStatus) -> None:
         assert self._task is not None
         loop, dispatch = self._loop, self._dispatch
-        self._native_observers[key] = self._task.observe(
-            status, lambda snapshot: call_soon_threadsafe(loop, dispatch, key, snapshot)
-        )
+        if status == TaskStatus.PROGRESS:
+            relay = lambda snapshot: self._relay_holding_end(key, snapshot)  # noqa: E731
+        else:
+            relay = lambda snapshot: call_soon_threadsafe(loop, dispatch, key, snapshot)  # noqa: E731
+        self._native_observers[key] = self._task.observe(status, relay)
+
+    def _relay_holding_end(self, key: int, snapshot: TaskSnapshot) -> None:
+        """Runs on the library's callback thread: hands a PROGRESS event to the loop and returns
+        once its observer returned there, was removed, or the loop closed. The library ends a
+        download only after its PROGRESS observers returned, so a pause() or cancel() that an
+        observer on the loop calls takes effect before the end, as from a sync observer."""
+        delivered = threading.Event()
+        with self._holds_lock:
+            self._holds.setdefault(key, set()).add(delivered)
+
+        def deliver() -> None:
+            try:
+                self._dispatch(key, snapshot)
+            finally:
+                delivered.set()
+
+        try:
+            if call_soon_threadsafe(self._loop, deliver):
+                while not delivered.wait(_HOLD_CHECK_SECONDS) and not self._loop.is_closed():
+                    pass
+        finally:
+            with self._holds_lock:
+                self._holds.get(key, set()).discard(delivered)
 
     def _dispatch(self, key: int, snapshot: TaskSnapshot) -> None:
         """Runs on the loop: calls the observer ``key`` unless it was removed meanwhile; what
@@ -211,6 +243,11 @@ class StorageTask:
         """Removes one observer, by the handle :meth:`observe` returned; it is not called
         again, even for events already on their way to the loop."""
         self._observers.pop(handle, None)
+        # Its held events let the callback thread go (the library's removal waits for a
+        # running observer, which may be waiting for this loop).
+        with self._holds_lock:
+            for held in self._holds.pop(handle, ()):
+                held.set()
         native = self._native_observers.pop(handle, None)
         if native is not None and self._task is not None:
             with contextlib.suppress(StorageError):  # the task has ended: nothing to remove
