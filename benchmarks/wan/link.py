@@ -14,13 +14,9 @@ import json
 import os
 import statistics
 import subprocess
-import sys
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parents[2] / "Tests"
-sys.path.insert(0, str(TESTS))
-
-from netlab import namespaces  # noqa: E402
+from .namespace import namespaces
 from netlab.dns import AUTH_HOST, STORAGE_HOST, Dnsmasq  # noqa: E402
 from netlab.emulator import AUTH_PORT, NetworkEmulator  # noqa: E402
 from netlab.http2_front import FRONT_PORT, Http2Front  # noqa: E402
@@ -75,8 +71,9 @@ class WanLink:
 
     def environment(self) -> dict[str, str]:
         """What every client gets: the link's CA trusted by OpenSSL (SSL_CERT_FILE: libcurl
-        through fbstorage, Python's ssl, aiohttp), requests (REQUESTS_CA_BUNDLE) and Go (rclone)."""
-        return dict(os.environ, SSL_CERT_FILE=self.ca_file, REQUESTS_CA_BUNDLE=self.ca_file)
+        through fbstorage, Python's ssl, aiohttp, Go: rclone), requests (REQUESTS_CA_BUNDLE) and curl."""
+        return dict(os.environ, SSL_CERT_FILE=self.ca_file, REQUESTS_CA_BUNDLE=self.ca_file,
+                    CURL_CA_BUNDLE=self.ca_file)
 
     @property
     def direct_endpoint(self) -> str:

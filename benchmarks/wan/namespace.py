@@ -3,14 +3,18 @@ and removed after whatever happens (as Tests/netlab/run.py does for pytest)."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
+import sys
+from pathlib import Path
 
-from .link import namespaces
+# netlab.namespaces needs the standard library alone: the benchmark's venv imports it.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Tests"))
+
+from netlab import namespaces  # noqa: E402
 
 
-def run_in_client_namespace(argv: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
+def run_in_client_namespace(argv: list[str], timeout: float, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     """argv in a fresh client namespace, with the topology in $FBSTORAGE_NETLAB; its stdout."""
     why_not = namespaces.namespaces_permitted()
     if why_not:
@@ -21,7 +25,7 @@ def run_in_client_namespace(argv: list[str], timeout: float) -> subprocess.Compl
     try:
         topology.create()
         return subprocess.run(["ip", "netns", "exec", topology.client, *argv], stdout=subprocess.PIPE, text=True,
-                              env=dict(os.environ, FBSTORAGE_NETLAB=topology.to_json()), timeout=timeout,
+                              env=dict(env, FBSTORAGE_NETLAB=topology.to_json()), timeout=timeout,
                               check=True)
     finally:
         topology.destroy()
