@@ -7,12 +7,20 @@ import re
 from urllib.parse import quote
 
 
-def fetched_bytes(entries: list[dict], name: str, size: int) -> int:
+def _media_gets(entries: list[dict], name: str) -> list[dict]:
     path = "/o/" + quote(name, safe="")
+    return [entry for entry in entries
+            if entry["method"] == "GET" and entry["path"].endswith(path) and "alt=media" in entry["query"]]
+
+
+def media_gets(entries: list[dict], name: str) -> int:
+    """How many GETs of the object's bytes."""
+    return len(_media_gets(entries, name))
+
+
+def fetched_bytes(entries: list[dict], name: str, size: int) -> int:
     total = 0
-    for entry in entries:
-        if entry["method"] != "GET" or not entry["path"].endswith(path) or "alt=media" not in entry["query"]:
-            continue
+    for entry in _media_gets(entries, name):
         header = next((value for key, value in entry["headers"].items() if key.lower() == "range"), None)
         match = re.fullmatch(r"bytes=(\d*)-(\d*)", header or "")
         if match is None:

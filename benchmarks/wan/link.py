@@ -80,6 +80,21 @@ class WanLink:
         """The emulator itself from the server namespace (loopback, no front, no delay)."""
         return self.emulator.url("127.0.0.1")
 
+    def server_cpu_seconds(self) -> float:
+        """CPU time used so far by the server side: the emulator, nginx (master and workers) and
+        the Storage relay; over a run's wall time, how busy the far end was (these 2 cores are
+        shared with the clients)."""
+        parents = {part.process.pid for part in (self.emulator, self.front, self.relay) if part.process}
+        ticks = 0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rpartition(")")[2].split()
+            except OSError:  # a process that just ended
+                continue
+            if int(stat.parent.name) in parents or int(fields[1]) in parents:  # itself, or its child
+                ticks += int(fields[11]) + int(fields[12])  # utime, stime
+        return ticks / os.sysconf("SC_CLK_TCK")
+
     # -- the link's figures ----------------------------------------------------------------------
     def measure(self, python: str) -> dict:
         def probe(*arguments: object) -> dict:

@@ -65,12 +65,13 @@ def main() -> None:
         parquet = Path(scratch) / "table.parquet"
         seed(tools, [args.bench_python, CLIENTS / "ranged_read.py", "make", parquet, sizes["parquet_bytes"]])
         seed(tools, [args.build_dir / "put_file", direct, BUCKET, parquet, ranged.OBJECT])
+        parquet_bytes = parquet.stat().st_size
         parquet.unlink()
         step("bulk", bulk.run, tools, sizes["bulk_bytes"])
         step("small", small.run, tools, "seed/small", results["rtt_ms"], results["link_mibps"])
         step("cold_start", cold_start.run, tools, results["rtt_ms"])
         step("list", listing.run, tools, "seed/list", sizes["list_count"])
-        step("ranged_read", ranged.run, tools)
+        step("ranged_read", ranged.run, tools, parquet_bytes, results["rtt_ms"], results["link_mibps"])
     print(json.dumps(results), flush=True)
 
 

@@ -30,6 +30,7 @@ class Run:
     wall_seconds: float     # the whole process, start-up included
     protocols: dict[str, int]  # requests by HTTP version, from the front's log
     report: dict
+    server_busy: float      # the server side's CPU (emulator, nginx, relay) over the wall time
 
 
 @dataclasses.dataclass
@@ -65,6 +66,7 @@ class Tools:
     def run(self, argv: list[object], timeout: float = 900) -> Run:
         argv = [str(a) for a in argv]
         self.link.front.protocols()  # what came before is not this run's
+        server_cpu = self.link.server_cpu_seconds()
         started = time.perf_counter()
         done = subprocess.run(argv, capture_output=True, text=True, env=self.environment(), timeout=timeout)
         wall = time.perf_counter() - started
@@ -75,7 +77,9 @@ class Tools:
         lines = done.stdout.strip().splitlines()
         if lines and lines[-1].startswith("{"):
             report = json.loads(lines[-1])
-        return Run(float(report.get("seconds", wall)), wall, dict(self.link.front.protocols()), report)
+        server_busy = (self.link.server_cpu_seconds() - server_cpu) / wall
+        return Run(float(report.get("seconds", wall)), wall, dict(self.link.front.protocols()), report,
+                   round(server_busy, 2))
 
     # -- command lines ---------------------------------------------------------------------------
     def c(self, program: str, *arguments: object) -> list[object]:
