@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .tools import ToolFailed, Tools
+from .tools import IN_FLIGHT, ToolFailed, Tools
 
 
 def run(tools: Tools, prefix: str, count: int) -> dict:
@@ -10,7 +10,7 @@ def run(tools: Tools, prefix: str, count: int) -> dict:
     commands = {
         "fbstorage_c": tools.c("list_all", prefix),
         "fbstorage_cli": tools.fbstorage_cli("ls", "-r", f"gs://{bucket}/{prefix}/"),
-        "rclone": tools.rclone("lsf", "-R", "--fast-list", f":gcs:{bucket}/{prefix}"),
+        "rclone": tools.rclone(IN_FLIGHT, "lsf", "-R", "--fast-list", f":gcs:{bucket}/{prefix}"),
         "gsutil": tools.gsutil("ls", f"gs://{bucket}/{prefix}/**"),
         "gcsfs": tools.peers("gcsfs-list", prefix),
         "google_cloud_storage": tools.peers("gcs-list", prefix),

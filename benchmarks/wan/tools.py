@@ -1,9 +1,7 @@
 """How each tool is started on the link, and a run of one timed from outside.
 
 Every tool gets the same link, the same names (firebasestorage.test through the relay and the
-HTTP/2 front) and the same CA; each its best documented parallelism (`IN_FLIGHT` where it has a
-knob: fbstorage cp -j, the C API's tasks in flight, rclone --transfers, transfer_manager's
-max_workers; gsutil -m and gcsfs their own defaults).
+HTTP/2 front) and the same CA. `IN_FLIGHT`: the set-up's uploads (straight to the emulator).
 """
 
 from __future__ import annotations
@@ -89,9 +87,9 @@ class Tools:
         return [self.bench_python, "-m", "fbstorage", "--endpoint", self.link.endpoint,
                 "--ca-file", self.link.ca_file, *arguments]
 
-    def rclone(self, *arguments: object) -> list[object]:
+    def rclone(self, in_flight: int, *arguments: object) -> list[object]:
         return ["rclone", "--config", "/dev/null", "--gcs-endpoint", self.link.endpoint, "--gcs-anonymous",
-                "--gcs-no-check-bucket", "--transfers", IN_FLIGHT, "--checkers", IN_FLIGHT, *arguments]
+                "--gcs-no-check-bucket", "--transfers", in_flight, "--checkers", in_flight, *arguments]
 
     def gsutil(self, *arguments: object) -> list[object]:
         return [Path(self.bench_python).parent / "gsutil", "-q", *arguments]
