@@ -20,6 +20,7 @@ from workloads import (aio_uploads, call_overhead, chunk_sweep, gcs_upload, larg
 from workloads import swift_api
 from workloads import downloads, emulator_cost, scale, signin, streams
 from workloads import emulator_scale, peer_emulator
+from workloads import ranged_read, wan
 
 WORKLOADS = {
     "large_upload": large_upload.run,
@@ -40,6 +41,8 @@ WORKLOADS = {
     "stream_upload": streams.upload,
     "peer_emulator": peer_emulator.run,
     "emulator_scale": emulator_scale.run,
+    "ranged_read": ranged_read.run,
+    "wan": wan.run,
 }
 RESULTS = Path(__file__).resolve().parent / "results"
 

@@ -28,14 +28,17 @@ TOKEN_LIFETIME = 12
 
 
 class NetworkEmulator:
-    def __init__(self, topology: Topology, directory: Path, python: str = sys.executable) -> None:
+    def __init__(self, topology: Topology, directory: Path, python: str = sys.executable,
+                 flags: tuple[str, ...] = ()) -> None:
+        """`flags`: more of the emulator's options (the WAN benchmark's `--bucket`s)."""
         self.topology = topology
+        self._flags = flags
         self.data_dir = directory / "emulator-data"
         self.ca_file = directory / "emulator-cert.pem"
-        self._key = directory / "emulator-key.pem"
+        self.key_file = directory / "emulator-key.pem"
         self._python = python
         self.process: NamespaceProcess | None = None
-        write_self_signed(self.ca_file, self._key, hosts=[
+        write_self_signed(self.ca_file, self.key_file, hosts=[
             STORAGE_HOST, AUTH_HOST, IPV6_ONLY_HOST, IPV4_ONLY_HOST, topology.server_v4, topology.server_v6])
         # Test control goes to the server's IPv4 address, straight (never through the relay).
         self.control = EmulatorServer(None, f"https://{topology.server_v4}:{PORT}", "production",  # type: ignore[arg-type]
@@ -45,9 +48,9 @@ class NetworkEmulator:
         """Starts it and waits until it answers (test control) from the client namespace."""
         self.process = NamespaceProcess(self.topology.server, [
             self._python, "-m", "fbstorage.emulator", "--host", "", "--port", str(PORT),
-            "--tls-cert", str(self.ca_file), "--tls-key", str(self._key), "--data-dir", str(self.data_dir),
+            "--tls-cert", str(self.ca_file), "--tls-key", str(self.key_file), "--data-dir", str(self.data_dir),
             "--no-ui", "--auth-port", str(AUTH_PORT), "--auth-token-lifetime", str(TOKEN_LIFETIME),
-            "--stop-on-stdin-eof"], stdin=True)
+            "--stop-on-stdin-eof", *self._flags], stdin=True)
         wait_for(self._answers, 30, "the emulator did not answer")
 
     def _answers(self) -> bool:

@@ -16,15 +16,20 @@ FAULT_PROXY = Path(__file__).resolve().parents[1] / "support" / "fault_proxy.py"
 
 
 class Relay:
-    def __init__(self, topology: Topology, python: str = sys.executable) -> None:
+    def __init__(self, topology: Topology, python: str = sys.executable, port: int = RELAY_PORT,
+                 upstream_port: int = EMULATOR_PORT) -> None:
+        """A relay on the server's IPv4 address at `port` to 127.0.0.1:`upstream_port` there
+        (another relay: the WAN benchmark's, in front of an HTTP/2 front or the Auth port)."""
         self.topology = topology
         self._python = python
+        self.port = port
+        self.upstream_port = upstream_port
         self.process: NamespaceProcess | None = None
 
     def start(self) -> None:
         self.process = NamespaceProcess(self.topology.server, [
-            self._python, str(FAULT_PROXY), "--host", self.topology.server_v4, "--port", str(RELAY_PORT),
-            "--upstream", f"127.0.0.1:{EMULATOR_PORT}"], stdin=True, stdout=True)
+            self._python, str(FAULT_PROXY), "--host", self.topology.server_v4, "--port", str(self.port),
+            "--upstream", f"127.0.0.1:{self.upstream_port}"], stdin=True, stdout=True)
         ready = self._line()
         if not ready.startswith("READY "):
             raise RuntimeError(f"the relay did not start ({ready!r}): {self.process.error_output()}")

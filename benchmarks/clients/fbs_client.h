@@ -1,4 +1,5 @@
-/* fbs_client.h — what the C benchmark clients share: a storage on the emulator at HOST:PORT. */
+/* fbs_client.h — what the C benchmark clients share: a storage on the emulator at HOST:PORT
+ * (http), or at https://HOST:PORT (the WAN link; its CA from $SSL_CERT_FILE). */
 #ifndef FBS_CLIENT_H
 #define FBS_CLIENT_H
 
@@ -25,10 +26,17 @@ static int fail(const char *what, int code) {
     return 1;
 }
 
-/* A storage for bucket that talks to the emulator at address ("HOST:PORT"), and its reference
- * to path; 0, or 1 with the error printed. */
+/* A storage for bucket that talks to the emulator at address ("HOST:PORT" or an https URL),
+ * and its reference to path; 0, or 1 with the error printed. */
 static int emulator_reference(const char *address, const char *bucket, const char *path,
                               fbs_storage **storage, fbs_reference **ref) {
+    int rc;
+    if (strncmp(address, "https://", 8) == 0) {
+        if ((rc = fbs_storage_new(bucket, storage))) return fail("fbs_storage_new", rc);
+        if ((rc = fbs_storage_use_endpoint(*storage, address))) return fail("use_endpoint", rc);
+        if ((rc = fbs_storage_reference(*storage, path, ref))) return fail("reference", rc);
+        return 0;
+    }
     char host[256];
     const char *colon = strrchr(address, ':');
     if (!colon || (size_t)(colon - address) >= sizeof host) {
@@ -36,7 +44,7 @@ static int emulator_reference(const char *address, const char *bucket, const cha
         return 1;
     }
     snprintf(host, sizeof host, "%.*s", (int)(colon - address), address);
-    int rc = fbs_storage_new(bucket, storage);
+    rc = fbs_storage_new(bucket, storage);
     if (rc) return fail("fbs_storage_new", rc);
     if ((rc = fbs_storage_use_emulator(*storage, host, atoi(colon + 1)))) return fail("use_emulator", rc);
     if ((rc = fbs_storage_reference(*storage, path, ref))) return fail("reference", rc);

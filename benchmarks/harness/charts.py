@@ -40,4 +40,23 @@ def write(results: dict, directory: Path) -> list[Path]:
         figure.savefig(directory / name, dpi=100)
         plt.close(figure)
         written.append(directory / name)
+    if "wan" in results:
+        written.append(wan_chart(results["wan"], directory / "wan_small_objects.png", plt))
     return written
+
+
+def wan_chart(wan: dict, path: Path, plt) -> Path:
+    """Small objects over the WAN link: each tool's objects/s up and down at each concurrency."""
+    from .wan_report import KNOBLESS, LABELS
+    bars = [(f"{LABELS.get(tool, tool)} · {way} · {'its own' if tool in KNOBLESS else n}", rate)
+            for way in ("up", "down") for n, by_tool in wan[f"small_{way}_per_s_at"].items()
+            for tool, rate in by_tool.items()]
+    figure, axes = plt.subplots(figsize=(9, 0.3 * len(bars) + 1.5))
+    axes.barh([name for name, _ in bars], [rate for _, rate in bars])
+    axes.invert_yaxis()
+    axes.set_title(f"WAN ({wan['rtt_ms']} ms RTT, {wan['link_mibps']} MiB/s): {wan['small_objects']} × 4 KiB,\n"
+                   "objects/s (tool · way · in flight)")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+    return path

@@ -44,6 +44,7 @@ class Mode:
     big_put_bytes: int            # one put_file from a sparse file
     parallel_bytes: int           # each of the parallel uploads
     parallel_repeats: int
+    parquet_bytes: int = 256 << 20    # the ranged_read workload's Parquet object, in both modes
 
     @classmethod
     def quick(cls) -> Mode:

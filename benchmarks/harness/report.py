@@ -6,6 +6,8 @@ import json
 import re
 from pathlib import Path
 
+from .wan_report import markdown as wan_markdown
+
 README_BLOCK = re.compile(r"(<!-- latest results -->\n).*?(<!-- end of latest results -->)", re.S)
 
 LABELS = {  # section: {peer: label}; peers without one show their key
@@ -190,6 +192,7 @@ def markdown(results: dict) -> str:
         for op, ns in section["ns_per_call"].items():
             count = instructions.get(op) if isinstance(instructions, dict) else None
             out.append(f"| {op} | {cell(ns, 0)} | {f'{count:,.0f}' if count else instructions} |")
+    out += wan_markdown(results)
     return "\n".join(out) + "\n"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .stats import ratio
+from .wan_report import targets as wan_targets
 
 
 def faster(section: str, ours: str, theirs: str):
@@ -125,6 +126,7 @@ TARGETS = [
     *emulator_floor_targets(),
     *peer_emulator_targets(),
     *emulator_scale_targets(),
+    *wan_targets(),
 ]
 
 
@@ -133,7 +135,7 @@ def check(results: dict) -> list[dict]:
     for what, figure, bound, kind in TARGETS:
         try:
             value = figure(results)
-        except KeyError:   # that workload did not run
+        except (KeyError, ZeroDivisionError):   # that workload did not run (or a tool of it failed)
             continue
         met = value >= bound if kind == "min" else value <= bound
         checked.append({"target": what, "value": round(value, 3),

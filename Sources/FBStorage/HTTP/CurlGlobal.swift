@@ -25,6 +25,12 @@ enum CurlGlobal {
         return .success(version)
     }()
 
+    /// Whether this libcurl speaks HTTP/2 (built with nghttp2: Debian's is, the wheel's is not).
+    static let supportsHTTP2: Bool = {
+        guard (try? version.get()) != nil, let info = ccurl_version_info() else { return false }
+        return info.pointee.features & Int32(CURL_VERSION_HTTP2) != 0
+    }()
+
     /// Initialises libcurl if needed; throws `.internalError` if it is unusable.
     static func ensureInitialized() throws(StorageError) -> String {
         try version.get()

@@ -24,7 +24,17 @@ extension EasyTransfer {
         // resolver's own timeout. A libcurl before 7.87 lacks the option and waits: not an error.
         let quickExit = ccurl_setopt_long(h, CURLOPT_QUICK_EXIT, 1)
         if quickExit != CURLE_UNKNOWN_OPTION { check(quickExit, "QUICK_EXIT") }
-        check(ccurl_setopt_long(h, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1), "HTTP_VERSION")
+        // HTTP/2 where an https server offers it (ALPN), as Google's front ends do: the storage's
+        // concurrent transfers then share one connection (libcurl multiplexes by default), and a
+        // transfer started while the first connection is still being made waits for it rather
+        // than opening its own (PIPEWAIT; with HTTP/1.1 it opens its own once that is known).
+        // HTTP/1.1 for http, and with a libcurl built without nghttp2 (the wheel's).
+        if CurlGlobal.supportsHTTP2 && request.url.hasPrefix("https:") {
+            check(ccurl_setopt_long(h, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS), "HTTP_VERSION")
+            check(ccurl_setopt_long(h, CURLOPT_PIPEWAIT, 1), "PIPEWAIT")
+        } else {
+            check(ccurl_setopt_long(h, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1), "HTTP_VERSION")
+        }
         check(ccurl_setopt_long(h, CURLOPT_FOLLOWLOCATION, 0), "FOLLOWLOCATION")
         check(ccurl_setopt_pointer(h, CURLOPT_PRIVATE, me), "PRIVATE")
         check(ccurl_setopt_pointer(h, CURLOPT_ERRORBUFFER, errorBuffer), "ERRORBUFFER")

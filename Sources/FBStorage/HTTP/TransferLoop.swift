@@ -150,16 +150,22 @@ final class TransferLoop {
         transfers[t.id] = nil
         throttled[t.id] = nil
         let result = code.map { t.result(code: $0) } ?? .failure(.cancelled)
-        // Only a handle whose transfer ran to its end goes back to the pool: curl 7.88 keeps state
-        // of a failed one past `curl_easy_reset` (after a failed name lookup, its receive buffer,
-        // so that setting CURLOPT_BUFFERSIZE on it failed for every later request).
-        recycle(t, reusable: code == CURLE_OK)
+        // Only a handle whose transfer ran to its end over HTTP/1.1 goes back to the pool: curl 7.88
+        // keeps state of a failed one, and of one that used HTTP/2, past `curl_easy_reset` (its
+        // receive buffer, so that setting CURLOPT_BUFFERSIZE on it failed for every later request).
+        recycle(t, reusable: code == CURLE_OK && !Self.usedHTTP2(t.easy))
         Unmanaged.passUnretained(t).release()
         if code == CURLE_COULDNT_RESOLVE_HOST, case .failure(let error) = result, let host = Self.host(of: t.url) {
             awaitProbe(of: host, t.id, t.callbacks, error)
         } else {
             t.callbacks.onComplete(result)
         }
+    }
+
+    private static func usedHTTP2(_ easy: UnsafeMutableRawPointer) -> Bool {
+        var version = 0
+        _ = ccurl_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
+        return version == CURL_HTTP_VERSION_2_0
     }
 
     /// Returns the easy handle to the pool (reset, so no option or pointer of `t` survives) when

@@ -56,6 +56,10 @@ class Lab:
         """The client addresses of the connections established to `port` in the server namespace."""
         return {line.split()[-1].rpartition(":")[0].strip("[]") for line in self._ss("-Htn", port).splitlines()}
 
+    def server_connections(self, port: int = PORT) -> int:
+        """How many connections to `port` are established in the server namespace."""
+        return len(self._ss("-Htn", port).splitlines())
+
     def close_connections(self, port: int = PORT) -> None:
         """Closes (ss -K) the server's end of every connection to `port`: the client's pool starts afresh."""
         self._ss("-HtnK", port)

@@ -1,0 +1,1 @@
+"""The `wan` workload: fbstorage and its peers over a WAN-shaped link (benchmarks/README.md "WAN")."""
