@@ -703,6 +703,26 @@ class UserView {
   std::optional<int64_t> token_expiration_ms() const { return time(fbs_user_token_expiration(u_)); }
   std::optional<int64_t> token_issued_at_ms() const { return time(fbs_user_token_issued_at(u_)); }
   std::optional<int64_t> auth_time_ms() const { return time(fbs_user_auth_time(u_)); }
+  // The account's sign-in methods and dates, as of the last reload or account change (a
+  // sign-in alone does not read them: no providers and nullopt until then).
+  struct ProviderInfo {
+    std::string provider_id;  // "password", "google.com", ...
+    std::string uid;          // the user's id at the provider (the email for "password")
+    std::optional<std::string> email, display_name, photo_url, phone_number;
+  };
+  std::vector<ProviderInfo> providers() const {
+    std::vector<ProviderInfo> providers(fbs_user_provider_count(u_));
+    for (size_t i = 0; i < providers.size(); i++) {
+      providers[i] = {detail::to_string(fbs_user_provider_id(u_, i)), detail::to_string(fbs_user_provider_uid(u_, i)),
+                      detail::to_optional(fbs_user_provider_email(u_, i)),
+                      detail::to_optional(fbs_user_provider_display_name(u_, i)),
+                      detail::to_optional(fbs_user_provider_photo_url(u_, i)),
+                      detail::to_optional(fbs_user_provider_phone_number(u_, i))};
+    }
+    return providers;
+  }
+  std::optional<int64_t> creation_time_ms() const { return time(fbs_user_creation_time(u_)); }
+  std::optional<int64_t> last_sign_in_time_ms() const { return time(fbs_user_last_sign_in_time(u_)); }
   const fbs_user* c_handle() const noexcept { return u_; }
 
  protected:

@@ -180,3 +180,40 @@ public func fbs_auth_verify_password_reset_code_async(_ auth: OpaquePointer?, _ 
         try Auth.behind(auth).verifyPasswordResetCode(Arguments.string(code, "code"), completion: done)
     }) { cb, result, userData in deliver(result, to: cb, userData) }
 }
+
+public typealias fbs_action_code_callback = @convention(c) (Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
+                                                            UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void
+
+@_cdecl("fbs_auth_check_action_code")
+public func fbs_auth_check_action_code(_ auth: OpaquePointer?, _ code: UnsafePointer<CChar>?,
+                                       _ outOperation: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                                       _ outEmail: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                                       _ outNewEmail: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        let outOperation = try Arguments.out(outOperation, "out_operation")
+        let info = try Auth.behind(auth).checkActionCode(Arguments.string(code, "code"))
+        outOperation.pointee = ownedCString(info.requestType)
+        outEmail?.pointee = info.email.flatMap(ownedCString)
+        outNewEmail?.pointee = info.newEmail.flatMap(ownedCString)
+    }
+}
+
+@_cdecl("fbs_auth_check_action_code_async")
+public func fbs_auth_check_action_code_async(_ auth: OpaquePointer?, _ actionCode: UnsafePointer<CChar>?,
+                                             _ cb: fbs_action_code_callback?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    startAsync(cb, userData, { done throws(StorageError) in
+        try Auth.behind(auth).checkActionCode(Arguments.string(actionCode, "code"), completion: done)
+    }) { cb, result, userData in
+        let info = try? result.get()
+        // The strings are lent for the call: NULL for what the answer lacks, and on failure.
+        withOptionalCString(info?.requestType) { operation in
+            withOptionalCString(info?.email) { email in
+                withOptionalCString(info?.newEmail) { newEmail in cb(code(result), operation, email, newEmail, userData) }
+            }
+        }
+    }
+}
+
+private func withOptionalCString(_ string: String?, _ body: (UnsafePointer<CChar>?) -> Void) {
+    if let string { string.withCString(body) } else { body(nil) }
+}

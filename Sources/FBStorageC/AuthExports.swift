@@ -277,6 +277,57 @@ public func fbs_user_token_issued_at(_ u: OpaquePointer?) -> Int64 { millis(u) {
 @_cdecl("fbs_user_auth_time")
 public func fbs_user_auth_time(_ u: OpaquePointer?) -> Int64 { millis(u) { $0.authTime } }
 
+// The account's sign-in methods and dates.
+
+@_cdecl("fbs_user_provider_count")
+public func fbs_user_provider_count(_ u: OpaquePointer?) -> Int {
+    Errors.returning(0) { () throws(StorageError) in try AuthUser.behind(u).providers.count }
+}
+
+/// A field of the sign-in method at `index`, lent from the snapshot.
+private func providerField(_ u: OpaquePointer?, _ index: Int, _ name: String,
+                           _ get: (AuthProviderInfo) -> String?) -> UnsafePointer<CChar>? {
+    AuthUser.lentString(u, .providerField(index: index, name: name)) { user in
+        index >= 0 && index < user.providers.count ? get(user.providers[index]) : nil
+    }
+}
+
+@_cdecl("fbs_user_provider_id")
+public func fbs_user_provider_id(_ u: OpaquePointer?, _ index: Int) -> UnsafePointer<CChar>? {
+    providerField(u, index, "providerId") { $0.providerID }
+}
+
+@_cdecl("fbs_user_provider_uid")
+public func fbs_user_provider_uid(_ u: OpaquePointer?, _ index: Int) -> UnsafePointer<CChar>? {
+    providerField(u, index, "uid") { $0.uid }
+}
+
+@_cdecl("fbs_user_provider_email")
+public func fbs_user_provider_email(_ u: OpaquePointer?, _ index: Int) -> UnsafePointer<CChar>? {
+    providerField(u, index, "email") { $0.email }
+}
+
+@_cdecl("fbs_user_provider_display_name")
+public func fbs_user_provider_display_name(_ u: OpaquePointer?, _ index: Int) -> UnsafePointer<CChar>? {
+    providerField(u, index, "displayName") { $0.displayName }
+}
+
+@_cdecl("fbs_user_provider_photo_url")
+public func fbs_user_provider_photo_url(_ u: OpaquePointer?, _ index: Int) -> UnsafePointer<CChar>? {
+    providerField(u, index, "photoURL") { $0.photoURL }
+}
+
+@_cdecl("fbs_user_provider_phone_number")
+public func fbs_user_provider_phone_number(_ u: OpaquePointer?, _ index: Int) -> UnsafePointer<CChar>? {
+    providerField(u, index, "phoneNumber") { $0.phoneNumber }
+}
+
+@_cdecl("fbs_user_creation_time")
+public func fbs_user_creation_time(_ u: OpaquePointer?) -> Int64 { millis(u) { $0.creationTime } }
+
+@_cdecl("fbs_user_last_sign_in_time")
+public func fbs_user_last_sign_in_time(_ u: OpaquePointer?) -> Int64 { millis(u) { $0.lastSignInTime } }
+
 @_cdecl("fbs_user_free")
 public func fbs_user_free(_ u: OpaquePointer?) { AuthUser.free(u) }
 

@@ -47,6 +47,7 @@ enum StringKey: Equatable {
     case itemPaths, prefixPaths, pageToken
     case uid, email, displayName, photoURL, signInProvider, idToken, refreshToken, claims
     case projectID, downloadToken(Int)
+    case providerField(index: Int, name: String)
 
     /// Strings of custom metadata: any change of the custom metadata replaces them all.
     var isCustomMetadata: Bool {

@@ -41,8 +41,31 @@ import Testing
         #expect(sent["idToken"]?.stringValue == token && sent["email"]?.stringValue == "a@example.com")
         let linked = idToken("u1", serial: 1)
         try engine.respond(200, body: Array(#"{"idToken":"\#(linked)","refreshToken":"r2","localId":"u1","email":"a@example.com"}"#.utf8))
+        // The answer lacks the account's providers: they are read before the link completes.
+        let lookup = try engine.oldest
+        #expect(lookup.request.url.hasSuffix("/v1/accounts:lookup?key=key"))
+        #expect(try body(lookup)["idToken"]?.stringValue == linked)
+        let account = #"{"users":[{"localId":"u1","email":"a@example.com","createdAt":"1700000000000","lastLoginAt":"1700000001500","#
+            + #""providerUserInfo":[{"providerId":"password","rawId":"a@example.com","email":"a@example.com"}]}]}"#
+        try engine.respond(200, body: Array(account.utf8))
         let user = try done.wait().get()
         #expect(user.uid == "u1" && user.idToken == linked && user.refreshToken == "r2" && user.email == "a@example.com")
+        #expect(user.providers == [AuthProviderInfo(providerID: "password", uid: "a@example.com", email: "a@example.com",
+                                                    displayName: nil, photoURL: nil, phoneNumber: nil)])
+        #expect(user.creationTime == 1_700_000_000 && user.lastSignInTime == 1_700_000_001.5)
+        #expect(auth.currentUser == user && auth.currentUser?.providers == user.providers)
+    }
+
+    @Test("a link whose account read fails stands, with the link's tokens")
+    func linkStandsWhenTheReadFails() throws {
+        let (auth, engine, _) = try signedIn()
+        let done = Completion<Result<AuthUser, StorageError>>()
+        try auth.link(with: AuthCredential.email("a@example.com", password: "secret-1"), completion: { done.complete($0) })
+        let linked = idToken("u1", serial: 1)
+        try engine.respond(200, body: Array(#"{"idToken":"\#(linked)","refreshToken":"r2","localId":"u1","email":"a@example.com"}"#.utf8))
+        try engine.respond(400, body: Array(#"{"error":{"code":400,"message":"USER_NOT_FOUND"}}"#.utf8))
+        let user = try done.wait().get()
+        #expect(user.idToken == linked && user.email == "a@example.com" && user.providers.isEmpty)
         #expect(auth.currentUser == user)
     }
 

@@ -231,6 +231,21 @@ int fbs_auth_confirm_password_reset_async(fbs_auth *auth, const char *code, cons
  * Errors: FBS_ERR_AUTH_INVALID_ACTION_CODE, FBS_ERR_AUTH_EXPIRED_ACTION_CODE. */
 int fbs_auth_apply_action_code(fbs_auth *auth, const char *code);
 int fbs_auth_apply_action_code_async(fbs_auth *auth, const char *code, fbs_completion_callback cb, void *user_data);
+/* What an action code is for; the code stays usable (the SDKs' checkActionCode). On success
+ * *out_operation is the operation ("PASSWORD_RESET", "VERIFY_EMAIL", "EMAIL_SIGNIN",
+ * "VERIFY_AND_CHANGE_EMAIL", "RECOVER_EMAIL", …), *out_email the address the code was sent to
+ * and *out_new_email the address an email change code makes the account's; each NULL when the
+ * answer lacks it. out_email and out_new_email may be NULL (not wanted).
+ * Ownership: the strings are the caller's; release each with fbs_string_free().
+ * Errors: FBS_ERR_INVALID_ARGUMENT (NULL or empty code, NULL out_operation),
+ * FBS_ERR_AUTH_INVALID_ACTION_CODE (unknown or used code), FBS_ERR_AUTH_EXPIRED_ACTION_CODE. */
+int fbs_auth_check_action_code(fbs_auth *auth, const char *code, char **out_operation, char **out_email,
+                               char **out_new_email);
+/* fbs_auth_check_action_code()'s completion: the strings are borrowed for the call (NULL on
+ * failure, and when absent). */
+typedef void (*fbs_action_code_callback)(int status, const char *operation, const char *email,
+                                         const char *new_email, void *user_data);
+int fbs_auth_check_action_code_async(fbs_auth *auth, const char *code, fbs_action_code_callback cb, void *user_data);
 
 /* Where the link in an Auth email leads and which app may open it (the SDKs'
  * ActionCodeSettings): the continue URL (absolute; its domain authorized for the project) and
@@ -307,6 +322,26 @@ const char *fbs_user_claims_json(const fbs_user *user);
 int64_t fbs_user_token_expiration(const fbs_user *user);
 int64_t fbs_user_token_issued_at(const fbs_user *user);
 int64_t fbs_user_auth_time(const fbs_user *user);
+/* The account's sign-in methods (the SDKs' providerData) and dates, as Identity Toolkit's
+ * accounts:lookup reports them: as of the last fbs_auth_reload() or account change (linking,
+ * unlinking, profile, email or password update). A sign-in alone does not read them: until then
+ * the user has no providers and the dates are FBS_TIME_ABSENT; a persisted session keeps them. */
+/* The number of sign-in methods (0 on a bad handle). */
+size_t fbs_user_provider_count(const fbs_user *user);
+/* The sign-in method at `index` (< fbs_user_provider_count()): its provider id ("password",
+ * "google.com", …), the user's id at that provider (the email for "password"), and the email,
+ * display name, photo URL and phone number it gave. Borrowed from the snapshot; NULL when
+ * absent, for an index out of range, or on a bad handle. */
+const char *fbs_user_provider_id(const fbs_user *user, size_t index);
+const char *fbs_user_provider_uid(const fbs_user *user, size_t index);
+const char *fbs_user_provider_email(const fbs_user *user, size_t index);
+const char *fbs_user_provider_display_name(const fbs_user *user, size_t index);
+const char *fbs_user_provider_photo_url(const fbs_user *user, size_t index);
+const char *fbs_user_provider_phone_number(const fbs_user *user, size_t index);
+/* When the account was created and last signed in (the SDKs' UserMetadata), in milliseconds
+ * since the Unix epoch; FBS_TIME_ABSENT when not known yet (see above) or on a bad handle. */
+int64_t fbs_user_creation_time(const fbs_user *user);
+int64_t fbs_user_last_sign_in_time(const fbs_user *user);
 /* Releases a snapshot from a sign-in call or fbs_auth_current_user(). Snapshots passed to
  * callbacks are not the caller's: freeing one fails with FBS_ERR_INVALID_ARGUMENT. */
 void fbs_user_free(fbs_user *user);

@@ -172,14 +172,26 @@ extension Auth {
     }
 
     /// An account call that answers a new session for the current user (a link): its tokens
-    /// replace the user's.
+    /// replace the user's. An answer without the account's providers (signInWithIdp's, a
+    /// password link's) is followed by a read of the account before listeners hear of the
+    /// link, so that `providers` shows it; the link stands when that read fails.
     private func startSessionUpdate(_ method: String, _ fields: [(String, JSONValue)], call: String,
                                     _ done: @escaping StorageCompletion<AuthUser>) {
         let generation = generation
         postAsUser(method, fields + [("returnSecureToken", .bool(true))], call: call) { [self] result in
-            done(result.flatMap { answer in
-                Self.session(answer, call: call).flatMap { _ in applyProfileUpdate(answer, generation: generation) }
-            })
+            let answer: [String: JSONValue]
+            switch result.flatMap({ answer in Self.session(answer, call: call).map { _ in answer } }) {
+            case .failure(let error): return done(.failure(error))
+            case .success(let session): answer = session
+            }
+            guard answer["providerUserInfo"] == nil else { return done(applyProfileUpdate(answer, generation: generation)) }
+            if case .failure(let error) = applyProfileUpdate(answer, generation: generation, notifying: false) {
+                return done(.failure(error))
+            }
+            startLookup(call: call, notifying: true) { [self] read in
+                guard case .failure = read else { return done(read) }
+                done(applyProfileUpdate(answer, generation: generation))
+            }
         }
     }
 

@@ -21,10 +21,15 @@ struct UserProfileData {
   bool anonymous = false;
   bool email_verified = false;
   int64_t auth_time_ms = 0;
-  std::vector<UserInfoInterface> providers;  // from the ID token's firebase.identities
+  // The account's (UserMetadata), 0 while not read: see MakeProfile.
+  int64_t creation_ms = 0, last_sign_in_ms = 0;
+  // The account's sign-in methods once read, else the ID token's firebase.identities.
+  std::vector<UserInfoInterface> providers;
   bool operator==(const UserProfileData& other) const;
   // A provider_data() entry.
-  static UserInfoInterface Provider(std::string provider_id, std::string uid, std::string email);
+  static UserInfoInterface Provider(std::string provider_id, std::string uid, std::string email,
+                                    std::string display_name = {}, std::string photo_url = {},
+                                    std::string phone_number = {});
 };
 
 // A Credential's content: the fbstorage credential, or why the provider refused to make one.

@@ -16,29 +16,48 @@ using nlohmann::json;
 
 namespace internal {
 
-UserInfoInterface UserProfileData::Provider(std::string provider_id, std::string uid, std::string email) {
+UserInfoInterface UserProfileData::Provider(std::string provider_id, std::string uid, std::string email,
+                                            std::string display_name, std::string photo_url,
+                                            std::string phone_number) {
   UserInfoInterface info;
   info.provider_id_ = std::move(provider_id);
   info.uid_ = std::move(uid);
   info.email_ = std::move(email);
+  info.display_name_ = std::move(display_name);
+  info.photo_url_ = std::move(photo_url);
+  info.phone_number_ = std::move(phone_number);
   return info;
 }
 
 bool UserProfileData::operator==(const UserProfileData& other) const {
   auto same = [](const UserInfoInterface& a, const UserInfoInterface& b) {
-    return a.provider_id() == b.provider_id() && a.uid() == b.uid() && a.email() == b.email();
+    return a.provider_id() == b.provider_id() && a.uid() == b.uid() && a.email() == b.email() &&
+           a.display_name() == b.display_name() && a.photo_url() == b.photo_url() &&
+           a.phone_number() == b.phone_number();
   };
   return uid == other.uid && email == other.email && display_name == other.display_name &&
          photo_url == other.photo_url && anonymous == other.anonymous && email_verified == other.email_verified &&
-         auth_time_ms == other.auth_time_ms &&
+         auth_time_ms == other.auth_time_ms && creation_ms == other.creation_ms &&
+         last_sign_in_ms == other.last_sign_in_ms &&
          std::equal(providers.begin(), providers.end(), other.providers.begin(), other.providers.end(), same);
 }
 
 namespace {
 
+// The account's sign-in methods as the account lookup reported them.
+std::vector<UserInfoInterface> AccountProviders(const fbstorage::UserView& user) {
+  std::vector<UserInfoInterface> providers;
+  for (auto& info : user.providers()) {
+    providers.push_back(UserProfileData::Provider(std::move(info.provider_id), std::move(info.uid),
+                                                  info.email.value_or(""), info.display_name.value_or(""),
+                                                  info.photo_url.value_or(""), info.phone_number.value_or("")));
+  }
+  return providers;
+}
+
 // firebase.identities of the ID token's claims: {"email": [address], "google.com": [uid], ...};
 // the "email" entry is the password provider's.
-std::vector<UserInfoInterface> Providers(const std::string& claims_json) {
+std::vector<UserInfoInterface> TokenProviders(const std::string& claims_json) {
   std::vector<UserInfoInterface> providers;
   json claims = json::parse(claims_json, nullptr, false);
   if (!claims.is_object() || !claims.contains("firebase") || !claims["firebase"].is_object()) return providers;
@@ -66,7 +85,12 @@ std::shared_ptr<const UserProfileData> MakeProfile(const fbstorage::UserView& us
   profile->anonymous = user.is_anonymous();
   profile->auth_time_ms = user.auth_time_ms().value_or(0);
   profile->email_verified = user.is_email_verified();
-  profile->providers = Providers(user.claims_json());
+  // The account is read by Reload() and the account changes, not by a sign-in: until then the
+  // ID token tells the sign-in methods (ids only) and no creation time.
+  profile->creation_ms = user.creation_time_ms().value_or(0);
+  profile->last_sign_in_ms = user.last_sign_in_time_ms().value_or(0);
+  bool account_read = user.creation_time_ms().has_value();
+  profile->providers = account_read ? AccountProviders(user) : TokenProviders(user.claims_json());
   return profile;
 }
 
@@ -304,7 +328,12 @@ const std::vector<UserInfoInterface>& User::provider_data() const {
 
 UserMetadata User::metadata() const {
   UserMetadata metadata;
-  metadata.last_sign_in_timestamp = static_cast<uint64_t>(Or(Shown()).auth_time_ms);
+  auto shown = Shown();
+  const internal::UserProfileData& profile = Or(shown);
+  metadata.creation_timestamp = static_cast<uint64_t>(profile.creation_ms);
+  // Before the account is read, the ID token's auth_time is the last sign-in.
+  metadata.last_sign_in_timestamp =
+      static_cast<uint64_t>(profile.last_sign_in_ms ? profile.last_sign_in_ms : profile.auth_time_ms);
   return metadata;
 }
 

@@ -50,20 +50,26 @@ func verifiedEmulator(t *testing.T, flavor string) *emulator {
 // oobCode is the one pending code of this kind for this email (GET /emulator/v1/projects/{id}/oobCodes).
 func oobCode(t *testing.T, e *emulator, requestType, email string) string {
 	t.Helper()
+	return pendingOob(t, e, requestType, email).OobCode
+}
+
+// pendingOob is the one pending code of this kind for this email, with its link.
+func pendingOob(t *testing.T, e *emulator, requestType, email string) struct{ OobCode, OobLink string } {
+	t.Helper()
 	response, err := http.Get(fmt.Sprintf("http://%s/emulator/v1/projects/demo-project/oobCodes", e.address()))
 	must(t, err)
 	defer response.Body.Close()
 	body, _ := io.ReadAll(response.Body)
 	var answer struct {
-		OobCodes []struct{ Email, OobCode, RequestType string }
+		OobCodes []struct{ Email, OobCode, OobLink, RequestType string }
 	}
 	if err := json.Unmarshal(body, &answer); err != nil || response.StatusCode != 200 {
 		t.Fatalf("%d %s (%v)", response.StatusCode, body, err)
 	}
-	var codes []string
+	var codes []struct{ OobCode, OobLink string }
 	for _, code := range answer.OobCodes {
 		if code.RequestType == requestType && code.Email == email {
-			codes = append(codes, code.OobCode)
+			codes = append(codes, struct{ OobCode, OobLink string }{code.OobCode, code.OobLink})
 		}
 	}
 	if len(codes) != 1 {

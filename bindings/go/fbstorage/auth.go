@@ -25,6 +25,9 @@ func copyUser(u *C.fbs_user) *User {
 		TokenExpiration: timeFromMillis(C.fbs_user_token_expiration(u)),
 		TokenIssuedAt:   timeFromMillis(C.fbs_user_token_issued_at(u)),
 		AuthTime:        timeFromMillis(C.fbs_user_auth_time(u)),
+		ProviderData:    copyProviders(u),
+		CreationTime:    timeFromMillis(C.fbs_user_creation_time(u)),
+		LastSignInTime:  timeFromMillis(C.fbs_user_last_sign_in_time(u)),
 	}
 }
 

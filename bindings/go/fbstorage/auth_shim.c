@@ -63,3 +63,17 @@ int fbsgo_auth_confirm_password_reset_async(fbs_auth *a, const char *code, const
 int fbsgo_auth_apply_action_code_async(fbs_auth *a, const char *code, uintptr_t h) {
     return fbs_auth_apply_action_code_async(a, code, fbsgo_completion, (void *)h);
 }
+
+int fbsgo_auth_send_sign_in_link_to_email_async(fbs_auth *a, const char *email, const fbs_action_code_settings *settings,
+                                                uintptr_t h) {
+    return fbs_auth_send_sign_in_link_to_email_async(a, email, settings, fbsgo_completion, (void *)h);
+}
+int fbsgo_auth_sign_in_with_email_link_async(fbs_auth *a, const char *email, const char *link, uintptr_t h) {
+    return fbs_auth_sign_in_with_email_link_async(a, email, link, user_done, (void *)h);
+}
+static void action_code_done(int status, const char *operation, const char *email, const char *new_email, void *h) {
+    fbsgoActionCodeDone(status, (char *)operation, (char *)email, (char *)new_email, (uintptr_t)h);
+}
+int fbsgo_auth_check_action_code_async(fbs_auth *a, const char *code, uintptr_t h) {
+    return fbs_auth_check_action_code_async(a, code, action_code_done, (void *)h);
+}

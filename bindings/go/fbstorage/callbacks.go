@@ -15,12 +15,13 @@ import (
 
 // outcome is what one _async call's completion delivers.
 type outcome struct {
-	err      error
-	metadata *Metadata
-	list     *ListResult
-	value    string
-	data     []byte
-	user     *User
+	err        error
+	metadata   *Metadata
+	list       *ListResult
+	value      string
+	data       []byte
+	user       *User
+	actionCode ActionCodeInfo
 }
 
 // pending is what a cgo.Handle of an _async call holds: where to deliver, and the handle the

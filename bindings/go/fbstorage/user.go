@@ -16,6 +16,10 @@ type User struct {
 	ClaimsJSON                        string // the ID token's payload, custom claims included
 	TokenExpiration, TokenIssuedAt    time.Time
 	AuthTime                          time.Time
+	// The account's sign-in methods and dates, as of the last Reload or account change (empty
+	// and zero before the first: a sign-in alone does not read them).
+	ProviderData                 []UserInfo
+	CreationTime, LastSignInTime time.Time
 }
 
 func (u User) String() string {

@@ -12,6 +12,7 @@ from ._conversion import decode
 from ._native import library
 from .admin import ServiceAccount
 from .auth import Auth, User
+from .action_code_info import ActionCodeInfo
 from .action_code_settings import ActionCodeSettings
 from .credentials import AuthCredential, EmailAuthProvider, GoogleAuthProvider, OAuthProvider
 from .errors import (
@@ -49,12 +50,14 @@ from .storage import CloseMode, Storage
 from .streams import ObjectReader, ObjectWriter
 from .task import DownloadTask, StorageTask, TaskSnapshot, TaskStatus, UploadTask
 from .token_request import TokenRequest
+from .user_info import UserInfo, UserMetadata
 
 __version__ = "0.2.0"
 
 __all__ = [
     "ServiceAccount",
     "AccountExistsWithDifferentCredentialError",
+    "ActionCodeInfo",
     "ActionCodeSettings",
     "Auth",
     "AuthCredential",
@@ -94,6 +97,8 @@ __all__ = [
     "UploadTask",
     "User",
     "UserDisabledError",
+    "UserInfo",
+    "UserMetadata",
     "UserMismatchError",
     "UserNotFoundError",
     "UserTokenExpiredError",

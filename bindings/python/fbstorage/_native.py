@@ -118,6 +118,8 @@ STRING_CALLBACK = CFUNCTYPE(None, c_int, c_char_p, c_void_p)
 DATA_CALLBACK = CFUNCTYPE(None, c_int, c_void_p, c_size_t, c_void_p)
 #: ``void (*)(int status, const fbs_user *, void *user_data)``
 USER_CALLBACK = CFUNCTYPE(None, c_int, UserHandle, c_void_p)
+#: fbs_action_code_callback: status, operation, email, new_email (borrowed), user_data.
+ACTION_CODE_CALLBACK = CFUNCTYPE(None, c_int, c_char_p, c_char_p, c_char_p, c_void_p)
 #: ``void (*)(const fbs_user *user_or_null, void *user_data)``
 AUTH_LISTENER = CFUNCTYPE(None, UserHandle, c_void_p)
 #: ``void (*)(int force_refresh, fbs_token_request *, void *user_data)``
@@ -349,6 +351,8 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_auth_send_password_reset_email_async": (STATUS, [_A, c_char_p, COMPLETION_CALLBACK, c_void_p]),
     "fbs_auth_verify_password_reset_code": (STATUS, [_A, c_char_p, POINTER(c_void_p)]),
     "fbs_auth_verify_password_reset_code_async": (STATUS, [_A, c_char_p, STRING_CALLBACK, c_void_p]),
+    "fbs_auth_check_action_code": (STATUS, [_A, c_char_p, POINTER(c_void_p), POINTER(c_void_p), POINTER(c_void_p)]),
+    "fbs_auth_check_action_code_async": (STATUS, [_A, c_char_p, ACTION_CODE_CALLBACK, c_void_p]),
     "fbs_auth_confirm_password_reset": (STATUS, [_A, c_char_p, c_char_p]),
     "fbs_auth_confirm_password_reset_async": (STATUS, [_A, c_char_p, c_char_p, COMPLETION_CALLBACK, c_void_p]),
     "fbs_auth_apply_action_code": (STATUS, [_A, c_char_p]),
@@ -382,6 +386,15 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_user_token_expiration": (c_int64, [_U]),
     "fbs_user_token_issued_at": (c_int64, [_U]),
     "fbs_user_auth_time": (c_int64, [_U]),
+    "fbs_user_provider_count": (c_size_t, [_U]),
+    "fbs_user_provider_id": (c_char_p, [_U, c_size_t]),
+    "fbs_user_provider_uid": (c_char_p, [_U, c_size_t]),
+    "fbs_user_provider_email": (c_char_p, [_U, c_size_t]),
+    "fbs_user_provider_display_name": (c_char_p, [_U, c_size_t]),
+    "fbs_user_provider_photo_url": (c_char_p, [_U, c_size_t]),
+    "fbs_user_provider_phone_number": (c_char_p, [_U, c_size_t]),
+    "fbs_user_creation_time": (c_int64, [_U]),
+    "fbs_user_last_sign_in_time": (c_int64, [_U]),
     "fbs_user_free": (None, [_U]),
     "fbs_storage_use_auth": (STATUS, [_S, _A]),
     "fbs_storage_set_auth_token_provider_async": (STATUS, [_S, TOKEN_PROVIDER_ASYNC, c_void_p]),

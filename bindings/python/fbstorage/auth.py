@@ -28,25 +28,20 @@ from ._conversion import (
 )
 from ._native import (
     AUTH_LISTENER,
-    TIME_ABSENT,
     AuthHandle,
     UserHandle,
     call_for_out,
     library,
     take_string,
 )
+from .action_code_info import ActionCodeInfo
 from .action_code_settings import ActionCodeSettings, native_action_code_settings
 from .credentials import AuthCredential, native_credential
 from .errors import StorageError, StorageErrorCode
-
-_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+from .user_info import UserInfo, UserMetadata, provider_data, user_metadata, utc_time
 
 #: A state or ID-token listener: called with the current user, or None when signed out.
 AuthListener = Callable[[Optional["User"]], Any]
-
-
-def _time(milliseconds: int) -> datetime.datetime | None:
-    return None if milliseconds == TIME_ABSENT else _EPOCH + datetime.timedelta(milliseconds=milliseconds)
 
 
 class _Unchanged:
@@ -85,6 +80,10 @@ class User:
     token_expiration: datetime.datetime | None
     issued_at: datetime.datetime | None
     auth_time: datetime.datetime | None
+    #: The account's sign-in methods and dates, as of the last :meth:`Auth.reload` or account
+    #: change (empty and None before the first: a sign-in alone does not read them).
+    provider_data: tuple[UserInfo, ...]
+    metadata: UserMetadata
 
     @classmethod
     def from_native(cls, handle: Any) -> User:
@@ -106,9 +105,11 @@ class User:
             id_token=text("id_token"),
             refresh_token=text("refresh_token"),
             claims=claims if isinstance(claims, dict) else {},
-            token_expiration=_time(lib.fbs_user_token_expiration(handle)),
-            issued_at=_time(lib.fbs_user_token_issued_at(handle)),
-            auth_time=_time(lib.fbs_user_auth_time(handle)),
+            token_expiration=utc_time(lib.fbs_user_token_expiration(handle)),
+            issued_at=utc_time(lib.fbs_user_token_issued_at(handle)),
+            auth_time=utc_time(lib.fbs_user_auth_time(handle)),
+            provider_data=provider_data(handle),
+            metadata=user_metadata(handle),
         )
 
 
@@ -345,6 +346,16 @@ class Auth:
         ExpiredActionCodeError, WeakPasswordError."""
         library().fbs_auth_confirm_password_reset(self._handle, encode_text(code, "code"),
                                                   encode_text(new_password, "new_password"))
+
+    def check_action_code(self, code: str) -> ActionCodeInfo:
+        """What an action code is for; the code stays usable. Raises InvalidActionCodeError,
+        ExpiredActionCodeError."""
+        operation, email, new_email = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
+        library().fbs_auth_check_action_code(self._handle, encode_text(code, "code"), ctypes.byref(operation),
+                                             ctypes.byref(email), ctypes.byref(new_email))
+        texts = [take_string(address.value) for address in (operation, email, new_email)]
+        assert texts[0] is not None, "fbs_auth_check_action_code succeeded without an operation"
+        return ActionCodeInfo(operation=texts[0], email=texts[1], new_email=texts[2])
 
     def apply_action_code(self, code: str) -> None:
         """Applies an email verification or email change code; :meth:`reload` shows it."""

@@ -12,6 +12,7 @@ use crate::registry::{lock, user_data, Registry};
 use crate::storage::Storage;
 use crate::strings::{borrowed, c_path, c_string, c_string_opt, owned, ptr};
 use crate::sys;
+use crate::user_info::{provider_data, UserInfo};
 
 /// A signed-in user at one moment: profile and tokens. `Debug` never shows the tokens.
 #[derive(Clone, PartialEq, Eq)]
@@ -34,6 +35,11 @@ pub struct User {
     pub token_expiration: Option<SystemTime>,
     pub token_issued_at: Option<SystemTime>,
     pub auth_time: Option<SystemTime>,
+    /// The account's sign-in methods and dates, as of the last [`Auth::reload`] or account
+    /// change (empty and None before the first: a sign-in alone does not read them).
+    pub provider_data: Vec<UserInfo>,
+    pub creation_time: Option<SystemTime>,
+    pub last_sign_in_time: Option<SystemTime>,
 }
 
 impl User {
@@ -53,6 +59,9 @@ impl User {
                 token_expiration: time(sys::fbs_user_token_expiration(u)),
                 token_issued_at: time(sys::fbs_user_token_issued_at(u)),
                 auth_time: time(sys::fbs_user_auth_time(u)),
+                provider_data: provider_data(u),
+                creation_time: time(sys::fbs_user_creation_time(u)),
+                last_sign_in_time: time(sys::fbs_user_last_sign_in_time(u)),
             }
         }
     }
@@ -128,7 +137,7 @@ impl Auth {
         Ok(Auth { raw, listeners: Mutex::default() })
     }
 
-    fn raw(&self) -> *mut sys::fbs_auth {
+    pub(crate) fn raw(&self) -> *mut sys::fbs_auth {
         self.raw.as_ptr()
     }
 
@@ -145,7 +154,7 @@ impl Auth {
         check(unsafe { sys::fbs_auth_set_persistence_file(self.raw(), ptr(&path)) })
     }
 
-    fn sign_in(&self, call: impl FnOnce(*mut *mut sys::fbs_user) -> i32) -> Result<User> {
+    pub(crate) fn sign_in(&self, call: impl FnOnce(*mut *mut sys::fbs_user) -> i32) -> Result<User> {
         let mut out = std::ptr::null_mut();
         check(call(&mut out))?;
         unsafe { User::take(out) }.ok_or_else(|| StorageError::new(ErrorCode::Internal, "signed in without a user"))

@@ -35,6 +35,7 @@
 //! ```
 #![warn(missing_debug_implementations)]
 
+mod action_code;
 mod auth;
 mod completion;
 mod credential;
@@ -49,7 +50,9 @@ mod stream;
 mod strings;
 pub mod sys;
 mod task;
+mod user_info;
 
+pub use action_code::{ActionCodeInfo, ActionCodeSettings};
 pub use auth::{Auth, ListenerHandle, User};
 pub use credential::Credential;
 pub use error::{ErrorCode, Result, StorageError};
@@ -60,6 +63,7 @@ pub use reference::Reference;
 pub use storage::{CloseMode, Storage};
 pub use stream::{ObjectReader, ObjectWriter, STREAM_BUFFER};
 pub use task::{ObserverHandle, Snapshot, Task, TaskStatus};
+pub use user_info::UserInfo;
 
 /// The version of the loaded library, e.g. "0.2.0".
 pub fn version() -> String {

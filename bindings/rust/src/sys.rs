@@ -308,6 +308,25 @@ unsafe extern "C" {
                                                   cb: fbs_user_callback, user_data: *mut c_void) -> c_int;
 }
 
+// A user's sign-in methods and dates, and checking action codes (auth.h)
+pub type fbs_action_code_callback = Option<unsafe extern "C" fn(status: c_int, operation: *const c_char, email: *const c_char,
+                                                                new_email: *const c_char, user_data: *mut c_void)>;
+unsafe extern "C" {
+    pub fn fbs_user_provider_count(user: *const fbs_user) -> usize;
+    pub fn fbs_user_provider_id(user: *const fbs_user, index: usize) -> *const c_char;
+    pub fn fbs_user_provider_uid(user: *const fbs_user, index: usize) -> *const c_char;
+    pub fn fbs_user_provider_email(user: *const fbs_user, index: usize) -> *const c_char;
+    pub fn fbs_user_provider_display_name(user: *const fbs_user, index: usize) -> *const c_char;
+    pub fn fbs_user_provider_photo_url(user: *const fbs_user, index: usize) -> *const c_char;
+    pub fn fbs_user_provider_phone_number(user: *const fbs_user, index: usize) -> *const c_char;
+    pub fn fbs_user_creation_time(user: *const fbs_user) -> i64;
+    pub fn fbs_user_last_sign_in_time(user: *const fbs_user) -> i64;
+    pub fn fbs_auth_check_action_code(auth: *mut fbs_auth, code: *const c_char, out_operation: *mut *mut c_char,
+                                      out_email: *mut *mut c_char, out_new_email: *mut *mut c_char) -> c_int;
+    pub fn fbs_auth_check_action_code_async(auth: *mut fbs_auth, code: *const c_char, cb: fbs_action_code_callback,
+                                            user_data: *mut c_void) -> c_int;
+}
+
 // Added with admin.h, close modes, proxies, speed caps and destroy callbacks (storage.h, task.h, metadata.h, list.h, operations.h)
 unsafe extern "C" {
     pub fn fbs_library_system_ca_bundle(out: *mut *mut c_char) -> c_int;

@@ -6,7 +6,9 @@ mod common;
 use std::sync::OnceLock;
 
 use common::{unique, Emulator, TempFile, FLAVORS};
-use fbstorage::{Auth, Credential, ErrorCode};
+use std::time::{Duration, SystemTime};
+
+use fbstorage::{ActionCodeInfo, ActionCodeSettings, Auth, Credential, ErrorCode};
 
 const RULES: &str = r#"rules_version = '2';
 service firebase.storage {
@@ -41,6 +43,11 @@ fn field(object: &str, name: &str) -> String {
 /// The one pending code of this kind for this email (GET /emulator/v1/projects/{id}/oobCodes:
 /// {"oobCodes": [{"email": …, "oobCode": …, "oobLink": …, "requestType": …}, …]}).
 fn oob_code(emulator: &Emulator, request_type: &str, email: &str) -> String {
+    oob_field(emulator, request_type, email, "oobCode")
+}
+
+/// A field ("oobCode", "oobLink") of the one pending code of this kind for this email.
+fn oob_field(emulator: &Emulator, request_type: &str, email: &str, name: &str) -> String {
     let (status, body) = emulator.request("GET", "/emulator/v1/projects/demo-project/oobCodes", "");
     assert_eq!(status, 200, "{body}");
     let codes: Vec<&str> = body
@@ -48,7 +55,7 @@ fn oob_code(emulator: &Emulator, request_type: &str, email: &str) -> String {
         .filter(|code| code.contains(&format!("\"requestType\": \"{request_type}\"")) && code.contains(&format!("\"email\": \"{email}\"")))
         .collect();
     assert_eq!(codes.len(), 1, "{body}");
-    field(codes[0], "oobCode")
+    field(codes[0], name)
 }
 
 fn email(name: &str) -> String {
@@ -222,4 +229,77 @@ fn requires_recent_login_and_expired_codes() {
     auth.update_password("secret-2").unwrap();
     auth.sign_out().unwrap();
     assert_eq!(auth.sign_in_with_email(&address, "secret-2").unwrap().uid, user.uid);
+}
+
+#[test]
+fn email_link_sign_in_then_the_accounts_sign_in_methods_and_dates() {
+    for flavor in FLAVORS {
+        let emulator = emulator(flavor);
+        let auth = auth(emulator);
+        let address = email("link");
+        let settings = ActionCodeSettings {
+            url: "https://app.example.com/finish?cart=12".into(),
+            handle_code_in_app: true,
+            android_package_name: Some("com.example.android".into()),
+            android_install_app: true,
+            ..Default::default()
+        };
+        let before = SystemTime::now() - Duration::from_secs(1);
+        auth.send_sign_in_link_to_email(&address, &settings).unwrap();
+        let link = oob_field(emulator, "EMAIL_SIGNIN", &address, "oobLink");
+        assert!(link.contains("continueUrl=https%3A%2F%2Fapp.example.com%2Ffinish%3Fcart%3D12"), "{link}");
+        assert!(auth.is_sign_in_with_email_link(&link).unwrap());
+        assert!(!auth.is_sign_in_with_email_link("https://x.example/a?mode=verifyEmail&oobCode=c0de").unwrap());
+
+        let user = auth.sign_in_with_email_link(&address, &link).unwrap();
+        assert_eq!((user.email.as_deref(), user.is_email_verified), (Some(address.as_str()), true), "{flavor}");
+        // A sign-in alone does not read the account.
+        assert_eq!((user.provider_data.len(), user.creation_time), (0, None));
+        assert_eq!(auth.sign_in_with_email_link(&address, &link).unwrap_err().code, ErrorCode::AuthInvalidActionCode);
+
+        let reloaded = auth.reload().unwrap();
+        assert_eq!(reloaded.provider_data.len(), 1, "{flavor}: {:?}", reloaded.provider_data);
+        let password = &reloaded.provider_data[0];
+        assert_eq!((password.provider_id.as_str(), password.uid.as_str()), ("password", address.as_str()));
+        assert_eq!(password.email.as_deref(), Some(address.as_str()));
+        let created = reloaded.creation_time.expect("creation time");
+        let after = SystemTime::now() + Duration::from_secs(1);
+        assert!(before <= created && created <= after, "{flavor}: {created:?}");
+        assert!(reloaded.last_sign_in_time.is_some_and(|t| created <= t && t <= after));
+
+        let sub = unique("google-lee");
+        let lee = Credential::google(Some(&format!(r#"{{"sub": "{sub}", "email": "{address}", "name": "Lee"}}"#)), None).unwrap();
+        let linked = auth.link_with_credential(&lee).unwrap();
+        let google = linked.provider_data.iter().find(|info| info.provider_id == "google.com").expect("Google listed");
+        assert_eq!((google.uid.as_str(), google.display_name.as_deref()), (sub.as_str(), Some("Lee")), "{flavor}");
+        assert_eq!(linked.provider_data.len(), 2);
+        assert_eq!(linked.creation_time, Some(created));
+        let unlinked = auth.unlink("google.com").unwrap();
+        assert_eq!(unlinked.provider_data, vec![password.clone()]);
+    }
+}
+
+#[test]
+fn email_link_and_action_code_errors() {
+    let emulator = emulator("production");
+    let auth = auth(emulator);
+    let address = email("check");
+    let in_browser = ActionCodeSettings { url: "https://app.example.com/finish".into(), ..Default::default() };
+    assert_eq!(auth.send_sign_in_link_to_email(&address, &in_browser).unwrap_err().code, ErrorCode::InvalidArgument);
+    let relative = ActionCodeSettings { url: "/finish".into(), handle_code_in_app: true, ..Default::default() };
+    assert_eq!(auth.send_sign_in_link_to_email(&address, &relative).unwrap_err().code, ErrorCode::InvalidArgument);
+    let settings = ActionCodeSettings { url: "https://app.example.com/finish".into(), handle_code_in_app: true, ..Default::default() };
+    assert_eq!(auth.send_sign_in_link_to_email("not-an-email", &settings).unwrap_err().code, ErrorCode::AuthInvalidEmail);
+
+    auth.create_user(&address, "secret-1").unwrap();
+    auth.send_password_reset_email(&address).unwrap();
+    let reset = oob_code(emulator, "PASSWORD_RESET", &address);
+    let info = auth.check_action_code(&reset).unwrap();
+    assert_eq!(info, ActionCodeInfo { operation: "PASSWORD_RESET".into(), email: Some(address.clone()), new_email: None });
+    auth.send_sign_in_link_to_email(&address, &settings).unwrap();
+    let sign_in = oob_code(emulator, "EMAIL_SIGNIN", &address);
+    assert_eq!(auth.check_action_code(&sign_in).unwrap(), ActionCodeInfo { operation: "EMAIL_SIGNIN".into(), email: None, new_email: None });
+    assert_eq!(auth.check_action_code("no-such-code").unwrap_err().code, ErrorCode::AuthInvalidActionCode);
+    assert_eq!(auth.check_action_code("").unwrap_err().code, ErrorCode::InvalidArgument);
+    auth.confirm_password_reset(&reset, "new-secret").unwrap();   // checking used nothing up
 }

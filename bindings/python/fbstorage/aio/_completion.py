@@ -21,6 +21,7 @@ import threading
 from typing import Any, Callable
 
 from .._native import (
+    ACTION_CODE_CALLBACK,
     COMPLETION_CALLBACK,
     DATA_CALLBACK,
     LIST_CALLBACK,
@@ -99,6 +100,9 @@ _CALLBACKS: dict[Any, Any] = {
         lambda status, address, length, key: _complete(status, key, address, length)
     ),
     USER_CALLBACK: USER_CALLBACK(lambda status, user, key: _complete(status, key, user)),
+    ACTION_CODE_CALLBACK: ACTION_CODE_CALLBACK(
+        lambda status, operation, email, new_email, key: _complete(status, key, operation, email, new_email)
+    ),
 }
 
 

@@ -6,7 +6,8 @@ import asyncio
 from typing import Any
 
 from .. import auth as sync_auth
-from .._conversion import LocalPath, encode_text
+from .._conversion import LocalPath, decode, encode_text
+from ..action_code_info import ActionCodeInfo
 from ..auth import AuthListener, User
 from ..action_code_settings import ActionCodeSettings, native_action_code_settings
 from ..credentials import AuthCredential, native_credential
@@ -15,6 +16,10 @@ from . import _completion
 
 def _user(handle: Any) -> User:
     return User.from_native(handle)
+
+
+def _action_code_info(operation: bytes, email: bytes | None, new_email: bytes | None) -> ActionCodeInfo:
+    return ActionCodeInfo(operation=decode(operation) or "", email=decode(email), new_email=decode(new_email))
 
 
 class Auth:
@@ -130,6 +135,10 @@ class Auth:
     async def confirm_password_reset(self, code: str, new_password: str) -> None:
         await self._start("fbs_auth_confirm_password_reset_async", encode_text(code, "code"),
                           encode_text(new_password, "new_password"), convert=lambda: None)
+
+    async def check_action_code(self, code: str) -> ActionCodeInfo:
+        return await self._start("fbs_auth_check_action_code_async", encode_text(code, "code"),
+                                 convert=_action_code_info)
 
     async def apply_action_code(self, code: str) -> None:
         await self._start("fbs_auth_apply_action_code_async", encode_text(code, "code"), convert=lambda: None)

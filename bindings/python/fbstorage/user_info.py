@@ -1,0 +1,64 @@
+"""What a :class:`fbstorage.User` tells of its account: its sign-in methods (the SDKs'
+``providerData``) and dates (``UserMetadata``), as Identity Toolkit's accounts:lookup reports
+them after :meth:`fbstorage.Auth.reload` or an account change (a sign-in alone does not read
+them: no providers and no dates until then)."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Any
+
+from ._conversion import decode
+from ._native import TIME_ABSENT, library
+
+_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+
+
+def utc_time(milliseconds: int) -> datetime.datetime | None:
+    """A library time (milliseconds since the epoch) as an aware UTC datetime; None when absent."""
+    return None if milliseconds == TIME_ABSENT else _EPOCH + datetime.timedelta(milliseconds=milliseconds)
+
+
+@dataclass(frozen=True)
+class UserInfo:
+    """One sign-in method of an account: ``provider_id`` ("password", "google.com", …) and the
+    user's id at that provider (``uid``; the email for "password"), with what it told."""
+
+    provider_id: str
+    uid: str
+    email: str | None
+    display_name: str | None
+    photo_url: str | None
+    phone_number: str | None
+
+
+@dataclass(frozen=True)
+class UserMetadata:
+    """When the account was created and last signed in (aware UTC datetimes; None when not read
+    yet)."""
+
+    creation_time: datetime.datetime | None
+    last_sign_in_time: datetime.datetime | None
+
+
+def provider_data(handle: Any) -> tuple[UserInfo, ...]:
+    """The sign-in methods of an ``fbs_user`` snapshot."""
+    lib = library()
+
+    def text(name: str, index: int) -> str | None:
+        return decode(getattr(lib, f"fbs_user_provider_{name}")(handle, index))
+
+    return tuple(
+        UserInfo(provider_id=text("id", index) or "", uid=text("uid", index) or "", email=text("email", index),
+                 display_name=text("display_name", index), photo_url=text("photo_url", index),
+                 phone_number=text("phone_number", index))
+        for index in range(lib.fbs_user_provider_count(handle))
+    )
+
+
+def user_metadata(handle: Any) -> UserMetadata:
+    """The dates of an ``fbs_user`` snapshot."""
+    lib = library()
+    return UserMetadata(creation_time=utc_time(lib.fbs_user_creation_time(handle)),
+                        last_sign_in_time=utc_time(lib.fbs_user_last_sign_in_time(handle)))
