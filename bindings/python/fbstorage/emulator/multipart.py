@@ -27,7 +27,8 @@ from .json_input import JsonTooDeep, load_json
 MAX_HEADER_BYTES = 64 * 1024
 MAX_METADATA_BYTES = 1 << 20
 T = TypeVar("T")
-_BOUNDARY = re.compile(r';\s*boundary=(?:"([^"]+)"|([^;\s]+))', re.IGNORECASE)
+# Quoted with " as RFC 2046 has it, or with ' as Python's email package (gsutil's apitools) writes it.
+_BOUNDARY = re.compile(r';\s*boundary=(?:"([^"]+)"|\'([^\']+)\'|([^;\s]+))', re.IGNORECASE)
 
 
 class MultipartError(ApiError):
@@ -65,7 +66,7 @@ def _boundary(content_type: str | None) -> str:
     match = _BOUNDARY.search(content_type or "")
     if not (content_type or "").lower().startswith("multipart/related") or not match:
         raise multipart_error(f"Bad content type. {content_type or ''}")
-    return match.group(1) or match.group(2)
+    return match.group(1) or match.group(2) or match.group(3)
 
 
 class _NeedMore(Exception):
@@ -144,13 +145,17 @@ class _Buffer:
             pass
 
 
-async def receive_multipart(request: web.Request, writer: BlobWriter) -> tuple[dict[str, Any], str]:
-    """Parse the body into (metadata resource, data part content type); the data goes to `writer`."""
-    return await parse_multipart(request.headers.get("Content-Type"), iter_body(request), writer)
+async def receive_multipart(request: web.Request, writer: BlobWriter,
+                            parts_need_content_type: bool = True) -> tuple[dict[str, Any], str | None]:
+    """Parse the body into (metadata resource, data part content type); the data goes to `writer`.
+    Without `parts_need_content_type` (the GCS JSON API, as GCS: rclone sends a data part with
+    no header at all), a part may lack its Content-Type (None for the data part's)."""
+    return await parse_multipart(request.headers.get("Content-Type"), iter_body(request), writer,
+                                 parts_need_content_type)
 
 
-async def parse_multipart(content_type: str | None, pieces: AsyncIterator[bytes],
-                          writer: BlobWriter) -> tuple[dict[str, Any], str]:
+async def parse_multipart(content_type: str | None, pieces: AsyncIterator[bytes], writer: BlobWriter,
+                          parts_need_content_type: bool = True) -> tuple[dict[str, Any], str | None]:
     """receive_multipart on the body's pieces.
 
     Everything before the data (the metadata part and the data part's header) is parsed in one
@@ -161,7 +166,8 @@ async def parse_multipart(content_type: str | None, pieces: AsyncIterator[bytes]
     dash_boundary = b"--" + _boundary(content_type).encode("utf-8", "surrogateescape")
     body = _Buffer(pieces)
     await body.fill()  # a small body arrives in one piece: its head then parses at the first try
-    resource, data_content_type, delimiter = await body.parse(lambda cursor: _head(cursor, dash_boundary))
+    resource, data_content_type, delimiter = await body.parse(
+        lambda cursor: _head(cursor, dash_boundary, parts_need_content_type))
     await body.stream_until(delimiter, writer.write)
     if await body.parse(lambda cursor: cursor.peek(2)) != b"--":
         raise multipart_error("Unexpected number of parts in request body")
@@ -169,12 +175,12 @@ async def parse_multipart(content_type: str | None, pieces: AsyncIterator[bytes]
     return resource, data_content_type
 
 
-def _head(body: _Cursor, dash_boundary: bytes) -> tuple[dict[str, Any], str, bytes]:
+def _head(body: _Cursor, dash_boundary: bytes, need_content_type: bool) -> tuple[dict[str, Any], str | None, bytes]:
     """The metadata resource, the data part's content type and the delimiter that ends the data
     part (the first delimiter's line break, then `--boundary`); `body` is left at the data."""
     body.read_until(b"\n" + dash_boundary, MAX_HEADER_BYTES)  # the preamble, if any, is ignored
     delimiter = (b"\r\n" if _open_part(body, 0).endswith(b"\r") else b"\n") + dash_boundary
-    _part_content_type(body)
+    _part_content_type(body, need_content_type)
     part = body.read_until(delimiter, MAX_METADATA_BYTES)
     try:
         resource = load_json(part)
@@ -185,7 +191,7 @@ def _head(body: _Cursor, dash_boundary: bytes) -> tuple[dict[str, Any], str, byt
     if not isinstance(resource, dict):
         raise MetadataError("Failed to parse multipart request body part. Metadata is not a JSON object.")
     _open_part(body, 1)
-    return resource, _part_content_type(body), delimiter
+    return resource, _part_content_type(body, need_content_type), delimiter
 
 
 def _open_part(body: _Cursor, parts_before: int) -> bytes:
@@ -196,13 +202,13 @@ def _open_part(body: _Cursor, parts_before: int) -> bytes:
     return body.read_until(b"\n", MAX_HEADER_BYTES)
 
 
-def _part_content_type(body: _Cursor) -> str:
-    """Read a part's header lines up to the blank line; its Content-Type is required."""
+def _part_content_type(body: _Cursor, required: bool) -> str | None:
+    """Read a part's header lines up to the blank line; its Content-Type, if `required`, must be there."""
     content_type = None
     while line := body.read_until(b"\n", MAX_HEADER_BYTES).rstrip(b"\r"):
         name, _, value = line.decode("latin-1").partition(":")
         if name.strip().lower() == "content-type":
             content_type = value.strip()
-    if not content_type:
+    if not content_type and required:
         raise multipart_error("Failed to parse multipart request body part. Missing content type.")
-    return content_type
+    return content_type or None

@@ -107,9 +107,9 @@ async def insert_object(request: web.Request, state: EmulatorState, bucket: str,
     return object_response(request, metadata)
 
 
-async def _receive_multipart(request: web.Request, state: EmulatorState, writer: BlobWriter) -> tuple[dict, str]:
+async def _receive_multipart(request: web.Request, state: EmulatorState, writer: BlobWriter) -> tuple[dict, str | None]:
     try:
-        resource, content_type = await receive_multipart(request, writer)
+        resource, content_type = await receive_multipart(request, writer, parts_need_content_type=False)
     except PartCountError as error:
         raise payload_size_error(error) if state.flavor.checks_gcs_uploads else error
     if state.flavor.checks_gcs_uploads:
