@@ -7,7 +7,9 @@
 # application trusts a CA. So Storage needs no emulator setting: the production host over
 # verified TLS, download URLs https://firebasestorage.googleapis.com:443/…. Auth is the
 # emulator's over http (FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:9099). FBS_PYTHON, PYTHONPATH and
-# FBS_EMULATOR_ARGS (more emulator options) from the environment. Exits with COMMAND's status.
+# FBS_EMULATOR_ARGS (more emulator options) from the environment; FBS_LINK_MBIT, when set, caps
+# the namespace's loopback at that rate (tc tbf, 1500-byte packets) as a real link would, for
+# tests written against production. Exits with COMMAND's status.
 set -euo pipefail
 python=${FBS_PYTHON:-python3}
 if [ -z "${FBS_AS_PRODUCTION_DIR:-}" ]; then
@@ -22,6 +24,10 @@ write_self_signed(Path(sys.argv[1]), Path(sys.argv[2]), hosts=["firebasestorage.
 fi
 work=$FBS_AS_PRODUCTION_DIR
 ip link set lo up
+if [ -n "${FBS_LINK_MBIT:-}" ]; then   # the rate of a real link between an app and Google
+  ip link set lo mtu 1500
+  tc qdisc add dev lo root tbf rate "${FBS_LINK_MBIT}mbit" burst 32kb latency 200ms
+fi
 printf '127.0.0.1 localhost firebasestorage.googleapis.com\n::1 localhost\n' > "$work/hosts"
 mount --bind "$work/hosts" /etc/hosts
 log=$work/emulator.log
