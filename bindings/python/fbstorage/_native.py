@@ -321,6 +321,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_app_check_free": (None, [AppCheckHandle]),
     "fbs_app_check_use_emulator": (STATUS, [AppCheckHandle, c_char_p, c_int]),
     "fbs_app_check_set_debug_provider": (STATUS, [AppCheckHandle, c_char_p]),
+    "fbs_app_check_set_custom_provider": (STATUS, [AppCheckHandle, APP_CHECK_PROVIDER, c_void_p]),
     "fbs_app_check_set_custom_provider_full": (STATUS, [AppCheckHandle, APP_CHECK_PROVIDER, c_void_p, DESTROY_NOTIFY]),
     "fbs_app_check_request_complete": (STATUS, [AppCheckRequestHandle, c_char_p, c_int64]),
     "fbs_app_check_request_fail": (STATUS, [AppCheckRequestHandle, c_char_p]),
