@@ -46,6 +46,16 @@ static fbs_app_check *app_check_on(const emulator *e) {
     return ac;
 }
 
+/* A storage on e whose App Check has the debug provider (the storage keeps the App Check). */
+static fbs_storage *debug_storage_on(const emulator *e) {
+    fbs_app_check *ac = app_check_on(e);
+    REQUIRE_OK(fbs_app_check_set_debug_provider(ac, DEBUG_SECRET));
+    fbs_storage *s = storage_on(e);
+    REQUIRE_OK(fbs_storage_use_app_check(s, ac));
+    fbs_app_check_free(ac);
+    return s;
+}
+
 /* Uploads n bytes to path and reads them back; the first failing code, or FBS_OK. */
 static int round_trip(fbs_storage *s, const char *path, size_t n) {
     unsigned char *bytes = random_bytes(n, (unsigned)n);
@@ -74,11 +84,7 @@ static size_t with_verdict(const reqlog *log, const char *verdict) {
 TEST(app_check_debug_provider_uploads_and_downloads) {
     const emulator *e = app_check_emulator("enforce");
     emu_clear(e, "requests");
-    fbs_app_check *ac = app_check_on(e);
-    REQUIRE_OK(fbs_app_check_set_debug_provider(ac, DEBUG_SECRET));
-    fbs_storage *s = storage_on(e);
-    REQUIRE_OK(fbs_storage_use_app_check(s, ac));
-    fbs_app_check_free(ac);   /* the storage keeps it */
+    fbs_storage *s = debug_storage_on(e);
     char *path = unique_path("ac-debug");
     CHECK_CODE(round_trip(s, path, 1000), FBS_OK);
     /* A resumable upload: its chunks carry the token too. */
@@ -301,10 +307,7 @@ TEST(app_check_custom_provider_answers_from_another_thread) {
 TEST_EX(app_check_tokens_renew_across_expiry_during_an_upload, TEST_NEEDS_EMULATOR, 90) {
     const emulator *e = app_check_emulator("enforce");
     emu_clear(e, "requests");
-    fbs_app_check *ac = app_check_on(e);
-    REQUIRE_OK(fbs_app_check_set_debug_provider(ac, DEBUG_SECRET));
-    fbs_storage *s = storage_on(e);
-    REQUIRE_OK(fbs_storage_use_app_check(s, ac));
+    fbs_storage *s = debug_storage_on(e);
     /* 4 MiB in 256 KiB chunks at 512 KiB/s: about 8 s, four token lifetimes. */
     REQUIRE_OK(fbs_storage_set_upload_chunk_size(s, 256 * 1024));
     REQUIRE_OK(fbs_storage_set_max_upload_speed(s, 512 * 1024));
@@ -322,7 +325,6 @@ TEST_EX(app_check_tokens_renew_across_expiry_during_an_upload, TEST_NEEDS_EMULAT
     CHECK(reqlog_count(&log, "POST", ":exchangeDebugToken", NULL) >= 3);
     if (judged < 17) reqlog_dump(&log);
     reqlog_free(&log);
-    fbs_app_check_free(ac);
     fbs_storage_free(s);
     free(path);
 }

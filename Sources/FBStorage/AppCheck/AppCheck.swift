@@ -157,12 +157,8 @@ public final class AppCheck: RequestHost, AppCheckTokenSource, @unchecked Sendab
         let request = HTTPRequest(method: "POST", url: url, headers: headers, body: BytesBody(body))
         var settings = StorageSettings()
         settings.endpoint = endpoint
-        var hooks = RetryingRequest.Hooks()
-        hooks.classify = { result, outcome in
-            guard case .success(let response) = result, response.status >= 300, !Backoff.isRetryable(status: response.status) else {
-                return outcome
-            }
-            return .fail(AppCheckErrors.exchangeRefused(status: response.status, body: response.body, call: call))
+        let hooks = RetryingRequest.Hooks.serviceCall { response in
+            AppCheckErrors.exchangeRefused(status: response.status, body: response.body, call: call)
         }
         let secrets = [field.value] + (apiKey.map { [$0] } ?? [])
         do throws(StorageError) {
