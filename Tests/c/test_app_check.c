@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "reqlog.h"
@@ -304,6 +305,34 @@ TEST(app_check_custom_provider_answers_from_another_thread) {
     free(path);
 }
 
+TEST(app_check_concurrent_requests_share_one_renewal) {
+    const emulator *e = app_check_emulator("enforce");
+    backend b = {.lock = PTHREAD_MUTEX_INITIALIZER, .e = e};
+    fbs_app_check *ac = app_check_on(e);
+    REQUIRE_OK(fbs_app_check_set_custom_provider(ac, custom_provider, &b));
+    fbs_storage *s = storage_on(e);
+    REQUIRE_OK(fbs_storage_use_app_check(s, ac));
+    enum { N = 8 };
+    fbs_task *tasks[N];
+    fbs_reference *refs[N];
+    for (int i = 0; i < N; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "ac-shared-%d-%d", (int)getpid(), i);
+        refs[i] = new_ref(s, name);
+        REQUIRE_OK(fbs_reference_put_data(refs[i], "shared", 6, NULL, &tasks[i]));
+    }
+    for (int i = 0; i < N; i++) {
+        CHECK_CODE(fbs_task_wait(tasks[i], 30000), FBS_OK);
+        fbs_task_free(tasks[i]);
+        fbs_reference_free(refs[i]);
+    }
+    pthread_mutex_lock(&b.lock);
+    CHECK_EQ_INT(b.calls, 1);   /* eight requests, one renewal */
+    pthread_mutex_unlock(&b.lock);
+    fbs_storage_free(s);
+    fbs_app_check_free(ac);
+}
+
 TEST_EX(app_check_tokens_renew_across_expiry_during_an_upload, TEST_NEEDS_EMULATOR, 90) {
     const emulator *e = app_check_emulator("enforce");
     emu_clear(e, "requests");
@@ -422,6 +451,13 @@ TEST_OFFLINE(app_check_bad_arguments) {
     CHECK_CODE(fbs_app_check_request_complete(NULL, "t", 0), FBS_ERR_INVALID_ARGUMENT);
     CHECK_CODE(fbs_storage_use_app_check(NULL, ac), FBS_ERR_INVALID_ARGUMENT);
     CHECK_CODE(fbs_app_check_use_emulator(ac, "127.0.0.1", 0), FBS_ERR_INVALID_ARGUMENT);
+    fbs_storage *s = NULL;
+    REQUIRE_OK(fbs_storage_new(BUCKET, &s));
+    CHECK_CODE(fbs_storage_use_app_check(s, (fbs_app_check *)s), FBS_ERR_INVALID_ARGUMENT);   /* another type */
+    CHECK_CODE(fbs_app_check_set_debug_provider((fbs_app_check *)s, "x"), FBS_ERR_INVALID_ARGUMENT);
     fbs_app_check_free(ac);
+    CHECK_CODE(fbs_storage_use_app_check(s, ac), FBS_ERR_INVALID_ARGUMENT);   /* released */
+    CHECK_CODE(fbs_app_check_get_token(ac, 0, &(char *){NULL}, NULL), FBS_ERR_INVALID_ARGUMENT);
+    fbs_storage_free(s);
     fbs_app_check_free(NULL);
 }
