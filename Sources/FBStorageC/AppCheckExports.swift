@@ -3,6 +3,7 @@ import FBStorage
 // fbstorage/app_check.h: fbs_app_check_*, and the App Check a storage sends tokens of.
 
 public typealias fbs_app_check_provider = @convention(c) (Int32, OpaquePointer?, UnsafeMutableRawPointer?) -> Void
+public typealias fbs_app_check_token_callback = @convention(c) (Int32, UnsafePointer<CChar>?, Int64, UnsafeMutableRawPointer?) -> Void
 
 @_cdecl("fbs_app_check_new")
 public func fbs_app_check_new(_ projectID: UnsafePointer<CChar>?, _ appID: UnsafePointer<CChar>?, _ apiKey: UnsafePointer<CChar>?,
@@ -102,7 +103,7 @@ private func deliverToken(_ outToken: UnsafeMutablePointer<UnsafeMutablePointer<
         let out = try Arguments.out(outToken, "out_token")
         let token = try fetch()
         out.pointee = ownedCString(token.token)
-        outExpiry?.pointee = Int64((token.expiresAt * 1000).rounded(.down))
+        outExpiry?.pointee = milliseconds(token)
     }
 }
 
@@ -118,6 +119,34 @@ public func fbs_app_check_get_limited_use_token(_ appCheck: OpaquePointer?,
                                                 _ outToken: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
                                                 _ outExpiry: UnsafeMutablePointer<Int64>?) -> Int32 {
     deliverToken(outToken, outExpiry) { () throws(StorageError) in try AppCheck.behind(appCheck).limitedUseToken() }
+}
+
+/// A token's expiry for C: milliseconds since the Unix epoch.
+private func milliseconds(_ token: AppCheckToken) -> Int64 { Int64((token.expiresAt * 1000).rounded(.down)) }
+
+/// Delivers a token to a C callback: the token lent for the call, or NULL with the failure's code.
+private func deliver(_ result: Result<AppCheckToken, StorageError>, to cb: fbs_app_check_token_callback,
+                     _ userData: UnsafeMutableRawPointer?) {
+    switch result {
+    case .success(let token): token.token.withCString { cb(0, $0, milliseconds(token), userData) }
+    case .failure(let error): cb(error.code.rawValue, nil, 0, userData)
+    }
+}
+
+@_cdecl("fbs_app_check_get_token_async")
+public func fbs_app_check_get_token_async(_ appCheck: OpaquePointer?, _ forceRefresh: Int32, _ cb: fbs_app_check_token_callback?,
+                                          _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    startAsync(cb, userData, { done throws(StorageError) in
+        try AppCheck.behind(appCheck).token(forcingRefresh: forceRefresh != 0, completion: done)
+    }) { cb, result, userData in deliver(result, to: cb, userData) }
+}
+
+@_cdecl("fbs_app_check_get_limited_use_token_async")
+public func fbs_app_check_get_limited_use_token_async(_ appCheck: OpaquePointer?, _ cb: fbs_app_check_token_callback?,
+                                                      _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    startAsync(cb, userData, { done throws(StorageError) in
+        try AppCheck.behind(appCheck).limitedUseToken(completion: done)
+    }) { cb, result, userData in deliver(result, to: cb, userData) }
 }
 
 @_cdecl("fbs_storage_use_app_check")

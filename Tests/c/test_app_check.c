@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "events.h"
 #include "json.h"
 #include "reqlog.h"
 
@@ -100,6 +101,88 @@ TEST(app_check_debug_provider_uploads_and_downloads) {
     reqlog_free(&log);
     fbs_storage_free(s);
     free(path);
+}
+
+/* Decodes a JWT's payload (base64url) into a NUL-terminated string; caller frees. */
+static char *jwt_payload(const char *token) {
+    const char *start = strchr(token, '.'), *end = start ? strchr(start + 1, '.') : NULL;
+    if (!end) return NULL;
+    start++;
+    size_t n = (size_t)(end - start);
+    char *out = calloc(n + 1, 1);
+    unsigned bits = 0, value = 0;
+    size_t length = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = start[i];
+        int v = c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26 : c >= '0' && c <= '9' ? c - '0' + 52
+              : c == '-' ? 62 : c == '_' ? 63 : -1;
+        if (v < 0) { free(out); return NULL; }
+        value = (value << 6) | (unsigned)v;
+        bits += 6;
+        if (bits >= 8) { bits -= 8; out[length++] = (char)((value >> bits) & 0xFF); }
+    }
+    return out;
+}
+
+typedef struct token_answer {
+    pthread_mutex_t lock;
+    pthread_cond_t done;
+    int answered, status, on_caller_thread;
+    char *token;
+    int64_t expires;
+} token_answer;
+
+static void take_token(int status, const char *token, int64_t expire_time_ms, void *user_data) {
+    token_answer *a = user_data;
+    pthread_mutex_lock(&a->lock);
+    a->status = status;
+    a->token = token ? strdup(token) : NULL;
+    a->expires = expire_time_ms;
+    a->on_caller_thread = pthread_equal(pthread_self(), main_thread);
+    a->answered = 1;
+    pthread_cond_signal(&a->done);
+    pthread_mutex_unlock(&a->lock);
+}
+
+/* Waits (10 s at most) for take_token; 1 when it ran. */
+static int wait_for_answer(token_answer *a) {
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 10;
+    pthread_mutex_lock(&a->lock);
+    while (!a->answered && pthread_cond_timedwait(&a->done, &a->lock, &deadline) == 0) {}
+    int answered = a->answered;
+    pthread_mutex_unlock(&a->lock);
+    return answered;
+}
+
+TEST(app_check_async_token_calls) {
+    const emulator *e = app_check_emulator("enforce");
+    fbs_app_check *ac = app_check_on(e);
+    token_answer missing = {.lock = PTHREAD_MUTEX_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
+    REQUIRE_OK(fbs_app_check_get_token_async(ac, 0, take_token, &missing));
+    REQUIRE(wait_for_answer(&missing));
+    CHECK_EQ_INT(missing.status, FBS_ERR_APP_CHECK_NO_PROVIDER);
+    CHECK(missing.token == NULL);
+    REQUIRE_OK(fbs_app_check_set_debug_provider(ac, DEBUG_SECRET));
+    token_answer got = {.lock = PTHREAD_MUTEX_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
+    REQUIRE_OK(fbs_app_check_get_token_async(ac, 1, take_token, &got));
+    REQUIRE(wait_for_answer(&got));
+    CHECK_EQ_INT(got.status, FBS_OK);
+    CHECK(got.token && strlen(got.token) > 20);
+    CHECK(got.expires > ((int64_t)time(NULL) + 1) * 1000 - 1000);
+    CHECK(!got.on_caller_thread);
+    token_answer limited = {.lock = PTHREAD_MUTEX_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
+    REQUIRE_OK(fbs_app_check_get_limited_use_token_async(ac, take_token, &limited));
+    REQUIRE(wait_for_answer(&limited));
+    CHECK_EQ_INT(limited.status, FBS_OK);
+    char *claims = limited.token ? jwt_payload(limited.token) : NULL;
+    CHECK(claims && strstr(claims, "\"jti\""));
+    free(claims);
+    CHECK_CODE(fbs_app_check_get_token_async(ac, 0, NULL, NULL), FBS_ERR_INVALID_ARGUMENT);
+    free(got.token);
+    free(limited.token);
+    fbs_app_check_free(ac);
 }
 
 TEST(app_check_refusals_have_their_codes) {
@@ -205,27 +288,6 @@ static void backend_destroyed(void *user_data) {
     pthread_mutex_lock(&b->lock);
     b->destroyed++;
     pthread_mutex_unlock(&b->lock);
-}
-
-/* Decodes a JWT's payload (base64url) into a NUL-terminated string; caller frees. */
-static char *jwt_payload(const char *token) {
-    const char *start = strchr(token, '.'), *end = start ? strchr(start + 1, '.') : NULL;
-    if (!end) return NULL;
-    start++;
-    size_t n = (size_t)(end - start);
-    char *out = calloc(n + 1, 1);
-    unsigned bits = 0, value = 0;
-    size_t length = 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = start[i];
-        int v = c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26 : c >= '0' && c <= '9' ? c - '0' + 52
-              : c == '-' ? 62 : c == '_' ? 63 : -1;
-        if (v < 0) { free(out); return NULL; }
-        value = (value << 6) | (unsigned)v;
-        bits += 6;
-        if (bits >= 8) { bits -= 8; out[length++] = (char)((value >> bits) & 0xFF); }
-    }
-    return out;
 }
 
 TEST(app_check_custom_provider_answers_from_another_thread) {

@@ -119,6 +119,15 @@ int fbs_app_check_get_token(fbs_app_check *app_check, int force_refresh, char **
  * Ownership and errors as fbs_app_check_get_token(). */
 int fbs_app_check_get_limited_use_token(fbs_app_check *app_check, char **out_token, int64_t *out_expire_time_ms);
 
+/* The _async forms of the two calls above: they return at once; cb runs once on the App
+ * Check's callback thread with FBS_OK and the token (borrowed for the call) and its expiry, or
+ * with the error code, NULL and 0 (fbs_last_error_message() tells why during the call).
+ * Errors at the call: FBS_ERR_INVALID_ARGUMENT (a bad handle, cb NULL). */
+typedef void (*fbs_app_check_token_callback)(int status, const char *token, int64_t expire_time_ms, void *user_data);
+int fbs_app_check_get_token_async(fbs_app_check *app_check, int force_refresh, fbs_app_check_token_callback cb,
+                                  void *user_data);
+int fbs_app_check_get_limited_use_token_async(fbs_app_check *app_check, fbs_app_check_token_callback cb, void *user_data);
+
 /* From now on every request of the storage, tasks already running included, carries a token of
  * app_check ("X-Firebase-AppCheck"; none while it has no provider). Replaces a token set with
  * fbs_storage_set_app_check_token(); app_check = NULL detaches. The storage keeps app_check

@@ -134,6 +134,8 @@ AUTH_LISTENER = CFUNCTYPE(None, UserHandle, c_void_p)
 TOKEN_PROVIDER_ASYNC = CFUNCTYPE(None, c_int, TokenRequestHandle, c_void_p)
 #: ``void (*)(int limited_use, fbs_app_check_request *, void *user_data)``
 APP_CHECK_PROVIDER = CFUNCTYPE(None, c_int, AppCheckRequestHandle, c_void_p)
+#: ``void (*)(int status, const char *token, int64_t expire_time_ms, void *user_data)``
+APP_CHECK_TOKEN_CALLBACK = CFUNCTYPE(None, c_int, c_char_p, c_int64, c_void_p)
 #: ``void (*)(void *user_data)``: fbs_destroy_notify, of the _full calls
 DESTROY_NOTIFY = CFUNCTYPE(None, c_void_p)
 #: ``int (*)(const void *bytes, size_t length, void *user_data)``: 0 takes the bytes.
@@ -328,6 +330,8 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_app_check_set_token": (STATUS, [AppCheckHandle, c_char_p, c_int64]),
     "fbs_app_check_get_token": (STATUS, [AppCheckHandle, c_int, POINTER(c_void_p), POINTER(c_int64)]),
     "fbs_app_check_get_limited_use_token": (STATUS, [AppCheckHandle, POINTER(c_void_p), POINTER(c_int64)]),
+    "fbs_app_check_get_token_async": (STATUS, [AppCheckHandle, c_int, APP_CHECK_TOKEN_CALLBACK, c_void_p]),
+    "fbs_app_check_get_limited_use_token_async": (STATUS, [AppCheckHandle, APP_CHECK_TOKEN_CALLBACK, c_void_p]),
     "fbs_storage_use_app_check": (STATUS, [_S, AppCheckHandle]),
     # Auth
     "fbs_auth_new": (STATUS, [c_char_p, c_char_p, POINTER(_A)]),

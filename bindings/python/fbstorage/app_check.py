@@ -204,7 +204,7 @@ class AppCheck:
         getattr(library(), function_name)(self._handle, *arguments, ctypes.byref(address), ctypes.byref(expiry))
         token = take_string(address.value)
         assert token is not None, f"{function_name} succeeded without a token"
-        return AppCheckToken(token, _EPOCH + datetime.timedelta(milliseconds=expiry.value))
+        return token_of(token.encode(), expiry.value)
 
     def get_token(self, force_refresh: bool = False) -> AppCheckToken:
         """The current token, renewed first when it is about to expire or ``force_refresh``.
@@ -217,8 +217,14 @@ class AppCheck:
         return self._token("fbs_app_check_get_limited_use_token")
 
 
+def token_of(token: bytes, expire_time_ms: int) -> AppCheckToken:
+    """An AppCheckToken from the library's borrowed token and expiry."""
+    return AppCheckToken(token.decode("utf-8"), _EPOCH + datetime.timedelta(milliseconds=expire_time_ms))
+
+
 def native_app_check(app_check: Any) -> Any:
-    """The ``fbs_app_check`` handle of an :class:`AppCheck` (aio storages take the same)."""
+    """The ``fbs_app_check`` handle of an :class:`AppCheck` or a :class:`fbstorage.aio.AppCheck`."""
+    app_check = getattr(app_check, "sync", app_check)
     if not isinstance(app_check, AppCheck):
         raise TypeError(f"app_check must be an fbstorage AppCheck or None, not {type(app_check).__name__}")
     return app_check._handle

@@ -203,6 +203,46 @@ def test_aio_storage_with_app_check(enforcing: EmulatorServer) -> None:
     assert set(verdicts(enforcing)) == {"valid"}
 
 
+def test_aio_app_check_with_a_coroutine_provider(enforcing: EmulatorServer) -> None:
+    enforcing.reset()
+    asked: list[bool] = []
+
+    async def provider(limited_use: bool) -> tuple[str, float]:
+        asked.append(limited_use)
+        answer = await asyncio.to_thread(minted, enforcing, ttlSeconds=60, limitedUse=limited_use)   # the backend
+        return answer["token"], time.time() + 60
+
+    async def main() -> None:
+        async with aio.AppCheck(PROJECT, APP_ID) as app_check:
+            app_check.use_emulator(enforcing.host, enforcing.port)
+            with pytest.raises(StorageError) as none:
+                await app_check.get_token()
+            assert none.value.code == StorageErrorCode.APP_CHECK_NO_PROVIDER
+            app_check.set_custom_provider(provider)
+            async with aio.Storage(BUCKET, app_check=app_check) as storage:
+                storage.use_emulator(enforcing.host, enforcing.port)
+                ref = storage.reference("aio-custom.txt")
+                await ref.put_data(b"coroutine")
+                assert await ref.get_data(100) == b"coroutine"
+            token = await app_check.get_token()
+            assert token.expire_time > datetime.datetime.now(datetime.timezone.utc)
+            limited = await app_check.get_limited_use_token()
+            assert "jti" in claims(limited.token)
+            assert asked == [False, True]
+
+            async def broken(limited_use: bool) -> tuple[str, float]:
+                raise LookupError("no backend")
+
+            app_check.set_custom_provider(broken)
+            with pytest.raises(StorageError) as failed:
+                await app_check.get_token(force_refresh=True)
+            assert failed.value.code == StorageErrorCode.APP_CHECK_PROVIDER_FAILED
+            assert "LookupError" in str(failed.value)
+
+    asyncio.run(main())
+    assert set(verdicts(enforcing)) == {"valid"}
+
+
 def test_cli_debug_token(enforcing: EmulatorServer, tmp_path: Any, monkeypatch: pytest.MonkeyPatch,
                          capsys: pytest.CaptureFixture[str]) -> None:
     enforcing.reset()

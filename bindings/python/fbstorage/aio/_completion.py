@@ -21,6 +21,7 @@ import threading
 from typing import Any, Callable
 
 from .._native import (
+    APP_CHECK_TOKEN_CALLBACK,
     COMPLETION_CALLBACK,
     DATA_CALLBACK,
     LIST_CALLBACK,
@@ -99,6 +100,9 @@ _CALLBACKS: dict[Any, Any] = {
         lambda status, address, length, key: _complete(status, key, address, length)
     ),
     USER_CALLBACK: USER_CALLBACK(lambda status, user, key: _complete(status, key, user)),
+    APP_CHECK_TOKEN_CALLBACK: APP_CHECK_TOKEN_CALLBACK(
+        lambda status, token, expire_time_ms, key: _complete(status, key, token, expire_time_ms)
+    ),
 }
 
 
