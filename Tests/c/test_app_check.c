@@ -1,5 +1,5 @@
 /* test_app_check.c — App Check (fbstorage/app_check.h) against emulators of their own that
- * enforce it (--app-check enforce, tokens living 2 s so that they expire during a test) or
+ * enforce it (--app-check enforce, tokens living 3 s so that they expire during a test) or
  * monitor it: the debug provider, a custom provider answering from another thread, a minted
  * token, limited-use tokens, renewal across expiry while an upload runs, each refusal with its
  * code, monitor mode's verdicts, and tokens kept out of log lines and messages. */
@@ -17,8 +17,8 @@
 #define PROJECT "fbs-test"
 #define APP_ID "1:12345:web:fbstest"
 #define DEBUG_SECRET "fbs-ci-debug-secret-1"
-#define TOKEN_TTL "2"
-#define TOKEN_TTL_S 2
+#define TOKEN_TTL "3"
+#define TOKEN_TTL_S 3
 
 static emulator enforcing, monitoring;
 
@@ -96,7 +96,9 @@ TEST(app_check_debug_provider_uploads_and_downloads) {
     reqlog log;
     reqlog_fetch(e, &log);
     CHECK(with_verdict(&log, "valid") >= 6);
-    CHECK_EQ_INT(with_verdict(&log, "missing") + with_verdict(&log, "expired"), 0);
+    CHECK_EQ_INT(with_verdict(&log, "missing"), 0);
+    /* (A token may expire on its way under a slow run, valgrind's: the request is then sent
+     * once more with a fresh one; the renewal test below bounds that.) */
     CHECK(reqlog_count(&log, "POST", ":exchangeDebugToken", NULL) >= 1);
     reqlog_free(&log);
     fbs_storage_free(s);
@@ -194,7 +196,13 @@ TEST(app_check_refusals_have_their_codes) {
     CHECK_EQ_INT(fbs_last_error_http_status(), 401);
     fbs_app_check *ac = app_check_on(e);
     REQUIRE_OK(fbs_storage_use_app_check(s, ac));
+    emu_clear(e, "requests");
     CHECK_CODE(upload_bytes(s, path, "x", 1), FBS_ERR_APP_CHECK_TOKEN_MISSING);
+    emu_wait_idle(e, 5000);
+    reqlog log;
+    reqlog_fetch(e, &log);
+    CHECK_EQ_INT(with_verdict(&log, "missing"), 1);   /* nothing sent, nothing to retry with */
+    reqlog_free(&log);
     char *token = NULL;
     CHECK_CODE(fbs_app_check_get_token(ac, 0, &token, NULL), FBS_ERR_APP_CHECK_NO_PROVIDER);
     CHECK(token == NULL);
@@ -217,7 +225,6 @@ TEST(app_check_refusals_have_their_codes) {
     CHECK_CODE(upload_bytes(s, path, "x", 1), FBS_ERR_APP_CHECK_TOKEN_INVALID);
     CHECK(strstr(fbs_last_error_message(), foreign) == NULL);
     emu_wait_idle(e, 5000);
-    reqlog log;
     reqlog_fetch(e, &log);
     CHECK_EQ_INT(with_verdict(&log, "other project"), 2);   /* one retry with a fresh token, no more */
     reqlog_free(&log);
@@ -399,7 +406,7 @@ TEST_EX(app_check_tokens_renew_across_expiry_during_an_upload, TEST_NEEDS_EMULAT
     const emulator *e = app_check_emulator("enforce");
     emu_clear(e, "requests");
     fbs_storage *s = debug_storage_on(e);
-    /* 4 MiB in 256 KiB chunks at 512 KiB/s: about 8 s, four token lifetimes. */
+    /* 4 MiB in 256 KiB chunks at 512 KiB/s: about 8 s, past two token lifetimes. */
     REQUIRE_OK(fbs_storage_set_upload_chunk_size(s, 256 * 1024));
     REQUIRE_OK(fbs_storage_set_max_upload_speed(s, 512 * 1024));
     char *path = unique_path("ac-renew");

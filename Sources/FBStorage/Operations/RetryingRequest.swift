@@ -206,8 +206,9 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
         if let hookError { return finish(.failure(hookError)) }
         let credentials = host.credentials
         let mayRefresh = options.authenticated && !refreshedToken && credentials.canRefresh
+        // A fresh App Check token only helps a request that sent one: none sent, none to be had.
         let appCheck = AttemptOutcome.AppCheck(sent: sent.appCheckToken != nil,
-                                               mayRefresh: !refreshedAppCheckToken && credentials.canRefreshAppCheck)
+                                               mayRefresh: sent.appCheckToken != nil && !refreshedAppCheckToken && credentials.canRefreshAppCheck)
         var outcome = AttemptOutcome(result, subject: subject, settings: settings, mayRefreshToken: mayRefresh, appCheck: appCheck,
                                      errorBody: hooks.onBodyData != nil ? errorBody : nil)
         if let classify = hooks.classify { outcome = classify(result, outcome) }

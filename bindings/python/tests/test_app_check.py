@@ -1,5 +1,5 @@
 """App Check from Python: fbstorage.AppCheck with its providers, Storage(app_check=) in both
-APIs, the CLI, against emulators that enforce App Check (tokens living 2 s, so that they
+APIs, the CLI, against emulators that enforce App Check (tokens living 3 s, so that they
 expire during a test) in both flavors."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ PROJECT = "fbs-test"
 BUCKET = f"{PROJECT}.appspot.com"
 APP_ID = "1:12345:web:pytest"
 SECRET = "fbs-python-debug-secret"
-TOKEN_TTL = 2
+TOKEN_TTL = 3
 
 
 @pytest.fixture(scope="module", params=FLAVORS)
@@ -159,15 +159,15 @@ def test_tokens_renew_across_expiry_while_an_upload_runs(enforcing: EmulatorServ
     enforcing.reset()
     with app_check_on(enforcing, debug_token=SECRET) as app_check, storage_on(enforcing, app_check) as storage:
         storage.upload_chunk_size = SMALL_CHUNK
-        storage.max_upload_speed = 2 * SMALL_CHUNK   # 3 MiB: about 6 s, three token lifetimes
-        data = payload(12 * SMALL_CHUNK)
+        storage.max_upload_speed = 2 * SMALL_CHUNK   # 4 MiB: about 8 s, past two token lifetimes
+        data = payload(16 * SMALL_CHUNK)
         started = time.monotonic()
         storage.reference("long.bin").put_data(data).wait(60)
         assert time.monotonic() - started > 2 * TOKEN_TTL
     enforcing.wait_idle()
     log = enforcing.requests()
     judged = [entry.get("app_check") for entry in log if entry["path"].startswith("/v0/")]
-    assert len(judged) >= 13 and set(judged) == {"valid"}   # the start and 12 chunks at least
+    assert len(judged) >= 17 and set(judged) == {"valid"}   # the start and 16 chunks at least
     assert sum(":exchangeDebugToken" in entry["path"] for entry in log) >= 3
     assert all(entry.get("status") != 401 for entry in log)
 
