@@ -8,9 +8,12 @@ import asyncio
 import base64
 import datetime
 import json
+import subprocess
+import sys
 import threading
 import time
 import urllib.request
+from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
@@ -262,3 +265,29 @@ def test_cli_debug_token(enforcing: EmulatorServer, tmp_path: Any, monkeypatch: 
     assert cli_main(["--emulator", emulator, "--app-check-debug-token", SECRET, "cat", target]) == 0
     monkeypatch.delenv("FBSTORAGE_APP_CHECK_APP_ID")
     assert cli_main(["--emulator", emulator, "--app-check-debug-token", SECRET, "cat", target]) == 2
+
+
+def test_the_enforced_project_example(tmp_path: Path) -> None:
+    """examples/python/enforced_project.py: a backend with a service account mints custom tokens,
+    exchanges them, and the device's custom provider hands them to the storage."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    private = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                serialization.NoEncryption()).decode()
+    key_file = tmp_path / "key.json"
+    key_file.write_text(json.dumps({"type": "service_account", "project_id": PROJECT, "private_key_id": "k1",
+                                    "private_key": pem, "client_email": f"backend@{PROJECT}.iam.gserviceaccount.com",
+                                    "client_id": "1", "token_uri": "https://oauth2.googleapis.com/token"}))
+    example = Path(__file__).resolve().parents[3] / "examples" / "python" / "enforced_project.py"
+    with run_emulator("production", "--project", PROJECT, "--app-check", "enforce",
+                      "--service-account", str(key_file)) as server:
+        done = subprocess.run([sys.executable, str(example), "--emulator", f"{server.host}:{server.port}",
+                               "--service-account", str(key_file), "--project", PROJECT, "--app-id", APP_ID],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert "uploaded and read back: attested by my backend" in done.stdout
+        exchanged = [entry for entry in server.requests() if ":exchangeCustomToken" in entry["path"]]
+        assert len(exchanged) == 1
+        assert set(verdicts(server)) == {"valid"}
