@@ -77,6 +77,27 @@ import Testing
         #expect(!error.message.contains("tok-2") && !error.description.contains("tok-1"))
     }
 
+    @Test("a custom provider that never answers fails the waiting request after answerTimeout; a late answer is refused")
+    func silentProviderTimesOut() throws {
+        let engine = FakeEngine()
+        let appCheck = try AppCheck(projectID: "p", appID: "1:2:web:3", apiKey: nil, engine: engine)
+        let asked = Completion<AppCheckTokenRequest>()
+        appCheck.setProvider(AppCheckCustomProvider { _, request in asked.complete(request) })
+        let answer = Locked<Result<String?, StorageError>?>(nil)
+        appCheck.appCheckToken(rejected: nil) { result in answer.withLock { $0 = result } }
+        #expect(answer.withLock { $0 } == nil)
+        engine.advance(by: AppCheckCustomProvider.answerTimeout - 1)
+        #expect(answer.withLock { $0 } == nil)
+        engine.advance(by: 2)
+        let error = try #require(answer.withLock { $0 }.flatMap { result -> StorageError? in
+            if case .failure(let error) = result { error } else { nil }
+        })
+        #expect(error.code == .appCheckProviderFailed && error.message.contains("did not answer"))
+        // The provider ran on the callback thread meanwhile; its late answer is refused.
+        let late = asked.wait()
+        #expect(throws: StorageError.self) { try late.complete(token: "late", expiresAt: IDToken.now() + 60) }
+    }
+
     @Test("no App Check: App Check's 401 is appCheckTokenMissing at once; a user's 401 stays unauthenticated")
     func missingAndUserRefusals() throws {
         let engine = FakeEngine()

@@ -77,8 +77,10 @@ int fbs_app_check_set_debug_provider(fbs_app_check *app_check, const char *debug
  * once or later, from any thread, with fbs_app_check_request_complete() or
  * fbs_app_check_request_fail(). The request handle is the library's. Typically fn asks your
  * backend, which attests the device and mints a token with firebase-admin's
- * app_check.create_token (or the exchange's :exchangeCustomToken). Replaces any other provider
- * and drops its token; fn = NULL removes the provider. */
+ * app_check.create_token (or the exchange's :exchangeCustomToken). A request not answered within
+ * 120 s fails with FBS_ERR_APP_CHECK_PROVIDER_FAILED (its late answer then returns
+ * FBS_ERR_INVALID_ARGUMENT), so storage requests never wait for good. Replaces any other
+ * provider and drops its token; fn = NULL removes the provider. */
 typedef struct fbs_app_check_request fbs_app_check_request;
 typedef void (*fbs_app_check_provider)(int limited_use, fbs_app_check_request *request, void *user_data);
 int fbs_app_check_set_custom_provider(fbs_app_check *app_check, fbs_app_check_provider fn, void *user_data);

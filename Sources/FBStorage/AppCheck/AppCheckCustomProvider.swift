@@ -1,11 +1,15 @@
 /// A caller's provider (the SDKs' custom `AppCheckProvider`): asked on the App Check's callback
 /// thread, it answers at once or later, from any thread, through the `AppCheckTokenRequest` it was
 /// given, typically with a token its own backend minted after attesting the device
-/// (firebase-admin's `createToken`).
+/// (firebase-admin's `createToken`). A provider that has not answered within `answerTimeout`
+/// seconds fails the request (`appCheckProviderFailed`): the storage requests waiting for the
+/// token are not left waiting for good.
 public struct AppCheckCustomProvider: AppCheckProvider {
     public typealias Callback = @Sendable (_ limitedUse: Bool, _ request: AppCheckTokenRequest) -> Void
 
     let callback: Callback
+    /// The operations' default retry time: as long as any request may wait for a service.
+    public static let answerTimeout: Double = 120
 
     public init(_ callback: @escaping Callback) { self.callback = callback }
 
@@ -13,8 +17,15 @@ public struct AppCheckCustomProvider: AppCheckProvider {
                       completion: @escaping @Sendable (Result<AppCheckToken, StorageError>) -> Void) {
         let request = AppCheckTokenRequest(completion)
         let callback = self.callback
-        if !appCheck.callbackQueue.enqueue({ callback(limitedUse, request) }) {
+        guard appCheck.callbackQueue.enqueue({ callback(limitedUse, request) }) else {
             try? request.fail(with: StorageError(code: .cancelled, message: "The App Check was released before its provider was asked"))
+            return
+        }
+        // Failing an answered request does nothing; an answered one keeps neither its completion
+        // nor the caller's data, so the timer holds no more than the request itself.
+        appCheck.engine.schedule(after: Self.answerTimeout) {
+            try? request.fail(with: StorageError(code: .appCheckProviderFailed,
+                                                 message: "The App Check provider did not answer within \(Int(Self.answerTimeout)) s"))
         }
     }
 }
