@@ -84,5 +84,6 @@
 #include "fbstorage/list.h"
 #include "fbstorage/auth.h"
 #include "fbstorage/admin.h"
+#include "fbstorage/app_check.h"
 
 #endif /* FBSTORAGE_H */

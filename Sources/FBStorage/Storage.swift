@@ -142,11 +142,32 @@ public final class Storage: RequestHost, @unchecked Sendable {
     /// The token source in use (an `Auth` the storage keeps alive), if any.
     public var tokenSource: (any AuthTokenSource)? { lock.withLock { currentAuth.source } }
 
+    /// Sends `token` as `X-Firebase-AppCheck` with every request (nil: none). Replaces an App Check.
     /// - Throws: `invalidArgument` when the token holds a control character.
     public func setAppCheckToken(_ token: String?) throws(StorageError) {
         if let token { try HeaderValue.check(token, field: "The App Check token") }
-        lock.withLock { currentAuth.appCheckToken = token }
+        use(appCheck: nil, token: token)
     }
+
+    /// Where every request, of tasks already running too, gets its App Check token from (an
+    /// `AppCheck`, kept alive by the storage); nil: none. Replaces a fixed App Check token.
+    public func use(appCheck: (any AppCheckTokenSource)?) {
+        use(appCheck: appCheck, token: nil)
+    }
+
+    private func use(appCheck: (any AppCheckTokenSource)?, token: String?) {
+        // Released after unlocking, as in `use(tokenSource:)`.
+        _ = lock.withLock { () -> (any AppCheckTokenSource)? in
+            defer {
+                currentAuth.appCheck = appCheck
+                currentAuth.appCheckToken = token
+            }
+            return currentAuth.appCheck
+        }
+    }
+
+    /// The App Check in use, if any.
+    public var appCheck: (any AppCheckTokenSource)? { lock.withLock { currentAuth.appCheck } }
 
     // MARK: References
 

@@ -17,6 +17,8 @@ enum HandleKind: String {
     case actionCodeSettings = "fbs_action_code_settings"
     case tokenRequest = "fbs_token_request"
     case serviceAccount = "fbs_service_account"
+    case appCheck = "fbs_app_check"
+    case appCheckRequest = "fbs_app_check_request"
 }
 
 /// A core type that C handles hold: each is the value of exactly one handle kind.
@@ -36,6 +38,8 @@ extension AuthCredential: CHandled { static var handleKind: HandleKind { .creden
 extension ActionCodeSettings: CHandled { static var handleKind: HandleKind { .actionCodeSettings } }
 extension TokenRequest: CHandled { static var handleKind: HandleKind { .tokenRequest } }
 extension ServiceAccountCredentials: CHandled { static var handleKind: HandleKind { .serviceAccount } }
+extension AppCheck: CHandled { static var handleKind: HandleKind { .appCheck } }
+extension AppCheckTokenRequest: CHandled { static var handleKind: HandleKind { .appCheckRequest } }
 
 /// Which C string a handle lends out. Borrowed until the handle is released, or until the
 /// metadata field it shows changes.

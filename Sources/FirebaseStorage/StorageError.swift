@@ -155,7 +155,8 @@ public enum StorageError: Error, CustomNSError {
              .authNoUser, .authRequiresRecentLogin, .authCredentialAlreadyInUse, .authProviderAlreadyLinked,
              .authInvalidActionCode, .authExpiredActionCode, .authInvalidCredential,
              .authAccountExistsWithDifferentCredential, .authUserMismatch,
-             .credentialInvalid, .credentialClockSkew, .credentialRejected:
+             .credentialInvalid, .credentialClockSkew, .credentialRejected,
+             .appCheckTokenInvalid, .appCheckTokenMissing, .appCheckProviderFailed, .appCheckAttestationFailed, .appCheckNoProvider:
             self = .unauthenticated(serverError: server)
         case .unauthorized: self = .unauthorized(bucket: bucket, object: object, serverError: server)
         case .retryLimitExceeded: self = .retryLimitExceeded

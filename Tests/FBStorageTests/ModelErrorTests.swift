@@ -51,6 +51,11 @@ import Testing
             (.credentialInvalid, -13200, "FBS_ERR_CREDENTIAL_INVALID"),
             (.credentialClockSkew, -13201, "FBS_ERR_CREDENTIAL_CLOCK_SKEW"),
             (.credentialRejected, -13202, "FBS_ERR_CREDENTIAL_REJECTED"),
+            (.appCheckTokenInvalid, -13300, "FBS_ERR_APP_CHECK_TOKEN_INVALID"),
+            (.appCheckTokenMissing, -13301, "FBS_ERR_APP_CHECK_TOKEN_MISSING"),
+            (.appCheckProviderFailed, -13302, "FBS_ERR_APP_CHECK_PROVIDER_FAILED"),
+            (.appCheckAttestationFailed, -13303, "FBS_ERR_APP_CHECK_ATTESTATION_FAILED"),
+            (.appCheckNoProvider, -13304, "FBS_ERR_APP_CHECK_NO_PROVIDER"),
         ]
         // The Auth codes (-131xx) are checked against the header by namesAreInTheHeader.
         #expect(StorageErrorCode.allCases.count == expected.count)

@@ -58,6 +58,8 @@ void reqlog_fetch(const emulator *e, reqlog *out) {
         lr->offset = off ? atoll(off) : -1;
         lr->body_bytes = (long long)json_num(first_of(r, "body_size", "body_bytes", "body_length"), -1);
         lr->status = (int)json_num(first_of(r, "status", "response_status", NULL), 0);
+        const char *verdict = json_str(json_get(r, "app_check"));
+        lr->app_check = verdict ? strdup(verdict) : NULL;
     }
     json_free(root);
     free(text);
@@ -68,6 +70,7 @@ void reqlog_free(reqlog *log) {
         free(log->items[i].url);
         free(log->items[i].command);
         free(log->items[i].authorization);
+        free(log->items[i].app_check);
     }
     free(log->items);
     memset(log, 0, sizeof *log);

@@ -12,6 +12,7 @@ typedef struct logged_request {
     long long offset;      /* X-Goog-Upload-Offset or -1 */
     long long body_bytes;  /* bytes of body received (-1 when unknown) */
     int status;            /* the response status (0 when unknown) */
+    char *app_check;       /* the App Check verdict ("valid", "missing", ...) or NULL when not judged */
 } logged_request;
 
 typedef struct reqlog {

@@ -67,7 +67,13 @@ typedef enum fbs_error_code {
     /* Service accounts (fbstorage/admin.h) */
     FBS_ERR_CREDENTIAL_INVALID         = -13200, /* malformed service-account key, or not a service_account key */
     FBS_ERR_CREDENTIAL_CLOCK_SKEW      = -13201, /* the token endpoint says this machine's clock is wrong */
-    FBS_ERR_CREDENTIAL_REJECTED        = -13202  /* the token endpoint refused the key (401, invalid_grant) */
+    FBS_ERR_CREDENTIAL_REJECTED        = -13202, /* the token endpoint refused the key (401, invalid_grant) */
+    /* App Check (fbstorage/app_check.h) */
+    FBS_ERR_APP_CHECK_TOKEN_INVALID    = -13300, /* Storage refused the App Check token sent (401), even a fresh one */
+    FBS_ERR_APP_CHECK_TOKEN_MISSING    = -13301, /* Storage enforces App Check; the request carried no token (401) */
+    FBS_ERR_APP_CHECK_PROVIDER_FAILED  = -13302, /* the App Check provider failed or answered an unusable token */
+    FBS_ERR_APP_CHECK_ATTESTATION_FAILED = -13303, /* the App Check service refused the debug secret or custom token */
+    FBS_ERR_APP_CHECK_NO_PROVIDER      = -13304  /* a token was asked of an App Check without a provider */
 } fbs_error_code;
 
 /* Times in milliseconds since the Unix epoch (UTC) use this value for "absent". */

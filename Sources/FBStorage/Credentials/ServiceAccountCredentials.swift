@@ -148,13 +148,7 @@ public final class ServiceAccountCredentials: RequestHost, AuthTokenSource, @unc
         }
         var settings = StorageSettings()
         settings.endpoint = endpoint
-        var hooks = RetryingRequest.Hooks()
-        hooks.classify = { result, outcome in
-            guard case .success(let response) = result, response.status >= 300, !Backoff.isRetryable(status: response.status) else {
-                return outcome
-            }
-            return .fail(OAuthErrors.error(status: response.status, body: response.body))
-        }
+        let hooks = RetryingRequest.Hooks.serviceCall { response in OAuthErrors.error(status: response.status, body: response.body) }
         let request = HTTPRequest(method: "POST", url: key.tokenURI,
                                   headers: [(name: "Content-Type", value: "application/x-www-form-urlencoded")], body: BytesBody(body))
         try RetryingRequest(

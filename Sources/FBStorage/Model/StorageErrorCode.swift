@@ -96,6 +96,20 @@ public enum StorageErrorCode: Int32, Sendable, CaseIterable {
     /// The token endpoint refused the service account (401, `invalid_grant`, `invalid_client`).
     case credentialRejected = -13202
 
+    // App Check (fbstorage/app_check.h).
+    /// Firebase Storage refused the request's App Check token (expired, revoked, another
+    /// project's or app's), after one retry with a fresh token.
+    case appCheckTokenInvalid = -13300
+    /// Firebase Storage enforces App Check and the request carried no App Check token.
+    case appCheckTokenMissing = -13301
+    /// The App Check provider failed or answered an unusable token.
+    case appCheckProviderFailed = -13302
+    /// The App Check service refused the attestation (an unregistered debug token, an invalid
+    /// custom token, an unknown app).
+    case appCheckAttestationFailed = -13303
+    /// A token was asked of an App Check without a provider.
+    case appCheckNoProvider = -13304
+
     /// The name of the code's constant in `fbstorage.h`, e.g. `"FBS_ERR_OBJECT_NOT_FOUND"`.
     public var cName: String {
         switch self {
@@ -143,6 +157,11 @@ public enum StorageErrorCode: Int32, Sendable, CaseIterable {
         case .credentialInvalid: "FBS_ERR_CREDENTIAL_INVALID"
         case .credentialClockSkew: "FBS_ERR_CREDENTIAL_CLOCK_SKEW"
         case .credentialRejected: "FBS_ERR_CREDENTIAL_REJECTED"
+        case .appCheckTokenInvalid: "FBS_ERR_APP_CHECK_TOKEN_INVALID"
+        case .appCheckTokenMissing: "FBS_ERR_APP_CHECK_TOKEN_MISSING"
+        case .appCheckProviderFailed: "FBS_ERR_APP_CHECK_PROVIDER_FAILED"
+        case .appCheckAttestationFailed: "FBS_ERR_APP_CHECK_ATTESTATION_FAILED"
+        case .appCheckNoProvider: "FBS_ERR_APP_CHECK_NO_PROVIDER"
         }
     }
 }

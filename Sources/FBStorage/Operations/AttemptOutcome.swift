@@ -3,18 +3,31 @@ enum AttemptOutcome {
     case success(HTTPResponse)
     /// 401 with a token provider that has not been asked to refresh yet.
     case refreshToken
+    /// App Check's 401 with an App Check that has not been asked to refresh yet.
+    case refreshAppCheckToken
     /// A transport failure, 408, 429 or 5xx: back off and try again. `refused`: a loopback
     /// endpoint refused the connection (nothing listens there; see `Backoff.nextDelay`).
     case retry(cause: StorageError, retryAfter: Double?, refused: Bool = false)
     case fail(StorageError)
 
+    /// What an attempt did with App Check: whether it sent a token, and whether one may be
+    /// asked for anew after App Check's 401.
+    struct AppCheck {
+        var sent = false
+        var mayRefresh = false
+    }
+
     /// Classifies an attempt's result. `errorBody` replaces the response body for streamed
     /// responses, whose body went to a handler instead of `HTTPResponse.body`.
     init(_ result: Result<HTTPResponse, TransportError>, subject: RequestSubject, settings: StorageSettings,
-         mayRefreshToken: Bool, errorBody: [UInt8]? = nil) {
+         mayRefreshToken: Bool, appCheck: AppCheck = AppCheck(), errorBody: [UInt8]? = nil) {
         switch result {
         case .success(let response) where (200..<300).contains(response.status):
             self = .success(response)
+        case .success(let response) where AppCheckErrors.isStorageRefusal(status: response.status, body: errorBody ?? response.body):
+            self = appCheck.mayRefresh
+                ? .refreshAppCheckToken
+                : .fail(AppCheckErrors.storageRefused(sent: appCheck.sent, status: response.status, body: errorBody ?? response.body))
         case .success(let response) where response.status == 401 && mayRefreshToken:
             self = .refreshToken
         case .success(let response) where response.status == 407:
@@ -41,7 +54,7 @@ enum AttemptOutcome {
         switch self {
         case .retry(let cause, let retryAfter, let refused): .retry(cause: cause.redacting(secrets), retryAfter: retryAfter, refused: refused)
         case .fail(let error): .fail(error.redacting(secrets))
-        case .success, .refreshToken: self
+        case .success, .refreshToken, .refreshAppCheckToken: self
         }
     }
 }

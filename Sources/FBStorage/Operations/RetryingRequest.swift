@@ -2,7 +2,8 @@
 /// starts, chunks and status queries, download streams).
 ///
 /// Transport failures, 408, 429 and 5xx back off and try again until the deadline (honouring
-/// `Retry-After`); a 401 refreshes the token once when a provider can. Each attempt is built anew
+/// `Retry-After`); a 401 refreshes the token once when a provider can, App Check's 401 the App
+/// Check token once. Each attempt is built anew
 /// by `build`, so a retry may be another request than the first: a status query after a failed
 /// chunk, a `Range` request after a cut download. `Hooks` stream bodies and refine the verdicts.
 /// Everything after `start()` runs on the transfer thread, `completion` too.
@@ -59,8 +60,9 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
     private var transfer: TransferID?
     private var timer: TimerID?
     private var refreshedToken = false
-    /// The ID token the current attempt sends (the one a 401 rejects).
-    private var sentToken: String?
+    private var refreshedAppCheckToken = false
+    /// The tokens the current attempt sends (the ones a 401 rejects).
+    private var sent = AuthTokens.Credentials()
     private var finished = false
     /// The current attempt's status, and an error a hook aborted it with.
     private var status = 0
@@ -101,9 +103,9 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
         if case .object(let path) = subject, path.bucket.isEmpty { throw Storage.noBucket }
         if options.registered { try host.register(self) }
         if host.engine.isTransferThread {
-            attempt(rejectedToken: nil)
+            attempt(rejected: .init())
         } else {
-            host.engine.perform { self.attempt(rejectedToken: nil) }
+            host.engine.perform { self.attempt(rejected: .init()) }
         }
     }
 
@@ -131,12 +133,11 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
 
     /// Asks for the attempt's credentials, then sends it. A source that answers at once (a
     /// fresh token) costs nothing more; one that answers later resumes here on the transfer thread.
-    private func attempt(rejectedToken: String?) {
+    private func attempt(rejected: AuthTokens.Rejected) {
         host.engine.assertOnTransferThread()
         guard !finished else { return }
-        guard options.authenticated else { return send(.success(([], nil))) }
         let engine = host.engine
-        host.credentials.credentials(for: settings.endpoint, rejected: rejectedToken) { [self] result in
+        host.credentials.credentials(for: settings.endpoint, rejected: rejected, user: options.authenticated) { [self] result in
             if engine.isTransferThread { send(result) } else { engine.perform { self.send(result) } }
         }
     }
@@ -145,10 +146,9 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
         guard !finished else { return }
         var request: HTTPRequest
         do throws(StorageError) {
-            let (headers, token) = try credentials.get()
-            secrets = AuthTokens.secrets(in: headers)
-            sentToken = token
-            request = try build(attempts, headers)
+            sent = try credentials.get()
+            secrets = AuthTokens.secrets(in: sent.headers)
+            request = try build(attempts, sent.headers)
         } catch {
             return finish(.failure(error))
         }
@@ -204,15 +204,22 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
         guard !finished else { return }
         transfer = nil
         if let hookError { return finish(.failure(hookError)) }
-        let mayRefresh = options.authenticated && !refreshedToken && host.credentials.canRefresh
-        var outcome = AttemptOutcome(result, subject: subject, settings: settings, mayRefreshToken: mayRefresh,
+        let credentials = host.credentials
+        let mayRefresh = options.authenticated && !refreshedToken && credentials.canRefresh
+        // A fresh App Check token only helps a request that sent one: none sent, none to be had.
+        let appCheck = AttemptOutcome.AppCheck(sent: sent.appCheckToken != nil,
+                                               mayRefresh: sent.appCheckToken != nil && !refreshedAppCheckToken && credentials.canRefreshAppCheck)
+        var outcome = AttemptOutcome(result, subject: subject, settings: settings, mayRefreshToken: mayRefresh, appCheck: appCheck,
                                      errorBody: hooks.onBodyData != nil ? errorBody : nil)
         if let classify = hooks.classify { outcome = classify(result, outcome) }
         switch outcome.redacting(secrets) {
         case .success(let response): finish(.success(response))
         case .refreshToken:
             refreshedToken = true
-            attempt(rejectedToken: sentToken ?? "")
+            attempt(rejected: .init(token: sent.token ?? ""))
+        case .refreshAppCheckToken:
+            refreshedAppCheckToken = true
+            attempt(rejected: .init(appCheckToken: sent.appCheckToken ?? ""))
         case .retry(let cause, let retryAfter, let refused): retry(after: cause, retryAfter: retryAfter, refused: refused)
         case .fail(let error): finish(.failure(error))
         }
@@ -235,7 +242,7 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
         RetryLog.retrying(subject, in: delay, after: cause)
         timer = host.engine.schedule(after: delay) { [self] in
             timer = nil
-            attempt(rejectedToken: nil)
+            attempt(rejected: .init())
         }
     }
 

@@ -255,14 +255,21 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
                     onWire = nil
                     return classifySessionAnswer(result, outcome)
                 }),
-             build: { [self] attempt, _ throws(StorageError) in
-                guard attempt == 0, let chunk else { return ResumableUpload.queryRequest(sessionURL: sessionURL) }
+             // `appCheck`: the session's requests carry no user token, but Storage wants App Check's.
+             build: { [self] attempt, appCheck throws(StorageError) in
+                guard attempt == 0, let chunk else {
+                    var query = ResumableUpload.queryRequest(sessionURL: sessionURL)
+                    query.headers += appCheck
+                    return query
+                }
                 try source.checkUnchanged()
                 guard checksums.catchUp(source, to: chunk.offset) else { throw readError() }
                 onWire = (chunk, 0)
-                return ResumableUpload.chunkRequest(
+                var request = ResumableUpload.chunkRequest(
                     sessionURL: sessionURL, offset: chunk.offset, length: chunk.length, isLast: chunk.isLast,
                     body: ChunkBody(source: source, start: chunk.offset, length: chunk.length, checksums: checksums))
+                request.headers += appCheck
+                return request
              },
              whilePaused: true) { [self] response in
             sessionAnswered(response, chunk: answered)

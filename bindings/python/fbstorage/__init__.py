@@ -11,6 +11,7 @@ from __future__ import annotations
 from ._conversion import decode
 from ._native import library
 from .admin import ServiceAccount
+from .app_check import AppCheck, AppCheckToken, AppCheckTokenRequest
 from .auth import Auth, User
 from .action_code_info import ActionCodeInfo
 from .action_code_settings import ActionCodeSettings
@@ -56,6 +57,9 @@ __version__ = "0.2.0"
 
 __all__ = [
     "ServiceAccount",
+    "AppCheck",
+    "AppCheckToken",
+    "AppCheckTokenRequest",
     "AccountExistsWithDifferentCredentialError",
     "ActionCodeInfo",
     "ActionCodeSettings",

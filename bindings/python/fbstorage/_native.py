@@ -91,6 +91,14 @@ class _ServiceAccount(ctypes.Structure):
     """``fbs_service_account`` (opaque)."""
 
 
+class _AppCheck(ctypes.Structure):
+    """``fbs_app_check`` (opaque)."""
+
+
+class _AppCheckRequest(ctypes.Structure):
+    """``fbs_app_check_request`` (opaque)."""
+
+
 StorageHandle = POINTER(_Storage)
 ReferenceHandle = POINTER(_Reference)
 MetadataHandle = POINTER(_Metadata)
@@ -103,6 +111,8 @@ CredentialHandle = POINTER(_Credential)
 ActionCodeSettingsHandle = POINTER(_ActionCodeSettings)
 TokenRequestHandle = POINTER(_TokenRequest)
 ServiceAccountHandle = POINTER(_ServiceAccount)
+AppCheckHandle = POINTER(_AppCheck)
+AppCheckRequestHandle = POINTER(_AppCheckRequest)
 
 # -- callback types -------------------------------------------------------------------------
 #: ``const char *(*)(int force_refresh, void *user_data)``; returns an address (or None).
@@ -124,6 +134,10 @@ ACTION_CODE_CALLBACK = CFUNCTYPE(None, c_int, c_char_p, c_char_p, c_char_p, c_vo
 AUTH_LISTENER = CFUNCTYPE(None, UserHandle, c_void_p)
 #: ``void (*)(int force_refresh, fbs_token_request *, void *user_data)``
 TOKEN_PROVIDER_ASYNC = CFUNCTYPE(None, c_int, TokenRequestHandle, c_void_p)
+#: ``void (*)(int limited_use, fbs_app_check_request *, void *user_data)``
+APP_CHECK_PROVIDER = CFUNCTYPE(None, c_int, AppCheckRequestHandle, c_void_p)
+#: ``void (*)(int status, const char *token, int64_t expire_time_ms, void *user_data)``
+APP_CHECK_TOKEN_CALLBACK = CFUNCTYPE(None, c_int, c_char_p, c_int64, c_void_p)
 #: ``void (*)(void *user_data)``: fbs_destroy_notify, of the _full calls
 DESTROY_NOTIFY = CFUNCTYPE(None, c_void_p)
 #: ``int (*)(const void *bytes, size_t length, void *user_data)``: 0 takes the bytes.
@@ -306,6 +320,21 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_list_result_prefix_paths": (c_char_p, [_LR]),
     "fbs_list_result_page_token": (c_char_p, [_LR]),
     "fbs_list_result_free": (None, [_LR]),
+    # App Check
+    "fbs_app_check_new": (STATUS, [c_char_p, c_char_p, c_char_p, POINTER(AppCheckHandle)]),
+    "fbs_app_check_free": (None, [AppCheckHandle]),
+    "fbs_app_check_use_emulator": (STATUS, [AppCheckHandle, c_char_p, c_int]),
+    "fbs_app_check_set_debug_provider": (STATUS, [AppCheckHandle, c_char_p]),
+    "fbs_app_check_set_custom_provider": (STATUS, [AppCheckHandle, APP_CHECK_PROVIDER, c_void_p]),
+    "fbs_app_check_set_custom_provider_full": (STATUS, [AppCheckHandle, APP_CHECK_PROVIDER, c_void_p, DESTROY_NOTIFY]),
+    "fbs_app_check_request_complete": (STATUS, [AppCheckRequestHandle, c_char_p, c_int64]),
+    "fbs_app_check_request_fail": (STATUS, [AppCheckRequestHandle, c_char_p]),
+    "fbs_app_check_set_token": (STATUS, [AppCheckHandle, c_char_p, c_int64]),
+    "fbs_app_check_get_token": (STATUS, [AppCheckHandle, c_int, POINTER(c_void_p), POINTER(c_int64)]),
+    "fbs_app_check_get_limited_use_token": (STATUS, [AppCheckHandle, POINTER(c_void_p), POINTER(c_int64)]),
+    "fbs_app_check_get_token_async": (STATUS, [AppCheckHandle, c_int, APP_CHECK_TOKEN_CALLBACK, c_void_p]),
+    "fbs_app_check_get_limited_use_token_async": (STATUS, [AppCheckHandle, APP_CHECK_TOKEN_CALLBACK, c_void_p]),
+    "fbs_storage_use_app_check": (STATUS, [_S, AppCheckHandle]),
     # Auth
     "fbs_auth_new": (STATUS, [c_char_p, c_char_p, POINTER(_A)]),
     "fbs_auth_free": (None, [_A]),

@@ -60,6 +60,12 @@ class StorageErrorCode(enum.IntEnum):
     CREDENTIAL_INVALID = -13200
     CREDENTIAL_CLOCK_SKEW = -13201
     CREDENTIAL_REJECTED = -13202
+    # App Check (fbstorage/app_check.h)
+    APP_CHECK_TOKEN_INVALID = -13300
+    APP_CHECK_TOKEN_MISSING = -13301
+    APP_CHECK_PROVIDER_FAILED = -13302
+    APP_CHECK_ATTESTATION_FAILED = -13303
+    APP_CHECK_NO_PROVIDER = -13304
 
 
 class StorageError(Exception):

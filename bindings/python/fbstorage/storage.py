@@ -30,6 +30,7 @@ from ._native import (
     take_string,
 )
 from .admin import ServiceAccount, native_service_account
+from .app_check import AppCheck, native_app_check
 from .auth import native_auth
 from .reference import StorageReference
 from .token_request import TokenRequest
@@ -130,7 +131,7 @@ class Storage:
     uploads resumable; ``CloseMode.FINISH`` first lets tasks finish within ``close_timeout``.
     """
 
-    def __init__(self, bucket: str, *, auth: Auth | None = None,
+    def __init__(self, bucket: str, *, auth: Auth | None = None, app_check: AppCheck | None = None,
                  close_mode: CloseMode = CloseMode.CANCEL, close_timeout: float = 0.0) -> None:
         self._close_mode = CloseMode(close_mode)
         self._close_timeout = check_number(close_timeout, "close_timeout")
@@ -148,13 +149,16 @@ class Storage:
         if fallback is not None:
             self.ca_file = fallback
         self._auth: Auth | None = None
+        self._app_check: AppCheck | None = None
         self._finalizer = weakref.finalize(self, _free_storage, handle, self._keeper, os.getpid())
-        if auth is not None:
-            try:
+        try:
+            if auth is not None:
                 self.use_auth(auth)
-            except BaseException:
-                self.close()
-                raise
+            if app_check is not None:
+                self.use_app_check(app_check)
+        except BaseException:
+            self.close()
+            raise
 
     def _adopt(self, owned: OwnedHandle) -> None:
         """Registers a handle obtained from this storage, to be released by close()."""
@@ -322,10 +326,26 @@ class Storage:
         self._auth = None
 
     def set_app_check_token(self, token: str | None) -> None:
-        """Sends an App Check token ("X-Firebase-AppCheck"); None clears it."""
+        """Sends an App Check token ("X-Firebase-AppCheck"); None clears it. Replaces an
+        AppCheck."""
         library().fbs_storage_set_app_check_token(
             self._handle, encode_optional_text(token, "token")
         )
+        self._app_check = None
+
+    def use_app_check(self, app_check: AppCheck | None) -> None:
+        """From now on every request, of tasks already running too, carries a token of
+        ``app_check`` ("X-Firebase-AppCheck"), renewed before it expires and once after App
+        Check's 401. A request the project refuses for it raises APP_CHECK_TOKEN_INVALID (or
+        APP_CHECK_TOKEN_MISSING when none was sent). None detaches."""
+        handle = None if app_check is None else native_app_check(app_check)
+        library().fbs_storage_use_app_check(self._handle, handle)
+        self._app_check = app_check
+
+    @property
+    def app_check(self) -> AppCheck | None:
+        """The App Check given to :meth:`use_app_check` (or ``app_check=``), or None."""
+        return self._app_check
 
     # -- settings ----------------------------------------------------------------------------
     max_upload_retry_time = _seconds_setting(

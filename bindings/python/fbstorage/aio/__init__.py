@@ -14,9 +14,10 @@ loop never waits for the network.
 
 from __future__ import annotations
 
+from .app_check import AppCheck
 from .auth import Auth
 from .reference import StorageReference
 from .storage import Storage
 from .task import DownloadTask, StorageTask, UploadTask
 
-__all__ = ["Auth", "DownloadTask", "Storage", "StorageReference", "StorageTask", "UploadTask"]
+__all__ = ["AppCheck", "Auth", "DownloadTask", "Storage", "StorageReference", "StorageTask", "UploadTask"]

@@ -22,6 +22,7 @@ from typing import Any, Callable
 
 from .._native import (
     ACTION_CODE_CALLBACK,
+    APP_CHECK_TOKEN_CALLBACK,
     COMPLETION_CALLBACK,
     DATA_CALLBACK,
     LIST_CALLBACK,
@@ -102,6 +103,9 @@ _CALLBACKS: dict[Any, Any] = {
     USER_CALLBACK: USER_CALLBACK(lambda status, user, key: _complete(status, key, user)),
     ACTION_CODE_CALLBACK: ACTION_CODE_CALLBACK(
         lambda status, operation, email, new_email, key: _complete(status, key, operation, email, new_email)
+    ),
+    APP_CHECK_TOKEN_CALLBACK: APP_CHECK_TOKEN_CALLBACK(
+        lambda status, token, expire_time_ms, key: _complete(status, key, token, expire_time_ms)
     ),
 }
 

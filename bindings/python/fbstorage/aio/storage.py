@@ -13,6 +13,8 @@ from ..storage import CloseMode
 from .reference import StorageReference
 
 if TYPE_CHECKING:
+    from ..app_check import AppCheck as SyncAppCheck
+    from .app_check import AppCheck
     from ..auth import Auth as SyncAuth
     from ..token_request import TokenRequest
     from .auth import Auth
@@ -55,11 +57,11 @@ class Storage:
     the loop, then releases everything.
     """
 
-    def __init__(self, bucket: str, *, auth: Auth | SyncAuth | None = None,
+    def __init__(self, bucket: str, *, auth: Auth | SyncAuth | None = None, app_check: AppCheck | SyncAppCheck | None = None,
                  close_mode: CloseMode = CloseMode.CANCEL, close_timeout: float = 0.0) -> None:
         self._close_mode = CloseMode(close_mode)
         self._close_timeout = check_number(close_timeout, "close_timeout")
-        self._storage = sync_storage.Storage(bucket, auth=auth)
+        self._storage = sync_storage.Storage(bucket, auth=auth, app_check=app_check)
         self._tasks: weakref.WeakSet[StorageTask] = weakref.WeakSet()
         self._waiting: collections.deque[StorageTask] = collections.deque()
         self._running = 0
@@ -232,6 +234,17 @@ class Storage:
     def set_app_check_token(self, token: str | None) -> None:
         """Sends an App Check token ("X-Firebase-AppCheck"); None clears it."""
         self._storage.set_app_check_token(token)
+
+    def use_app_check(self, app_check: AppCheck | SyncAppCheck | None) -> None:
+        """Every request carries a token of ``app_check`` from now on (see
+        :meth:`fbstorage.Storage.use_app_check`); the library fetches and renews it on its own
+        threads, so the event loop never waits for the provider. None detaches."""
+        self._storage.use_app_check(app_check)
+
+    @property
+    def app_check(self) -> AppCheck | SyncAppCheck | None:
+        """The App Check given to :meth:`use_app_check` (or ``app_check=``), or None."""
+        return self._storage.app_check
 
     max_upload_retry_time = _forwarded("max_upload_retry_time")
     max_download_retry_time = _forwarded("max_download_retry_time")

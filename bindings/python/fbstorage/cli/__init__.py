@@ -15,7 +15,7 @@ import signal
 import sys
 from typing import Any
 
-from . import account, commands, copy, interrupts, session_cache
+from . import account, app_check, commands, copy, interrupts, session_cache
 from .context import TOKEN_ENV_VAR, CommandContext, Connection
 from ..auth import Auth
 from ..errors import StorageError
@@ -107,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--retry-time", type=_seconds, metavar="SECONDS", default=argparse.SUPPRESS,
         help="how long each transfer or request keeps retrying after failures (default: the "
              "library's, 600 s for transfers and 120 s for other requests)")
+    app_check.add_arguments(connection)
 
     parser = argparse.ArgumentParser(
         prog="fbstorage", parents=[connection],
@@ -200,7 +201,8 @@ async def _run_with(options: argparse.Namespace, auth: Auth | None) -> int:
                               getattr(options, "jobs", 8), auth,
                               getattr(options, "service_account", None),
                               Connection(getattr(options, "endpoint", None), getattr(options, "ca_file", None),
-                                         getattr(options, "proxy", None), getattr(options, "max_speed", None))) as ctx:
+                                         getattr(options, "proxy", None), getattr(options, "max_speed", None)),
+                              lambda bucket, emulator: app_check.open_app_check(options, bucket, emulator)) as ctx:
         if options.command in ("cp", "mv"):
             flags = copy.MetadataFlags(options.content_type, dict(options.metadata))
             await copy.copy(ctx, options.sources, options.destination, options.recursive,

@@ -12,6 +12,7 @@ from rich.console import Console
 
 from .. import aio
 from ..admin import ServiceAccount
+from ..app_check import AppCheck
 from ..auth import Auth
 from ..errors import StorageError
 from .locations import RemotePath, UsageError
@@ -58,8 +59,10 @@ class CommandContext:
 
     def __init__(self, emulator: str | None, token: str | None, chunk_size: int | None,
                  retry_time: float | None, jobs: int, auth: Auth | None = None,
-                 service_account: str | None = None, connection: Connection = Connection()) -> None:
+                 service_account: str | None = None, connection: Connection = Connection(),
+                 app_check: Callable[[str, tuple[str, int] | None], AppCheck | None] | None = None) -> None:
         self._connection = connection
+        self._app_check = app_check  # (bucket, emulator address) -> the App Check of its storage
         self._emulator = host_and_port(emulator) if emulator else None
         # Admin access: listings carry metadata, copies within a bucket stay on the server.
         self.service_account = ServiceAccount(service_account) if service_account else None
@@ -85,10 +88,15 @@ class CommandContext:
             self.service_account.close()
 
     @property
+    def emulator_address(self) -> tuple[str, int] | None:
+        """The emulator in use (--emulator or its variable), else None."""
+        variable = os.environ.get(STORAGE_EMULATOR_ENV_VAR)
+        return self._emulator or (host_and_port(variable) if variable else None)
+
+    @property
     def emulator_url(self) -> str | None:
         """``http://host:port`` of the emulator in use (--emulator or its variable), else None."""
-        variable = os.environ.get(STORAGE_EMULATOR_ENV_VAR)
-        address = self._emulator or (host_and_port(variable) if variable else None)
+        address = self.emulator_address
         if address is None:
             return None
         host, port = address
@@ -107,6 +115,10 @@ class CommandContext:
                 storage.set_auth_token(self._token)
             elif self._auth is not None:
                 storage.use_auth(self._auth)
+            app_check = self._app_check(remote.bucket, self.emulator_address) if self._app_check else None
+            if app_check is not None:
+                storage.use_app_check(app_check)
+                app_check.close()  # the storage keeps it
             if self._chunk_size:
                 storage.upload_chunk_size = self._chunk_size
             if self._retry_time is not None:
