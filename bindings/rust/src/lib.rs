@@ -12,6 +12,7 @@
 //! - [`Auth`] signs a user in (anonymously, by email, custom token or [`Credential`]) and runs
 //!   the account's lifecycle (linking, email verification, password reset, …);
 //!   [`Storage::use_auth`] sends that user's ID token.
+//! - [`AppCheck`] gets App Check tokens (debug, custom or minted); [`Storage::use_app_check`] sends them.
 //! - Failures are [`StorageError`]s carrying an [`ErrorCode`].
 //!
 //! Thread rules: every type is `Send + Sync` (every C call is thread-safe). Observers and
@@ -35,6 +36,7 @@
 //! ```
 #![warn(missing_debug_implementations)]
 
+mod app_check;
 mod auth;
 mod completion;
 mod credential;
@@ -50,6 +52,7 @@ mod strings;
 pub mod sys;
 mod task;
 
+pub use app_check::{AppCheck, AppCheckRequest, AppCheckToken};
 pub use auth::{Auth, ListenerHandle, User};
 pub use credential::Credential;
 pub use error::{ErrorCode, Result, StorageError};
