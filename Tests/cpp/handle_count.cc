@@ -77,8 +77,6 @@ COUNT_CREATED(fbs_auth_update_profile, (fbs_auth* a, const char* n, const char* 
 COUNT_CREATED(fbs_auth_reload, (fbs_auth* a, fbs_user** out), (a, out))
 COUNT_CREATED(fbs_auth_verify_password_reset_code, (fbs_auth* a, const char* c, char** out), (a, c, out))
 COUNT_CREATED(fbs_app_check_new, (const char* p, const char* a, const char* k, fbs_app_check** out), (p, a, k, out))
-COUNT_CREATED(fbs_app_check_get_token, (fbs_app_check* c, int f, char** out, int64_t* e), (c, f, out, e))
-COUNT_CREATED(fbs_app_check_get_limited_use_token, (fbs_app_check* c, char** out, int64_t* e), (c, out, e))
 
 COUNT_RELEASED(fbs_storage_free, fbs_storage*)
 COUNT_RELEASED(fbs_reference_free, fbs_reference*)

@@ -109,49 +109,26 @@ int MapError(int fbs_code) {
   }
 }
 
-void Workers::Run(std::function<void()> work) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  for (auto it = workers_.begin(); it != workers_.end();) {
-    if (!it->done->load()) {
-      ++it;
-      continue;
-    }
-    it->thread.join();
-    it = workers_.erase(it);
-  }
-  auto done = std::make_shared<std::atomic<bool>>(false);
-  workers_.push_back({std::thread([work = std::move(work), done] {
-                        work();
-                        done->store(true);
-                      }),
-                      done});
+namespace {
+void OnToken(int status, const char* token, int64_t expire_time_ms, void* user_data) {
+  std::unique_ptr<firebase::internal::Promise<AppCheckToken>> promise(
+      static_cast<firebase::internal::Promise<AppCheckToken>*>(user_data));
+  if (status != FBS_OK) return promise->Fail(MapError(status), fbs_last_error_message());
+  promise->Succeed(AppCheckToken{token, expire_time_ms});
 }
+}  // namespace
 
-void Workers::JoinAll() {
-  std::list<Worker> workers;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    workers.swap(workers_);
-  }
-  for (auto& worker : workers)
-    if (worker.thread.get_id() != std::this_thread::get_id()) worker.thread.join();
-    else worker.thread.detach();  // a Future's callback deleting its AppCheck: this thread ends next
-}
-
-Future<AppCheckToken> FetchToken(Workers& workers, CoreHandle core, bool limited_use, bool force_refresh) {
+Future<AppCheckToken> FetchToken(const CoreHandle& core, bool limited_use, bool force_refresh) {
   if (!core) return firebase::internal::FailedFuture<AppCheckToken>(kAppCheckErrorInvalidConfiguration, kAppCheckDeletedMessage);
-  firebase::internal::Promise<AppCheckToken> promise;
-  workers.Run([promise, core, limited_use, force_refresh] {
-    char* token = nullptr;
-    int64_t expire_ms = 0;
-    int rc = limited_use ? fbs_app_check_get_limited_use_token(core.get(), &token, &expire_ms)
-                         : fbs_app_check_get_token(core.get(), force_refresh ? 1 : 0, &token, &expire_ms);
-    if (rc != FBS_OK) return promise.Fail(MapError(rc), fbs_last_error_message());
-    AppCheckToken result{token, expire_ms};
-    fbs_string_free(token);
-    promise.Succeed(std::move(result));
-  });
-  return promise.future();
+  auto* promise = new firebase::internal::Promise<AppCheckToken>;
+  Future<AppCheckToken> future = promise->future();
+  int rc = limited_use ? fbs_app_check_get_limited_use_token_async(core.get(), OnToken, promise)
+                       : fbs_app_check_get_token_async(core.get(), force_refresh ? 1 : 0, OnToken, promise);
+  if (rc != FBS_OK) {  // the callback will not run
+    promise->Fail(MapError(rc), fbs_last_error_message());
+    delete promise;
+  }
+  return future;
 }
 
 CoreHandle AppCheckInternal::core() const {
@@ -185,7 +162,6 @@ void AppCheckInternal::TearDown() {
     Global().instances.erase(shared_from_this());
   }
   DebugAppCheckProviderFactoryInternal::Release(app);
-  workers.JoinAll();
 }
 
 void AppCheckInternal::NotifyListeners(const AppCheckToken& token) {
@@ -273,12 +249,12 @@ App* AppCheck::app() { return app_; }
 void AppCheck::SetTokenAutoRefreshEnabled(bool) {}
 
 Future<AppCheckToken> AppCheck::GetAppCheckToken(bool force_refresh) {
-  return internal_->token_result.set(internal::FetchToken(internal_->workers, internal_->core(), false, force_refresh));
+  return internal_->token_result.set(internal::FetchToken(internal_->core(), false, force_refresh));
 }
 Future<AppCheckToken> AppCheck::GetAppCheckTokenLastResult() { return internal_->token_result.get(); }
 
 Future<AppCheckToken> AppCheck::GetLimitedUseAppCheckToken() {
-  return internal_->limited_token_result.set(internal::FetchToken(internal_->workers, internal_->core(), true, false));
+  return internal_->limited_token_result.set(internal::FetchToken(internal_->core(), true, false));
 }
 Future<AppCheckToken> AppCheck::GetLimitedUseAppCheckTokenLastResult() { return internal_->limited_token_result.get(); }
 

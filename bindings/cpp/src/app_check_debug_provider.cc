@@ -1,6 +1,6 @@
 // app_check_debug_provider.cc — firebase::app_check::DebugAppCheckProviderFactory: per App, a
 // provider owning an fbs_app_check of its own with fbstorage's debug provider, which does the
-// exchange. Its GetToken answers before it returns (it runs on the App Check's callback thread).
+// exchange; its GetToken answers later, from that App Check's callback thread.
 #include <atomic>
 #include <cstdlib>
 
@@ -24,10 +24,10 @@ class DebugAppCheckProvider : public AppCheckProvider {
     }
   }
   void GetToken(std::function<void(AppCheckToken, int, const std::string&)> completion_callback) override {
-    Answer(completion_callback, false);
+    Answer(std::move(completion_callback), false);
   }
   void GetLimitedUseToken(std::function<void(AppCheckToken, int, const std::string&)> completion_callback) override {
-    Answer(completion_callback, true);
+    Answer(std::move(completion_callback), true);
   }
   void Release() {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -36,7 +36,9 @@ class DebugAppCheckProvider : public AppCheckProvider {
   }
 
  private:
-  void Answer(const std::function<void(AppCheckToken, int, const std::string&)>& done, bool limited_use) {
+  using Callback = std::function<void(AppCheckToken, int, const std::string&)>;
+
+  void Answer(Callback done, bool limited_use) {
     CoreHandle core;
     std::string error;
     {
@@ -45,15 +47,20 @@ class DebugAppCheckProvider : public AppCheckProvider {
       error = error_;
     }
     if (!core) return done(AppCheckToken{"", 0}, kAppCheckErrorInvalidConfiguration, error);
-    char* token = nullptr;
-    int64_t expire_ms = 0;
+    auto* pending = new Callback(std::move(done));
     // Always a new token: the asking AppCheck caches it, and asks again after a refusal.
-    int rc = limited_use ? fbs_app_check_get_limited_use_token(core.get(), &token, &expire_ms)
-                         : fbs_app_check_get_token(core.get(), 1, &token, &expire_ms);
-    if (rc != FBS_OK) return done(AppCheckToken{"", 0}, MapError(rc), fbs_last_error_message());
-    AppCheckToken result{token, expire_ms};
-    fbs_string_free(token);
-    done(result, kAppCheckErrorNone, "");
+    int rc = limited_use ? fbs_app_check_get_limited_use_token_async(core.get(), OnToken, pending)
+                         : fbs_app_check_get_token_async(core.get(), 1, OnToken, pending);
+    if (rc != FBS_OK) {  // the callback will not run
+      std::unique_ptr<Callback> failed(pending);
+      (*failed)(AppCheckToken{"", 0}, MapError(rc), fbs_last_error_message());
+    }
+  }
+
+  static void OnToken(int status, const char* token, int64_t expire_time_ms, void* user_data) {
+    std::unique_ptr<Callback> done(static_cast<Callback*>(user_data));
+    if (status != FBS_OK) return (*done)(AppCheckToken{"", 0}, MapError(status), fbs_last_error_message());
+    (*done)(AppCheckToken{token, expire_time_ms}, kAppCheckErrorNone, "");
   }
 
   std::mutex mutex_;

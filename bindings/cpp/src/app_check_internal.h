@@ -1,17 +1,14 @@
 // app_check_internal.h — the internals of the firebase::app_check classes: an App's fbs_app_check,
-// the bridge that asks the installed AppCheckProvider for its tokens, and the threads that wait
-// for the core's blocking token calls (the C API has no asynchronous form).
+// and the bridge that asks the installed AppCheckProvider for its tokens.
 #ifndef FBSTORAGE_CPP_APP_CHECK_INTERNAL_H_
 #define FBSTORAGE_CPP_APP_CHECK_INTERNAL_H_
 
 #include <atomic>
-#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "firebase/app_check.h"
@@ -30,24 +27,9 @@ CoreHandle MakeCore(App* app);
 // fbs_error_code -> AppCheckError.
 int MapError(int fbs_code);
 
-// Threads running blocking core calls, joined when finished (on the next Run) or at JoinAll.
-class Workers {
- public:
-  ~Workers() { JoinAll(); }
-  void Run(std::function<void()> work);
-  void JoinAll();
-
- private:
-  struct Worker {
-    std::thread thread;
-    std::shared_ptr<std::atomic<bool>> done;
-  };
-  std::mutex mutex_;
-  std::list<Worker> workers_;
-};
-
-// A token call of core on a worker: the Future completes with its token or its error.
-Future<AppCheckToken> FetchToken(Workers& workers, CoreHandle core, bool limited_use, bool force_refresh);
+// A token call of core (fbs_app_check_get_*_async): the Future completes with its token or its
+// error, on the App Check's callback thread.
+Future<AppCheckToken> FetchToken(const CoreHandle& core, bool limited_use, bool force_refresh);
 
 class AppCheckInternal : public std::enable_shared_from_this<AppCheckInternal> {
  public:
@@ -62,13 +44,12 @@ class AppCheckInternal : public std::enable_shared_from_this<AppCheckInternal> {
   // Asks factory for the app's provider and makes it the core's (nullptr: no provider).
   void Install(AppCheckProviderFactory* factory);
   // Idempotent: drops the provider, detaches nothing (storages are torn down with the app), frees
-  // the core once its last user is done, joins the workers.
+  // the core once its last user is done.
   void TearDown();
   void NotifyListeners(const AppCheckToken& token);
 
   App* const app;  // compared, never dereferenced after teardown
   const std::shared_ptr<firebase::internal::AppInternal> registry;
-  Workers workers;
   firebase::internal::LastResult<AppCheckToken> token_result, limited_token_result;
   std::mutex listeners_mutex;
   std::set<AppCheckListener*> listeners;

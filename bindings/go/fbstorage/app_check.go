@@ -3,6 +3,8 @@ package fbstorage
 /*
 #include "shim.h"
 int fbsgo_app_check_set_custom_provider(fbs_app_check *a, uintptr_t key);
+int fbsgo_app_check_get_token_async(fbs_app_check *a, int force_refresh, uintptr_t h);
+int fbsgo_app_check_get_limited_use_token_async(fbs_app_check *a, uintptr_t h);
 */
 import "C"
 
@@ -142,35 +144,11 @@ func (a *AppCheck) SetToken(token string, expires time.Time) error {
 	return call(func() C.int { return C.fbs_app_check_set_token(a.raw, t, C.int64_t(expires.UnixMilli())) })
 }
 
-// blockingToken runs a blocking token call of the library on a goroutine, so that ctx can end the wait.
-func (a *AppCheck) blockingToken(ctx context.Context, get func(out **C.char, expires *C.int64_t) C.int) (AppCheckToken, error) {
-	if ctx.Err() != nil {
-		return AppCheckToken{}, contextEnded(ctx)
-	}
-	type result struct {
-		token AppCheckToken
-		err   error
-	}
-	done := make(chan result, 1)
-	go func() {
-		defer runtime.KeepAlive(a)
-		var out *C.char
-		var expires C.int64_t
-		err := call(func() C.int { return get(&out, &expires) })
-		if err != nil {
-			done <- result{err: err}
-			return
-		}
-		token := AppCheckToken{Token: C.GoString(out), ExpireTime: time.UnixMilli(int64(expires))}
-		C.fbs_string_free(out)
-		done <- result{token: token}
-	}()
-	select {
-	case r := <-done:
-		return r.token, r.err
-	case <-ctx.Done():
-		return AppCheckToken{}, contextEnded(ctx)
-	}
+//export fbsgoAppCheckTokenDone
+func fbsgoAppCheckTokenDone(status C.int, token *C.char, expireMS C.int64_t, handle C.uintptr_t) {
+	deliver(handle, status, func(o *outcome, _ any) {
+		o.appCheck = AppCheckToken{Token: C.GoString(token), ExpireTime: time.UnixMilli(int64(expireMS))}
+	})
 }
 
 // Token is the current token, renewed first when about to expire or when forceRefresh.
@@ -179,16 +157,14 @@ func (a *AppCheck) Token(ctx context.Context, forceRefresh bool) (AppCheckToken,
 	if forceRefresh {
 		force = 1
 	}
-	return a.blockingToken(ctx, func(out **C.char, expires *C.int64_t) C.int {
-		return C.fbs_app_check_get_token(a.raw, force, out, expires)
-	})
+	result, err := await(ctx, a, func(h C.uintptr_t) C.int { return C.fbsgo_app_check_get_token_async(a.raw, force, h) })
+	return result.appCheck, err
 }
 
 // LimitedUseToken is a new limited-use token, for one replay-protected call of your own backend.
 func (a *AppCheck) LimitedUseToken(ctx context.Context) (AppCheckToken, error) {
-	return a.blockingToken(ctx, func(out **C.char, expires *C.int64_t) C.int {
-		return C.fbs_app_check_get_limited_use_token(a.raw, out, expires)
-	})
+	result, err := await(ctx, a, func(h C.uintptr_t) C.int { return C.fbsgo_app_check_get_limited_use_token_async(a.raw, h) })
+	return result.appCheck, err
 }
 
 // UseAppCheck makes every request of the storage, running tasks included, carry a token of a;

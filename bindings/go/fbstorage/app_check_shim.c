@@ -10,3 +10,14 @@ static void provider_released(void *key) { fbsgoAppCheckProviderReleased((uintpt
 int fbsgo_app_check_set_custom_provider(fbs_app_check *a, uintptr_t key) {
     return fbs_app_check_set_custom_provider_full(a, provider, (void *)key, provider_released);
 }
+
+static void token_done(int status, const char *token, int64_t expire_time_ms, void *h) {
+    fbsgoAppCheckTokenDone(status, (char *)token, expire_time_ms, (uintptr_t)h);
+}
+
+int fbsgo_app_check_get_token_async(fbs_app_check *a, int force_refresh, uintptr_t h) {
+    return fbs_app_check_get_token_async(a, force_refresh, token_done, (void *)h);
+}
+int fbsgo_app_check_get_limited_use_token_async(fbs_app_check *a, uintptr_t h) {
+    return fbs_app_check_get_limited_use_token_async(a, token_done, (void *)h);
+}

@@ -21,6 +21,7 @@ type outcome struct {
 	value    string
 	data     []byte
 	user     *User
+	appCheck AppCheckToken
 }
 
 // pending is what a cgo.Handle of an _async call holds: where to deliver, and the handle the

@@ -362,6 +362,7 @@ unsafe extern "C" {
 }
 
 // app_check.h
+pub type fbs_app_check_token_callback = Option<unsafe extern "C" fn(status: c_int, token: *const c_char, expire_time_ms: i64, user_data: *mut c_void)>;
 pub type fbs_app_check_provider = Option<unsafe extern "C" fn(limited_use: c_int, request: *mut fbs_app_check_request, user_data: *mut c_void)>;
 unsafe extern "C" {
     pub fn fbs_app_check_new(project_id: *const c_char, app_id: *const c_char, api_key: *const c_char, out: *mut *mut fbs_app_check) -> c_int;
@@ -377,5 +378,9 @@ unsafe extern "C" {
     pub fn fbs_app_check_get_token(app_check: *mut fbs_app_check, force_refresh: c_int, out_token: *mut *mut c_char,
                                    out_expire_time_ms: *mut i64) -> c_int;
     pub fn fbs_app_check_get_limited_use_token(app_check: *mut fbs_app_check, out_token: *mut *mut c_char, out_expire_time_ms: *mut i64) -> c_int;
+    pub fn fbs_app_check_get_token_async(app_check: *mut fbs_app_check, force_refresh: c_int, cb: fbs_app_check_token_callback,
+                                         user_data: *mut c_void) -> c_int;
+    pub fn fbs_app_check_get_limited_use_token_async(app_check: *mut fbs_app_check, cb: fbs_app_check_token_callback,
+                                                     user_data: *mut c_void) -> c_int;
     pub fn fbs_storage_use_app_check(storage: *mut fbs_storage, app_check: *mut fbs_app_check) -> c_int;
 }
