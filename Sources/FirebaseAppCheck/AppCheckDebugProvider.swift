@@ -108,19 +108,7 @@ open class AppCheckDebugProvider: NSObject, AppCheckProvider, @unchecked Sendabl
     nonisolated(unsafe) private static var localToken: String?
 
     private static func localTokenPath() -> String? {
-        let environment = ProcessInfo.processInfo.environment
-        let base: String
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            base = config
-        } else if let home = environment["HOME"], !home.isEmpty {
-            base = home + "/.config"
-        } else {
-            return nil
-        }
-        let directory = base + "/fbstorage-swift"
-        guard (try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])) != nil else { return nil }
-        return directory + "/app-check-debug-token"
+        (try? FirebaseApp.configDirectory()).flatMap { $0 }.map { $0 + "/app-check-debug-token" }
     }
 }
 
