@@ -1,4 +1,4 @@
-// FirebaseAppCheck against emulators of both flavors that enforce App Check (tokens living 2 s):
+// FirebaseAppCheck against emulators of both flavors that enforce App Check (tokens living 3 s):
 // the debug provider and the guides' custom provider (answering from a Task of its own) serve
 // Storage.storage(app:) with no other code; a custom provider's limited-use token; refusal without
 // a provider, with the server's App Check message. Serialized: the provider factory and
@@ -20,7 +20,7 @@ enum AppCheckEmulators {
 
     private static func launch(_ flavor: Flavor) -> Int {
         EmulatorProcess.launch(flavor, arguments: ["--project", project, "--no-auth", "--app-check", "enforce",
-                                                   "--app-check-debug-token", debugSecret, "--app-check-token-ttl", "2"])
+                                                   "--app-check-debug-token", debugSecret, "--app-check-token-ttl", "3"])
     }
 
     static let production = launch(.production)

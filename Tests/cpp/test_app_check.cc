@@ -1,5 +1,5 @@
 // test_app_check.cc — firebase::app_check against emulators of both flavors that enforce App Check
-// (tokens living 2 s): the debug provider, a custom provider answering from a thread of its own,
+// (tokens living 3 s): the debug provider, a custom provider answering from a thread of its own,
 // limited-use tokens, listeners, each refusal with its error, the App-deletion lifetime rules, and
 // the C++ App Check guides' code (app_check_guides.cc).
 #include <cstdlib>
@@ -33,7 +33,7 @@ const Emulator& EnforcingEmulator(const std::string& flavor) {
   if (!emulator)
     emulator = std::make_unique<Emulator>(flavor, std::vector<std::string>{
         "--project", kProject, "--app-check", "enforce", "--app-check-debug-token", kDebugSecret,
-        "--app-check-token-ttl", "2"});
+        "--app-check-token-ttl", "3"});
   return *emulator;
 }
 

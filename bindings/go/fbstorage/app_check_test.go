@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// App Check against emulators of both flavors that enforce it (tokens living 2 s): the debug
+// App Check against emulators of both flavors that enforce it (tokens living 3 s): the debug
 // provider, a custom provider answering from its goroutine, a minted token, limited-use tokens,
 // and each refusal with its code.
 
@@ -24,7 +24,7 @@ const (
 
 func enforcingEmulator(t *testing.T, flavor string) *emulator {
 	return emulatorWith(t, flavor, "--project", appCheckProject, "--app-check", "enforce",
-		"--app-check-debug-token", appCheckSecret, "--app-check-token-ttl", "2")
+		"--app-check-debug-token", appCheckSecret, "--app-check-token-ttl", "3")
 }
 
 func newTestAppCheck(t *testing.T, e *emulator) *AppCheck {

@@ -1,4 +1,4 @@
-//! App Check against emulators of both flavors that enforce it (tokens living 2 s): the debug
+//! App Check against emulators of both flavors that enforce it (tokens living 3 s): the debug
 //! provider, a custom provider answering from a thread of its own, a minted token, limited-use
 //! tokens, and each refusal with its code.
 mod common;
@@ -20,7 +20,7 @@ fn enforcing(flavor: &str) -> &'static Emulator {
     let cell = if flavor == "production" { &PRODUCTION } else { &FIREBASE_TOOLS };
     cell.get_or_init(|| {
         Emulator::start(flavor, &["--project", PROJECT, "--app-check", "enforce", "--app-check-debug-token", DEBUG_SECRET,
-                                  "--app-check-token-ttl", "2"])
+                                  "--app-check-token-ttl", "3"])
     })
 }
 
