@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "FirebaseCore", targets: ["FirebaseCore"]),
         .library(name: "FirebaseStorage", targets: ["FirebaseStorage"]),
         .library(name: "FirebaseAuth", targets: ["FirebaseAuth"]),
+        .library(name: "FirebaseAppCheck", targets: ["FirebaseAppCheck"]),
     ],
     targets: [
         .systemLibrary(
@@ -37,10 +38,16 @@ let package = Package(
         // FirebaseStorage reaches the app's Auth through FirebaseCore's component registry, not this target.
         .target(name: "FirebaseAuth", dependencies: ["FBStorage", "FirebaseCore"],
                 swiftSettings: [.swiftLanguageMode(.v5)]),
+        // FirebaseStorage reaches the app's App Check through FirebaseCore's component registry, not this target.
+        .target(name: "FirebaseAppCheck", dependencies: ["FBStorage", "FirebaseCore"],
+                swiftSettings: [.swiftLanguageMode(.v5)]),
         // Starts the bundled Python emulator for the Swift test suites.
         .target(name: "EmulatorProcess", path: "Tests/EmulatorProcess"),
         .testTarget(name: "FBStorageTests", dependencies: ["FBStorage", "EmulatorProcess"]),
         .testTarget(name: "FirebaseStorageTests", dependencies: ["FirebaseStorage", "FirebaseCore", "EmulatorProcess"],
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "FirebaseAppCheckTests",
+                    dependencies: ["FirebaseAppCheck", "FirebaseStorage", "FirebaseCore", "EmulatorProcess"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "FirebaseAuthTests",
                     dependencies: ["FirebaseAuth", "FirebaseStorage", "FirebaseCore", "EmulatorProcess"],

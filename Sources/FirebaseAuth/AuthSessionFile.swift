@@ -1,3 +1,4 @@
+import FirebaseCore
 import Foundation
 
 /// Where `Auth.auth(app:)` keeps its signed-in user between runs, as the Apple SDK keeps it in the
@@ -9,24 +10,13 @@ enum AuthSessionFile {
     /// The file for `appName` and `apiKey`, its directory created (0700); nil when neither
     /// XDG_CONFIG_HOME nor HOME is set or the directory cannot be created.
     static func path(appName: String, apiKey: String) -> String? {
-        let environment = ProcessInfo.processInfo.environment
-        let base: String
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            base = config
-        } else if let home = environment["HOME"], !home.isEmpty {
-            base = home + "/.config"
-        } else {
-            return nil
-        }
-        let directory = base + "/fbstorage-swift"
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            guard let directory = try FirebaseApp.configDirectory() else { return nil }
+            return "\(directory)/\(fileSafe(appName))-\(hexHash(apiKey)).json"
         } catch {
-            warn("the session is not kept between runs: cannot create \(directory): \(error.localizedDescription)")
+            warn("the session is not kept between runs: cannot create its directory: \(error.localizedDescription)")
             return nil
         }
-        return "\(directory)/\(fileSafe(appName))-\(hexHash(apiKey)).json"
     }
 
     static func warn(_ message: String) {

@@ -73,7 +73,7 @@ open class Storage {
     }
 
     /// The core storage honours `FIREBASE_STORAGE_EMULATOR_HOST=host:port`; its requests carry the
-    /// ID token of the app's Auth user, if any.
+    /// ID token of the app's Auth user, if any, and a token of the app's App Check, if any.
     init(app: FirebaseApp, bucket: String) {
         self.app = app
         do {
@@ -82,6 +82,7 @@ open class Storage {
             fatalError("Cannot create the storage for bucket '\(bucket)': \(error.message)")
         }
         core.use(tokenSource: AppAuthTokenSource(app: app))
+        core.use(appCheck: AppAppCheckTokenSource(app: app))
     }
 
     // MARK: Settings

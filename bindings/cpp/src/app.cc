@@ -12,6 +12,8 @@ namespace firebase {
 
 const char* const kDefaultAppName = "__FIRAPP_DEFAULT";
 
+std::atomic<void (*)(App*)> internal::app_check_hook{nullptr};
+
 namespace {
 std::mutex& AppsMutex() {
   static std::mutex mutex;
@@ -31,20 +33,25 @@ App::~App() {
     std::lock_guard<std::mutex> lock(AppsMutex());
     Apps().erase(name_);
   }
-  std::map<void*, std::function<void()>> invalidators;
+  std::map<void*, std::function<void()>> invalidators, owned;
   {
     std::lock_guard<std::mutex> lock(internal_->mutex);
     invalidators.swap(internal_->invalidators);
+    owned.swap(internal_->owned);
     internal_->storages.clear();
     internal_->auth = nullptr;
     internal_->attach_auth = nullptr;
+    internal_->app_check = nullptr;
+    internal_->attach_app_check = nullptr;
   }
+  for (auto& entry : owned) invalidators.erase(entry.first);
   if (!invalidators.empty())  // as the SDK: the instances are torn down, their objects stay
     std::fprintf(stderr,
-                 "firebase::App::~App: App %s deleted before %zu of its Storage/Auth instances: they are invalid "
+                 "firebase::App::~App: App %s deleted before %zu of its Storage/Auth/AppCheck instances: they are invalid "
                  "now; delete them too.\n",
                  name_.c_str(), invalidators.size());
   for (auto& entry : invalidators) entry.second();
+  for (auto& entry : owned) entry.second();
 }
 
 App* App::Create() {

@@ -5,6 +5,7 @@
 #ifndef FBSTORAGE_CPP_INTERNAL_H_
 #define FBSTORAGE_CPP_INTERNAL_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <map>
@@ -132,10 +133,21 @@ class AppInternal {
   void* auth = nullptr;                   // auth::Auth*
   // Set by the App's Auth: makes a storage send its current user's ID token (nullptr: none).
   std::function<void(fbstorage::Storage&)> attach_auth;
+  void* app_check = nullptr;  // app_check::AppCheck*
+  // Set by the App's AppCheck: makes a storage send its App Check tokens (nullptr: none).
+  std::function<void(fbstorage::Storage&)> attach_app_check;
   // How ~App invalidates each instance (Storage, Auth), by its address; an instance deleted
   // first removes its entry. Type-erased so that an App without Auth does not link the auth code.
   std::map<void*, std::function<void()>> invalidators;
+  // Instances the App made itself (the AppCheck made for its storages while a provider factory is
+  // installed), by address: deleted with it, with no warning. An instance deleted first removes its entry.
+  std::map<void*, std::function<void()>> owned;
 };
+
+// While an App Check provider factory is installed: makes the App's AppCheck (so that its
+// storages send tokens with no code, as the SDK's). Null otherwise, so that an App without App
+// Check does not link the App Check code.
+extern std::atomic<void (*)(App*)> app_check_hook;
 
 // Reads google-services-desktop.json, else google-services.json, from the working directory
 // into options, as the desktop SDK's App::Create(); false (stderr says why) when neither loads.

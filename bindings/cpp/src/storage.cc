@@ -18,7 +18,9 @@ int MapError(int fbs_code) {
     case FBS_ERR_BUCKET_NOT_FOUND: return kErrorBucketNotFound;
     case FBS_ERR_PROJECT_NOT_FOUND: return kErrorProjectNotFound;
     case FBS_ERR_QUOTA_EXCEEDED: return kErrorQuotaExceeded;
-    case FBS_ERR_UNAUTHENTICATED: return kErrorUnauthenticated;
+    case FBS_ERR_UNAUTHENTICATED:
+    case FBS_ERR_APP_CHECK_TOKEN_MISSING:  // App Check's 401, as the SDK; the message names App Check
+    case FBS_ERR_APP_CHECK_TOKEN_INVALID: return kErrorUnauthenticated;
     case FBS_ERR_UNAUTHORIZED: return kErrorUnauthorized;
     case FBS_ERR_RETRY_LIMIT_EXCEEDED: return kErrorRetryLimitExceeded;
     case FBS_ERR_NON_MATCHING_CHECKSUM: return kErrorNonMatchingChecksum;
@@ -105,6 +107,7 @@ Storage* Storage::GetInstance(App* app, InitResult* init_result_out) { return Ge
 Storage* Storage::GetInstance(App* app, const char* url, InitResult* init_result_out) {
   if (init_result_out) *init_result_out = kInitResultSuccess;
   if (!app) return nullptr;
+  if (auto make_app_check = firebase::internal::app_check_hook.load()) make_app_check(app);
   firebase::internal::AppInternal& registry = *app->internal();
   std::lock_guard<std::mutex> lock(registry.mutex);
   std::string key = url ? url : "";
@@ -119,6 +122,7 @@ Storage* Storage::GetInstance(App* app, const char* url, InitResult* init_result
   }
   std::shared_ptr<fbstorage::Storage> core = storage->internal_->core();
   if (registry.attach_auth) registry.attach_auth(*core);
+  if (registry.attach_app_check) registry.attach_app_check(*core);
   registry.storages[key] = {storage, core};
   std::weak_ptr<internal::StorageInternal> weak = storage->internal_;
   registry.invalidators[storage] = [weak] {

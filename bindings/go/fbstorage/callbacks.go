@@ -22,6 +22,7 @@ type outcome struct {
 	data       []byte
 	user       *User
 	actionCode ActionCodeInfo
+	appCheck   AppCheckToken
 }
 
 // pending is what a cgo.Handle of an _async call holds: where to deliver, and the handle the

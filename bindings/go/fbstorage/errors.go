@@ -62,6 +62,11 @@ const (
 	CodeCredentialInvalid                        Code = -13200
 	CodeCredentialClockSkew                      Code = -13201
 	CodeCredentialRejected                       Code = -13202
+	CodeAppCheckTokenInvalid                     Code = -13300
+	CodeAppCheckTokenMissing                     Code = -13301
+	CodeAppCheckProviderFailed                   Code = -13302
+	CodeAppCheckAttestationFailed                Code = -13303
+	CodeAppCheckNoProvider                       Code = -13304
 )
 
 // Sentinels for errors.Is.
@@ -110,6 +115,11 @@ var (
 	ErrCredentialInvalid                        error = CodeCredentialInvalid
 	ErrCredentialClockSkew                      error = CodeCredentialClockSkew
 	ErrCredentialRejected                       error = CodeCredentialRejected
+	ErrAppCheckTokenInvalid                     error = CodeAppCheckTokenInvalid
+	ErrAppCheckTokenMissing                     error = CodeAppCheckTokenMissing
+	ErrAppCheckProviderFailed                   error = CodeAppCheckProviderFailed
+	ErrAppCheckAttestationFailed                error = CodeAppCheckAttestationFailed
+	ErrAppCheckNoProvider                       error = CodeAppCheckNoProvider
 )
 
 // Error is the library's name of the code, e.g. "FBS_ERR_OBJECT_NOT_FOUND".

@@ -90,6 +90,16 @@ codes! {
     CredentialInvalid = -13200,
     CredentialClockSkew = -13201,
     CredentialRejected = -13202,
+    /// Storage refused the App Check token sent (401), even a fresh one.
+    AppCheckTokenInvalid = -13300,
+    /// Storage enforces App Check and the request carried no token (401).
+    AppCheckTokenMissing = -13301,
+    /// The App Check provider failed or answered an unusable token.
+    AppCheckProviderFailed = -13302,
+    /// The App Check service refused the debug token or custom token.
+    AppCheckAttestationFailed = -13303,
+    /// A token was asked of an App Check without a provider.
+    AppCheckNoProvider = -13304,
 }
 
 impl ErrorCode {

@@ -12,6 +12,7 @@
 //! - [`Auth`] signs a user in (anonymously, by email, custom token or [`Credential`]) and runs
 //!   the account's lifecycle (linking, email verification, password reset, …);
 //!   [`Storage::use_auth`] sends that user's ID token.
+//! - [`AppCheck`] gets App Check tokens (debug, custom or minted); [`Storage::use_app_check`] sends them.
 //! - Failures are [`StorageError`]s carrying an [`ErrorCode`].
 //!
 //! Thread rules: every type is `Send + Sync` (every C call is thread-safe). Observers and
@@ -36,6 +37,7 @@
 #![warn(missing_debug_implementations)]
 
 mod action_code;
+mod app_check;
 mod auth;
 mod completion;
 mod credential;
@@ -53,6 +55,7 @@ mod task;
 mod user_info;
 
 pub use action_code::{ActionCodeInfo, ActionCodeSettings};
+pub use app_check::{AppCheck, AppCheckRequest, AppCheckToken};
 pub use auth::{Auth, ListenerHandle, User};
 pub use credential::Credential;
 pub use error::{ErrorCode, Result, StorageError};

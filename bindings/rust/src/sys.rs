@@ -13,6 +13,7 @@ macro_rules! opaque {
 }
 opaque!(fbs_storage, fbs_reference, fbs_metadata, fbs_task, fbs_snapshot, fbs_list_result);
 opaque!(fbs_auth, fbs_user, fbs_credential, fbs_action_code_settings, fbs_token_request, fbs_service_account);
+opaque!(fbs_app_check, fbs_app_check_request);
 
 pub type fbs_observer_handle = i64;
 pub type fbs_listener_handle = i64;
@@ -377,4 +378,28 @@ unsafe extern "C" {
     pub fn fbs_reference_write_to_fd(r: *const fbs_reference, fd: c_int, out: *mut *mut fbs_task) -> c_int;
     pub fn fbs_reference_put_stream(r: *const fbs_reference, read: fbs_source_callback, user_data: *mut c_void, metadata: *const fbs_metadata, out: *mut *mut fbs_task) -> c_int;
     pub fn fbs_reference_put_fd(r: *const fbs_reference, fd: c_int, metadata: *const fbs_metadata, out: *mut *mut fbs_task) -> c_int;
+}
+
+// app_check.h
+pub type fbs_app_check_token_callback = Option<unsafe extern "C" fn(status: c_int, token: *const c_char, expire_time_ms: i64, user_data: *mut c_void)>;
+pub type fbs_app_check_provider = Option<unsafe extern "C" fn(limited_use: c_int, request: *mut fbs_app_check_request, user_data: *mut c_void)>;
+unsafe extern "C" {
+    pub fn fbs_app_check_new(project_id: *const c_char, app_id: *const c_char, api_key: *const c_char, out: *mut *mut fbs_app_check) -> c_int;
+    pub fn fbs_app_check_free(app_check: *mut fbs_app_check);
+    pub fn fbs_app_check_use_emulator(app_check: *mut fbs_app_check, host: *const c_char, port: c_int) -> c_int;
+    pub fn fbs_app_check_set_debug_provider(app_check: *mut fbs_app_check, debug_token: *const c_char) -> c_int;
+    pub fn fbs_app_check_set_custom_provider(app_check: *mut fbs_app_check, fn_: fbs_app_check_provider, user_data: *mut c_void) -> c_int;
+    pub fn fbs_app_check_set_custom_provider_full(app_check: *mut fbs_app_check, fn_: fbs_app_check_provider, user_data: *mut c_void,
+                                                  destroy: fbs_destroy_notify) -> c_int;
+    pub fn fbs_app_check_request_complete(request: *mut fbs_app_check_request, token: *const c_char, expire_time_ms: i64) -> c_int;
+    pub fn fbs_app_check_request_fail(request: *mut fbs_app_check_request, message: *const c_char) -> c_int;
+    pub fn fbs_app_check_set_token(app_check: *mut fbs_app_check, token: *const c_char, expire_time_ms: i64) -> c_int;
+    pub fn fbs_app_check_get_token(app_check: *mut fbs_app_check, force_refresh: c_int, out_token: *mut *mut c_char,
+                                   out_expire_time_ms: *mut i64) -> c_int;
+    pub fn fbs_app_check_get_limited_use_token(app_check: *mut fbs_app_check, out_token: *mut *mut c_char, out_expire_time_ms: *mut i64) -> c_int;
+    pub fn fbs_app_check_get_token_async(app_check: *mut fbs_app_check, force_refresh: c_int, cb: fbs_app_check_token_callback,
+                                         user_data: *mut c_void) -> c_int;
+    pub fn fbs_app_check_get_limited_use_token_async(app_check: *mut fbs_app_check, cb: fbs_app_check_token_callback,
+                                                     user_data: *mut c_void) -> c_int;
+    pub fn fbs_storage_use_app_check(storage: *mut fbs_storage, app_check: *mut fbs_app_check) -> c_int;
 }
