@@ -72,6 +72,8 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
     private var secrets: [String] = []
     /// Bytes moved that never had before, since the last retry (`noteProgress`).
     private var progressed = false
+    /// Asked for the attempt's credentials; not answered yet.
+    private var awaitingCredentials = false
 
     /// - Parameters:
     ///   - retryTime: how long to keep retrying, in seconds.
@@ -132,18 +134,32 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
     }
 
     /// Asks for the attempt's credentials, then sends it. A source that answers at once (a
-    /// fresh token) costs nothing more; one that answers later resumes here on the transfer thread.
+    /// fresh token) costs nothing more; one that answers later resumes here on the transfer
+    /// thread, and one that has not answered by the deadline (a caller's token provider that never
+    /// calls back) ends the request then: it never waits for good.
     private func attempt(rejected: AuthTokens.Rejected) {
         host.engine.assertOnTransferThread()
         guard !finished else { return }
         let engine = host.engine
+        awaitingCredentials = true
         host.credentials.credentials(for: settings.endpoint, rejected: rejected, user: options.authenticated) { [self] result in
             if engine.isTransferThread { send(result) } else { engine.perform { self.send(result) } }
+        }
+        if awaitingCredentials && !finished {
+            timer = engine.schedule(after: max(0, backoff.deadline - engine.now())) { [self] in
+                timer = nil
+                guard awaitingCredentials, !finished else { return }
+                let cause = StorageError(code: .unauthenticated, message: "The request's credentials (an auth or App Check token) did not arrive: its provider has not answered")
+                finish(.failure(.retryLimit(after: cause, seconds: retryTime, backoff: backoff)))
+            }
         }
     }
 
     private func send(_ credentials: Result<AuthTokens.Credentials, StorageError>) {
         guard !finished else { return }
+        awaitingCredentials = false
+        if let timer { host.engine.cancelTimer(timer) }
+        timer = nil
         var request: HTTPRequest
         do throws(StorageError) {
             sent = try credentials.get()

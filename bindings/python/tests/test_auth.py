@@ -501,6 +501,28 @@ def test_async_token_provider_answers_later_from_another_thread(auth: fbstorage.
         assert failed.value.code == StorageErrorCode.UNAUTHENTICATED
 
 
+def test_a_token_provider_that_never_answers_ends_the_request_at_its_deadline(emulator) -> None:
+    """No silent wait: the request gives up when its retry time has passed, as it would for a
+    server that never answers; an upload task too."""
+    kept: list[fbstorage.TokenRequest] = []  # asked, never answered (and never released)
+    with emulator.storage() as storage:
+        storage.max_operation_retry_time = 1.5
+        storage.max_upload_retry_time = 1.5
+        storage.set_auth_token_provider_async(lambda force, request: kept.append(request))
+        started = time.monotonic()
+        with pytest.raises(StorageError) as failed:
+            storage.reference("silent.txt").get_metadata()
+        waited = time.monotonic() - started
+        assert failed.value.code == StorageErrorCode.RETRY_LIMIT_EXCEEDED, failed.value
+        assert "provider has not answered" in str(failed.value)
+        assert 1.4 < waited < 10, waited
+        with pytest.raises(StorageError) as upload_failed:
+            storage.reference("silent.txt").put_data(b"x").wait(30)
+        assert upload_failed.value.code == StorageErrorCode.RETRY_LIMIT_EXCEEDED
+        assert kept  # the provider was asked
+        kept[0].complete("late")  # an answer after the end changes nothing
+
+
 # -- asyncio ---------------------------------------------------------------------------------
 @pytest.mark.asyncio
 async def test_aio_auth_flows_listeners_and_storage(emulator) -> None:
