@@ -19,10 +19,10 @@ enum AuthErrors {
         case "USER_NOT_FOUND": (.authUserNotFound, "The account no longer exists (deleted).")
         case "USER_DISABLED": (.authUserDisabled, "The account has been disabled by an administrator.")
         case "WEAK_PASSWORD": (.authWeakPassword, "The password must be at least 6 characters long.")
-        case "INVALID_EMAIL": (.authInvalidEmail, "The email address is badly formatted.")
+        case "INVALID_EMAIL", "INVALID_IDENTIFIER": (.authInvalidEmail, "The email address is badly formatted.")
         case "MISSING_PASSWORD": (.invalidArgument, "A password is required.")
         case "MISSING_EMAIL": (.invalidArgument, "An email address is required.")
-        case "INVALID_CUSTOM_TOKEN", "CREDENTIAL_MISMATCH", "INVALID_IDENTIFIER":
+        case "INVALID_CUSTOM_TOKEN", "CREDENTIAL_MISMATCH":
             (.authInvalidCustomToken, "The custom token is malformed, expired, or for another project (\(serverCode)).")
         case "TOO_MANY_ATTEMPTS_TRY_LATER", "QUOTA_EXCEEDED":
             (.authTooManyRequests, "Too many attempts from this device or for this account; try again later.")
