@@ -3,6 +3,7 @@
  * that refuses, an object replaced mid-way, pause/resume), uploads from a stream of unknown
  * length and from a pipe, a download to a pipe, and a token URL that downloads without auth. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -442,6 +443,67 @@ TEST(put_fd_from_a_pipe_and_write_to_fd_into_a_pipe) {
     CHECK_CODE(fbs_reference_put_fd(r, 987654, NULL, &t), FBS_ERR_INVALID_ARGUMENT);
     fbs_reference_free(r);
     free(bytes);
+    fbs_storage_free(s);
+}
+
+static int thread_count(void) {
+    int n = 0;
+    DIR *tasks = opendir("/proc/self/task");
+    if (!tasks) return -1;
+    for (struct dirent *entry; (entry = readdir(tasks));) n += entry->d_name[0] != '.';
+    closedir(tasks);
+    return n;
+}
+
+/* A descriptor is read ahead on a thread of its own: across several chunks the bytes arrive in
+ * order and whole, while the next chunk is read during the one on the wire. */
+TEST(put_fd_reads_ahead_across_chunks) {
+    fbs_storage *s = new_storage();
+    const size_t size = 20 * 1024 * KIB + 5;   /* three of a stream's 8 MiB chunks */
+    unsigned char *bytes = random_bytes(size, 69);
+    int fds[2];
+    REQUIRE(pipe(fds) == 0);
+    pipe_writer w = {fds[1], bytes, size};
+    pthread_t writer;
+    REQUIRE(pthread_create(&writer, NULL, write_pipe, &w) == 0);
+    fbs_reference *r = new_ref(s, "stream/ahead.bin");
+    fbs_task *t = NULL;
+    REQUIRE_OK(fbs_reference_put_fd(r, fds[0], NULL, &t));
+    CHECK_CODE(fbs_task_wait(t, 120000), FBS_OK);
+    fbs_task_free(t);
+    pthread_join(writer, NULL);
+    CHECK(fcntl(fds[0], F_GETFD) >= 0);   /* left open: the caller's */
+    close(fds[0]);
+    size_t n = 0;
+    unsigned char *stored = emu_fetch_object(EMU, "stream/ahead.bin", &n);
+    CHECK(bytes_equal(stored, n, bytes, size));
+    free(stored);
+    fbs_reference_free(r);
+    free(bytes);
+    fbs_storage_free(s);
+}
+
+/* A pipe that never delivers: cancelling the upload ends it, and its reader thread stops
+ * (blocked in poll, it is woken), leaving the descriptor open. */
+TEST(put_fd_on_a_silent_pipe_cancels_and_stops_its_reader) {
+    fbs_storage *s = new_storage();
+    int before = thread_count();
+    int fds[2];
+    REQUIRE(pipe(fds) == 0);
+    fbs_reference *r = new_ref(s, "stream/silent.bin");
+    fbs_task *t = NULL;
+    REQUIRE_OK(fbs_reference_put_fd(r, fds[0], NULL, &t));
+    CHECK(thread_count() == before + 1);
+    REQUIRE_OK(fbs_task_cancel(t));
+    CHECK_CODE(fbs_task_wait(t, 30000), FBS_ERR_CANCELLED);
+    fbs_task_free(t);
+    fbs_reference_free(r);
+    double deadline = now_s() + 10;
+    while (thread_count() > before && now_s() < deadline) usleep(1000);   /* the reader's exit */
+    CHECK_EQ_INT(thread_count(), before);
+    CHECK(fcntl(fds[0], F_GETFD) >= 0);
+    close(fds[0]);
+    close(fds[1]);
     fbs_storage_free(s);
 }
 

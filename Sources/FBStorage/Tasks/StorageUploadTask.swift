@@ -72,6 +72,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         vouchedBytes = resumeFrom?.verifiedBytes
         deadline = reference.storage.engine.now() + settings.maxUploadRetryTime
         super.init(reference: reference, totalBytes: source.length)
+        (source as? StreamUploadSource)?.onBytesReady { [weak self] in self?.streamReady() }
     }
 
     /// The object's size; -1 while a stream's end was not read.
@@ -229,6 +230,16 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
             fail(error)
         }
         return false
+    }
+
+    /// A descriptor's reader has bytes again (or its end): the step that waited for them goes
+    /// on, unless the task is paused (its resume does then).
+    private func streamReady() {
+        storage.engine.perform { [self] in
+            guard !ended, !paused, let step = waitingForStream else { return }
+            waitingForStream = nil
+            step()
+        }
     }
 
     /// Asks the server how many bytes it has, then continues (or finishes) from there.
@@ -423,6 +434,7 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     private func fail(_ error: StorageError, logged: Bool = false) {
         guard !ended else { return }
         ended = true
+        waitingForStream = nil   // the step holds the task: kept, a task ended while it waited would never go
         if error.code != .cancelled && !logged { RetryLog.gaveUp(.object(reference.path), error) }
         abandonInFlight()
         // A stream cannot be resumed elsewhere: end its session so that nothing is stored.

@@ -22,6 +22,7 @@ final class StreamUploadSource: UploadSource, @unchecked Sendable {
     private(set) var length: Int64 = -1
     let filePath: String? = nil
     private let readNext: Read
+    private var readAhead: DescriptorReadAhead?
     private var buffer: UnsafeMutableRawPointer?
     private var capacity = 0
     /// The object offset of the first retained byte, and how many are retained.
@@ -32,26 +33,17 @@ final class StreamUploadSource: UploadSource, @unchecked Sendable {
         readNext = read
     }
 
-    /// Reads the open file descriptor `fd` (left open) to its end; a non-blocking one is
-    /// waited for with poll(2).
+    /// Reads the open file descriptor `fd` (left open) to its end, ahead of the upload on a
+    /// thread of its own (`DescriptorReadAhead`); a non-blocking one is waited for with poll(2).
     convenience init(descriptor fd: Int32) throws(StorageError) {
-        guard fcntl(fd, F_GETFL) >= 0 else {
-            throw .invalidArgument("File descriptor \(fd) is not open (\(String(cString: strerror(errno))))")
-        }
-        self.init { buffer in
-            while true {
-                let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
-                if n >= 0 { return .success(n) }
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK {
-                    var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                    _ = poll(&waiting, 1, -1)
-                    continue
-                }
-                return .failure(StorageError(code: .unknown, message: "Cannot read file descriptor \(fd): \(String(cString: strerror(errno)))"))
-            }
-        }
+        let readAhead = try DescriptorReadAhead(descriptor: fd, limit: Int(Self.chunkLimit))
+        self.init { buffer in readAhead.read(into: buffer) }
+        self.readAhead = readAhead
     }
+
+    /// For a descriptor: `notify` runs (on its reader's thread) when bytes arrive after a fill
+    /// found none. A read function's caller calls `resume()` instead.
+    func onBytesReady(_ notify: @escaping @Sendable () -> Void) { readAhead?.onReady(notify) }
 
     deinit { free(buffer) }
 
