@@ -402,26 +402,36 @@ static void *write_pipe(void *arg) {
     return NULL;
 }
 
-TEST(put_fd_from_a_pipe_and_write_to_fd_into_a_pipe) {
-    fbs_storage *s = new_storage();
-    const size_t size = 1536 * KIB + 11;
-    unsigned char *bytes = random_bytes(size, 68);
+/* Uploads size random bytes (seeded) to name through a pipe a thread fills; checks what is
+ * stored, and that the descriptor is left open (the caller's). The bytes are the caller's. */
+static unsigned char *put_through_pipe(fbs_reference *r, const char *name, size_t size, unsigned seed) {
+    unsigned char *bytes = random_bytes(size, seed);
     int fds[2];
     REQUIRE(pipe(fds) == 0);
     pipe_writer w = {fds[1], bytes, size};
     pthread_t writer;
     REQUIRE(pthread_create(&writer, NULL, write_pipe, &w) == 0);
-    fbs_reference *r = new_ref(s, "stream/piped.bin");
     fbs_task *t = NULL;
     REQUIRE_OK(fbs_reference_put_fd(r, fds[0], NULL, &t));
-    CHECK_CODE(fbs_task_wait(t, 60000), FBS_OK);
+    CHECK_CODE(fbs_task_wait(t, 120000), FBS_OK);
     fbs_task_free(t);
     pthread_join(writer, NULL);
+    CHECK(fcntl(fds[0], F_GETFD) >= 0);
     close(fds[0]);
     size_t n = 0;
-    unsigned char *stored = emu_fetch_object(EMU, "stream/piped.bin", &n);
+    unsigned char *stored = emu_fetch_object(EMU, name, &n);
     CHECK(bytes_equal(stored, n, bytes, size));
     free(stored);
+    return bytes;
+}
+
+TEST(put_fd_from_a_pipe_and_write_to_fd_into_a_pipe) {
+    fbs_storage *s = new_storage();
+    const size_t size = 1536 * KIB + 11;
+    fbs_reference *r = new_ref(s, "stream/piped.bin");
+    unsigned char *bytes = put_through_pipe(r, "stream/piped.bin", size, 68);
+    int fds[2];
+    fbs_task *t = NULL;
 
     /* Download into a pipe, read by this thread. */
     REQUIRE(pipe(fds) == 0);
@@ -459,27 +469,9 @@ static int thread_count(void) {
  * order and whole, while the next chunk is read during the one on the wire. */
 TEST(put_fd_reads_ahead_across_chunks) {
     fbs_storage *s = new_storage();
-    const size_t size = 20 * 1024 * KIB + 5;   /* three of a stream's 8 MiB chunks */
-    unsigned char *bytes = random_bytes(size, 69);
-    int fds[2];
-    REQUIRE(pipe(fds) == 0);
-    pipe_writer w = {fds[1], bytes, size};
-    pthread_t writer;
-    REQUIRE(pthread_create(&writer, NULL, write_pipe, &w) == 0);
     fbs_reference *r = new_ref(s, "stream/ahead.bin");
-    fbs_task *t = NULL;
-    REQUIRE_OK(fbs_reference_put_fd(r, fds[0], NULL, &t));
-    CHECK_CODE(fbs_task_wait(t, 120000), FBS_OK);
-    fbs_task_free(t);
-    pthread_join(writer, NULL);
-    CHECK(fcntl(fds[0], F_GETFD) >= 0);   /* left open: the caller's */
-    close(fds[0]);
-    size_t n = 0;
-    unsigned char *stored = emu_fetch_object(EMU, "stream/ahead.bin", &n);
-    CHECK(bytes_equal(stored, n, bytes, size));
-    free(stored);
+    free(put_through_pipe(r, "stream/ahead.bin", 20 * 1024 * KIB + 5, 69));   /* three 8 MiB chunks */
     fbs_reference_free(r);
-    free(bytes);
     fbs_storage_free(s);
 }
 

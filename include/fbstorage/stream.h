@@ -112,7 +112,7 @@ int fbs_reference_put_stream(const fbs_reference *r, fbs_source_callback read, v
 
 /* Uploads what the open file descriptor fd (a pipe, a socket, stdin, a file from its current
  * offset) holds up to its end, as fbs_reference_put_stream(); fd stays open and the caller's.
- * A thread of the task reads fd up to one chunk (8 MiB) ahead of the bytes being sent, so
+ * A thread of the task reads fd up to half a chunk (4 MiB) ahead of the bytes being sent, so
  * reading overlaps sending; it stops when the task ends (bytes it read past that are gone from
  * fd). A read error fails the task with FBS_ERR_UNKNOWN naming it.
  * Errors at the call: FBS_ERR_INVALID_ARGUMENT (fd not open), FBS_ERR_INTERNAL (no thread or

@@ -21,21 +21,8 @@ enum NameProbe {
     /// Looks `host` up on a detached thread and passes the answer to `completion` there.
     /// If no thread can be started, answers `.resolverFailed` on the calling thread.
     static func start(host: String, _ completion: @escaping @Sendable (Answer) -> Void) {
-        let job = Unmanaged.passRetained(Job(host: host, completion: completion)).toOpaque()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        var thread = pthread_t()
-        let rc = pthread_create(&thread, &attributes, { context in
-            let job = Unmanaged<Job>.fromOpaque(context!).takeRetainedValue()
-            job.completion(NameProbe.lookUp(job.host))
-            return nil
-        }, job)
-        if rc != 0 {
-            Unmanaged<Job>.fromOpaque(job).release()
-            completion(.resolverFailed("cannot start a thread to ask the resolver (pthread_create: \(rc))"))
-        }
+        let rc = DetachedThread.start { completion(NameProbe.lookUp(host)) }
+        if rc != 0 { completion(.resolverFailed("cannot start a thread to ask the resolver (pthread_create: \(rc))")) }
     }
 
     /// One blocking lookup of `host`, classified.
@@ -51,15 +38,6 @@ enum NameProbe {
         case EAI_NONAME, eaiNoData: return .doesNotExist
         case EAI_SYSTEM: return .resolverFailed(String(cString: strerror(errno)))
         default: return .resolverFailed(String(cString: gai_strerror(rc)))
-        }
-    }
-
-    private final class Job {
-        let host: String
-        let completion: @Sendable (Answer) -> Void
-        init(host: String, completion: @escaping @Sendable (Answer) -> Void) {
-            self.host = host
-            self.completion = completion
         }
     }
 }

@@ -22,18 +22,9 @@ final class DescriptorReadAhead: @unchecked Sendable {
         }
         for end in wake { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         reader = Reader(fd: fd, wake: (wake[0], wake[1]), limit: limit)
-        let context = Unmanaged.passRetained(reader).toOpaque()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        var thread = pthread_t()
-        let rc = pthread_create(&thread, &attributes, { context in
-            Unmanaged<Reader>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, context)
+        let reader = self.reader
+        let rc = DetachedThread.start { reader.run() }
         if rc != 0 {
-            Unmanaged<Reader>.fromOpaque(context).release()
             throw StorageError(code: .internalError, message: "cannot start the descriptor's reader (pthread_create: \(rc))")
         }
     }
@@ -49,7 +40,7 @@ final class DescriptorReadAhead: @unchecked Sendable {
 }
 
 private final class Reader: @unchecked Sendable {
-    static let piece = 1 << 20
+    static let piece = 256 << 10
 
     let lock = ConditionLock()
     let fd: Int32
@@ -64,7 +55,9 @@ private final class Reader: @unchecked Sendable {
     private var ended = false
     private var failure: StorageError?
     private var stopped = false
-    private var waiting = false
+    /// How many bytes the transfer thread waits for (0: it does not wait): it is told when that
+    /// many are here (or as many as fit), or at the end, not for every piece read.
+    private var waitingFor = 0
     var onReady: (@Sendable () -> Void)?
 
     init(fd: Int32, wake: (Int32, Int32), limit: Int) {
@@ -107,7 +100,7 @@ private final class Reader: @unchecked Sendable {
                 }
                 (queue + head + count).copyMemory(from: piece, byteCount: n)
                 count += n
-                return takeWaiter()
+                return count >= waitingFor ? takeWaiter() : nil
             }
             notify?()
         }
@@ -124,7 +117,7 @@ private final class Reader: @unchecked Sendable {
             }
             if let failure { return .failure(failure) }
             if ended { return .success(0) }
-            waiting = true
+            waitingFor = min(buffer.count, limit)
             return .success(StreamUploadSource.notReady)
         }
         if case .success(let n) = result, n > 0 { lock.broadcast() }   // room for the reader
@@ -149,7 +142,7 @@ private final class Reader: @unchecked Sendable {
 
     /// Under `lock`: `onReady` if the transfer thread waits for it (it waits no more).
     private func takeWaiter() -> (@Sendable () -> Void)? {
-        defer { waiting = false }
-        return waiting ? onReady : nil
+        defer { waitingFor = 0 }
+        return waitingFor > 0 ? onReady : nil
     }
 }

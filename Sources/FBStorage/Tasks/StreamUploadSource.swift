@@ -18,6 +18,9 @@ final class StreamUploadSource: UploadSource, @unchecked Sendable {
 
     /// A stream's chunks: small enough to keep in memory, large enough to cost few requests.
     static let chunkLimit: Int64 = 8 << 20
+    /// How far a descriptor is read ahead of the chunk being sent: half a chunk keeps the
+    /// upload's memory near one chunk and still hides most of the reading.
+    static let readAheadLimit = Int(chunkLimit / 2)
 
     private(set) var length: Int64 = -1
     let filePath: String? = nil
@@ -36,7 +39,7 @@ final class StreamUploadSource: UploadSource, @unchecked Sendable {
     /// Reads the open file descriptor `fd` (left open) to its end, ahead of the upload on a
     /// thread of its own (`DescriptorReadAhead`); a non-blocking one is waited for with poll(2).
     convenience init(descriptor fd: Int32) throws(StorageError) {
-        let readAhead = try DescriptorReadAhead(descriptor: fd, limit: Int(Self.chunkLimit))
+        let readAhead = try DescriptorReadAhead(descriptor: fd, limit: Self.readAheadLimit)
         self.init { buffer in readAhead.read(into: buffer) }
         self.readAhead = readAhead
     }
