@@ -205,6 +205,7 @@ type ObjectWriter struct {
 	task     *Task
 	key      uint64
 	metadata *Metadata
+	ctx      context.Context // NewWriter's: ended before Close, it aborts the upload
 
 	mu       sync.Mutex
 	changed  *sync.Cond
@@ -224,7 +225,7 @@ var writers registry[*ObjectWriter]
 // resumable session; if the upload fails or is aborted no object is stored. The end of ctx
 // cancels it.
 func (r *Reference) NewWriter(ctx context.Context, metadata *MetadataChanges) (*ObjectWriter, error) {
-	writer := &ObjectWriter{}
+	writer := &ObjectWriter{ctx: ctx}
 	writer.changed = sync.NewCond(&writer.mu)
 	writer.key = writers.insert(writer)
 	defer runtime.KeepAlive(r)
@@ -323,8 +324,16 @@ func (w *ObjectWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Close reports the end of the bytes, waits for the upload and returns its error.
+// Close reports the end of the bytes, waits for the upload and returns its error. If the
+// writer's context ended before Close, the upload is aborted (nothing is stored) and Close
+// returns the context's error, as cloud.google.com/go/storage's Writer does: the end of the bytes
+// never races the cancel.
 func (w *ObjectWriter) Close() error {
+	if err := w.ctx.Err(); err != nil {
+		w.Abort(err)
+		_, err = w.task.Wait(context.Background())
+		return err
+	}
 	w.mu.Lock()
 	w.finished = true
 	w.mu.Unlock()
