@@ -32,13 +32,10 @@ public struct AppCheckCustomProvider: AppCheckProvider {
 
 /// One pending App Check token of a custom provider: answered exactly once.
 public final class AppCheckTokenRequest: @unchecked Sendable {
-    private let lock = ConditionLock()
-    private var completion: (@Sendable (Result<AppCheckToken, StorageError>) -> Void)?
-    /// What the provider's caller needs until it answers (a C `_full` form's user_data).
-    private var held: [AnyObject] = []
+    private let pending: AnswerOnce<AppCheckToken>
 
     init(_ completion: @escaping @Sendable (Result<AppCheckToken, StorageError>) -> Void) {
-        self.completion = completion
+        pending = AnswerOnce("This App Check token request", completion)
     }
 
     /// Answers with `token`, valid until `expiresAt` (seconds since the Unix epoch).
@@ -69,19 +66,7 @@ public final class AppCheckTokenRequest: @unchecked Sendable {
     func fail(with error: StorageError) throws(StorageError) { try answer(.failure(error)) }
 
     /// Keeps `object` alive until the request is answered (an answered request keeps nothing).
-    package func holdUntilAnswered(_ object: AnyObject) {
-        lock.withLock { if completion != nil { held.append(object) } }
-    }
+    package func holdUntilAnswered(_ object: AnyObject) { pending.holdUntilAnswered(object) }
 
-    private func answer(_ result: Result<AppCheckToken, StorageError>) throws(StorageError) {
-        let taken = lock.withLock { () -> (completion: (@Sendable (Result<AppCheckToken, StorageError>) -> Void)?, held: [AnyObject]) in
-            defer { completion = nil; held = [] }
-            return (completion, held)
-        }
-        guard let completion = taken.completion else {
-            throw StorageError(code: .invalidArgument, message: "This App Check token request was already answered")
-        }
-        completion(result)
-        // `taken.held` is released here, after the answer and with no lock held.
-    }
+    private func answer(_ result: Result<AppCheckToken, StorageError>) throws(StorageError) { try pending.answer(result) }
 }

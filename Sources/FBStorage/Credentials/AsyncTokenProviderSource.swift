@@ -28,13 +28,10 @@ final class AsyncTokenProviderSource: AuthTokenSource {
 
 /// One request's pending token: answered exactly once.
 public final class TokenRequest: @unchecked Sendable {
-    private let lock = ConditionLock()
-    private var completion: (@Sendable (Result<String?, StorageError>) -> Void)?
-    /// What the provider's caller needs until it answers (a C `_full` form's user_data).
-    private var held: [AnyObject] = []
+    private let pending: AnswerOnce<String?>
 
     init(_ completion: @escaping @Sendable (Result<String?, StorageError>) -> Void) {
-        self.completion = completion
+        pending = AnswerOnce("This token request", completion)
     }
 
     /// Answers with `token` (nil: no token).
@@ -64,19 +61,7 @@ public final class TokenRequest: @unchecked Sendable {
     public func fail(with error: StorageError) throws(StorageError) { try answer(.failure(error)) }
 
     /// Keeps `object` alive until the request is answered (an answered request keeps nothing).
-    package func holdUntilAnswered(_ object: AnyObject) {
-        lock.withLock { if completion != nil { held.append(object) } }
-    }
+    package func holdUntilAnswered(_ object: AnyObject) { pending.holdUntilAnswered(object) }
 
-    private func answer(_ result: Result<String?, StorageError>) throws(StorageError) {
-        let taken = lock.withLock { () -> (completion: (@Sendable (Result<String?, StorageError>) -> Void)?, held: [AnyObject]) in
-            defer { completion = nil; held = [] }
-            return (completion, held)
-        }
-        guard let completion = taken.completion else {
-            throw StorageError(code: .invalidArgument, message: "This token request was already answered")
-        }
-        completion(result)
-        // `taken.held` is released here, after the answer and with no lock held.
-    }
+    private func answer(_ result: Result<String?, StorageError>) throws(StorageError) { try pending.answer(result) }
 }
