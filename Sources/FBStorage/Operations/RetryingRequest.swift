@@ -220,11 +220,17 @@ final class RetryingRequest: StorageWork, @unchecked Sendable {
         guard !finished else { return }
         transfer = nil
         if let hookError { return finish(.failure(hookError)) }
-        let credentials = host.credentials
-        let mayRefresh = options.authenticated && !refreshedToken && credentials.canRefresh
+        // Read in a scope of its own: a source held past it would be released after `finish`, on
+        // this thread, so a caller replacing its provider once the task ended would see the C
+        // API's destroy callback run late.
+        let (canRefreshToken, canRefreshAppCheck) = { [host] in
+            let credentials = host.credentials
+            return (credentials.canRefresh, credentials.canRefreshAppCheck)
+        }()
+        let mayRefresh = options.authenticated && !refreshedToken && canRefreshToken
         // A fresh App Check token only helps a request that sent one: none sent, none to be had.
         let appCheck = AttemptOutcome.AppCheck(sent: sent.appCheckToken != nil,
-                                               mayRefresh: sent.appCheckToken != nil && !refreshedAppCheckToken && credentials.canRefreshAppCheck)
+                                               mayRefresh: sent.appCheckToken != nil && !refreshedAppCheckToken && canRefreshAppCheck)
         var outcome = AttemptOutcome(result, subject: subject, settings: settings, mayRefreshToken: mayRefresh, appCheck: appCheck,
                                      errorBody: hooks.onBodyData != nil ? errorBody : nil)
         if let classify = hooks.classify { outcome = classify(result, outcome) }
