@@ -451,11 +451,18 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
         timer = nil
     }
 
-    /// Best effort, once: the session expires on the server anyway.
+    /// Best effort, once: the session expires on the server anyway. It carries what the
+    /// session's chunks carry (the App Check token: a server enforcing App Check refuses the
+    /// command without it); a token that cannot be had sends it without.
     private func sendCancelCommand(to url: String) {
-        var request = ResumableUpload.cancelRequest(sessionURL: url)
-        request.applyLimits(settings, remaining: 10)
-        storage.engine.start(request, TransferCallbacks(onComplete: { _ in }))
+        let (engine, settings) = (storage.engine, settings)
+        storage.credentials.credentials(for: settings.endpoint, rejected: .init(), user: false) { credentials in
+            var request = ResumableUpload.cancelRequest(sessionURL: url)
+            if case .success(let credentials) = credentials { request.headers += credentials.headers }
+            request.applyLimits(settings, remaining: 10)
+            let send: @Sendable () -> Void = { [request] in _ = engine.start(request, TransferCallbacks(onComplete: { _ in })) }
+            if engine.isTransferThread { send() } else { engine.perform(send) }
+        }
     }
 
     private func adoptSession(_ url: String?) {

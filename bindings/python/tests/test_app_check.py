@@ -24,7 +24,7 @@ from fbstorage.cli import main as cli_main
 from fbstorage.errors import StorageError, StorageErrorCode
 from fbstorage.testing import EmulatorServer, run_emulator
 
-from conftest import FLAVORS, SMALL_CHUNK, payload
+from conftest import FLAVORS, SMALL_CHUNK, eventually, payload
 
 PROJECT = "fbs-test"
 BUCKET = f"{PROJECT}.appspot.com"
@@ -173,6 +173,29 @@ def test_tokens_renew_across_expiry_while_an_upload_runs(enforcing: EmulatorServ
     assert len(judged) >= 17 and set(judged) == {"valid"}   # the start and 16 chunks at least
     assert sum(":exchangeDebugToken" in entry["path"] for entry in log) >= 3
     assert all(entry.get("status") != 401 for entry in log)
+
+
+def test_a_cancelled_upload_tells_its_session_with_the_token(enforcing: EmulatorServer) -> None:
+    """The cancel command ends the session only if the server takes it: App Check enforced,
+    it carries the token the chunks carry."""
+    enforcing.reset()
+    with app_check_on(enforcing, debug_token=SECRET) as app_check, storage_on(enforcing, app_check) as storage:
+        storage.upload_chunk_size = SMALL_CHUNK
+        storage.max_upload_speed = 2 * SMALL_CHUNK   # 8 chunks: about 4 s, cancelled after the first
+        task = storage.reference("cancelled.bin").put_data(payload(8 * SMALL_CHUNK))
+        task.observe(fbstorage.TaskStatus.PROGRESS,
+                     lambda snapshot: task.cancel() if snapshot.bytes_transferred > 0 else None)
+        with pytest.raises(StorageError) as cancelled:
+            task.wait(30)
+        assert cancelled.value.code == StorageErrorCode.CANCELLED
+
+        def cancel_commands() -> list[dict[str, Any]]:
+            return [entry for entry in enforcing.requests()
+                    if entry["headers"].get("X-Goog-Upload-Command", "").lower() == "cancel"]
+        assert eventually(lambda: len(cancel_commands()) == 1)
+        enforcing.wait_idle()
+        [command] = cancel_commands()
+        assert (command["app_check"], command["status"]) == ("valid", 200)
 
 
 def test_environment_variables(enforcing: EmulatorServer, monkeypatch: pytest.MonkeyPatch) -> None:
