@@ -16,9 +16,14 @@ public func fbs_app_check_new(_ projectID: UnsafePointer<CChar>?, _ appID: Unsaf
     }
 }
 
+/// Token listeners hold C callbacks whose user data goes with the handle (their destroy
+/// callbacks run now), while storages may keep the App Check itself alive.
 @_cdecl("fbs_app_check_free")
 public func fbs_app_check_free(_ appCheck: OpaquePointer?) {
-    _ = Errors.status { () throws(StorageError) in _ = try Handles.release(appCheck) as AppCheck? }
+    _ = Errors.status { () throws(StorageError) in
+        guard let appCheck = try Handles.release(appCheck) as AppCheck? else { return }
+        appCheck.removeAllTokenListeners()
+    }
 }
 
 @_cdecl("fbs_app_check_use_emulator")
@@ -147,6 +152,31 @@ public func fbs_app_check_get_limited_use_token_async(_ appCheck: OpaquePointer?
     startAsync(cb, userData, { done throws(StorageError) in
         try AppCheck.behind(appCheck).limitedUseToken(completion: done)
     }) { cb, result, userData in deliver(result, to: cb, userData) }
+}
+
+// MARK: Token listeners
+
+public typealias fbs_app_check_token_listener = @convention(c) (UnsafePointer<CChar>?, Int64, UnsafeMutableRawPointer?) -> Void
+
+@_cdecl("fbs_app_check_add_token_listener")
+public func fbs_app_check_add_token_listener(_ appCheck: OpaquePointer?, _ cb: fbs_app_check_token_listener?,
+                                             _ userData: UnsafeMutableRawPointer?, _ destroy: fbs_destroy_notify?,
+                                             _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
+    // Owned from here: the listener keeps it, so destroy runs when it is removed (or at once on failure).
+    let userData = OwnedUserData(userData, destroy: destroy)
+    return Errors.status { () throws(StorageError) in
+        let appCheck = try AppCheck.behind(appCheck)
+        guard let cb else { throw StorageError.invalidArgument("The listener callback is NULL") }
+        let out = try Arguments.out(out, "out_handle")
+        out.pointee = appCheck.addTokenListener { token in
+            token.token.withCString { cb($0, milliseconds(token), userData.pointer) }
+        }
+    }
+}
+
+@_cdecl("fbs_app_check_remove_token_listener")
+public func fbs_app_check_remove_token_listener(_ appCheck: OpaquePointer?, _ handle: Int64) -> Int32 {
+    Errors.status { () throws(StorageError) in try AppCheck.behind(appCheck).removeTokenListener(handle) }
 }
 
 @_cdecl("fbs_storage_use_app_check")

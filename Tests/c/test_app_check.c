@@ -187,6 +187,130 @@ TEST(app_check_async_token_calls) {
     fbs_app_check_free(ac);
 }
 
+/* A token listener's record: the tokens it heard, in order, and its destroy callback's calls. */
+typedef struct token_log {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    int calls, destroyed, on_caller_thread;
+    char *tokens[16];
+    int64_t expires[16];
+} token_log;
+
+#define TOKEN_LOG_INIT {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER}
+
+static void record_token(const char *token, int64_t expire_time_ms, void *user_data) {
+    token_log *log = user_data;
+    pthread_mutex_lock(&log->lock);
+    if (log->calls < 16) {
+        log->tokens[log->calls] = strdup(token);
+        log->expires[log->calls] = expire_time_ms;
+    }
+    log->calls++;
+    log->on_caller_thread |= pthread_equal(pthread_self(), main_thread);
+    pthread_cond_broadcast(&log->changed);
+    pthread_mutex_unlock(&log->lock);
+}
+
+static void token_log_destroyed(void *user_data) {
+    token_log *log = user_data;
+    pthread_mutex_lock(&log->lock);
+    log->destroyed++;
+    pthread_mutex_unlock(&log->lock);
+}
+
+/* Waits (10 s at most) until the listener ran `calls` times; 1 when it did. */
+static int token_log_calls_wait(token_log *log, int calls) {
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 10;
+    pthread_mutex_lock(&log->lock);
+    while (log->calls < calls && pthread_cond_timedwait(&log->changed, &log->lock, &deadline) == 0) {}
+    int reached = log->calls >= calls;
+    pthread_mutex_unlock(&log->lock);
+    return reached;
+}
+
+static int token_log_calls(token_log *log) {
+    pthread_mutex_lock(&log->lock);
+    int calls = log->calls;
+    pthread_mutex_unlock(&log->lock);
+    return calls;
+}
+
+static void token_log_free(token_log *log) {
+    for (int i = 0; i < log->calls && i < 16; i++) free(log->tokens[i]);
+}
+
+TEST(app_check_token_listeners_hear_each_new_token) {
+    const emulator *e = app_check_emulator("enforce");
+    fbs_app_check *ac = app_check_on(e);
+    REQUIRE_OK(fbs_app_check_set_debug_provider(ac, DEBUG_SECRET));
+    token_log heard = TOKEN_LOG_INIT;
+    fbs_listener_handle handle = 0;
+    REQUIRE_OK(fbs_app_check_add_token_listener(ac, record_token, &heard, token_log_destroyed, &handle));
+    CHECK(handle != 0);
+    token_log later = TOKEN_LOG_INIT;   /* outlives `heard`'s removal */
+    fbs_listener_handle later_handle = 0;
+    REQUIRE_OK(fbs_app_check_add_token_listener(ac, record_token, &later, token_log_destroyed, &later_handle));
+    CHECK(later_handle != handle && later_handle != 0);
+
+    /* The first renewal's token, with its expiry; then a limited-use token, which it never hears:
+     * the forced renewal's token comes right after the first (the emulator's tokens differ only
+     * when their second does, so the two may be equal strings: each renewal is heard). */
+    char *first = NULL, *limited = NULL, *forced = NULL;
+    int64_t expires = 0;
+    REQUIRE_OK(fbs_app_check_get_token(ac, 0, &first, &expires));
+    REQUIRE(token_log_calls_wait(&heard, 1));
+    REQUIRE_OK(fbs_app_check_get_limited_use_token(ac, &limited, NULL));
+    REQUIRE_OK(fbs_app_check_get_token(ac, 1, &forced, NULL));
+    CHECK(!str_equal(limited, first) && !str_equal(limited, forced));
+    REQUIRE(token_log_calls_wait(&heard, 2));
+    pthread_mutex_lock(&heard.lock);
+    CHECK_EQ_INT(heard.calls, 2);
+    CHECK_STR(heard.tokens[0], first);
+    CHECK(heard.expires[0] == expires);
+    CHECK_STR(heard.tokens[1], forced);
+    CHECK(!heard.on_caller_thread);
+    pthread_mutex_unlock(&heard.lock);
+
+    /* Removed: destroy has run once when removal returns, and it hears nothing more, while the
+     * other listener hears the next renewal. */
+    CHECK_CODE(fbs_app_check_remove_token_listener(ac, handle), FBS_OK);
+    CHECK_EQ_INT(heard.destroyed, 1);
+    CHECK_CODE(fbs_app_check_remove_token_listener(ac, handle), FBS_ERR_INVALID_ARGUMENT);
+    char *third = NULL;
+    REQUIRE_OK(fbs_app_check_get_token(ac, 1, &third, NULL));
+    REQUIRE(token_log_calls_wait(&later, 3));
+    CHECK_STR(later.tokens[2], third);
+    CHECK_EQ_INT(token_log_calls(&heard), 2);
+    CHECK_EQ_INT(heard.destroyed, 1);
+
+    /* A minted token is heard at once, and a listener added while it is kept hears it at
+     * registration. Freeing the App Check removes both: each destroy ran once when it returns. */
+    const char *minted = "minted-elsewhere-token";
+    int64_t minted_expiry = ((int64_t)time(NULL) + 600) * 1000;
+    REQUIRE_OK(fbs_app_check_set_token(ac, minted, minted_expiry));
+    REQUIRE(token_log_calls_wait(&later, 4));
+    CHECK_STR(later.tokens[3], minted);
+    token_log registered = TOKEN_LOG_INIT;
+    fbs_listener_handle registered_handle = 0;
+    REQUIRE_OK(fbs_app_check_add_token_listener(ac, record_token, &registered, token_log_destroyed, &registered_handle));
+    REQUIRE(token_log_calls_wait(&registered, 1));
+    CHECK_STR(registered.tokens[0], minted);
+    CHECK(registered.expires[0] == minted_expiry);
+    fbs_app_check_free(ac);
+    CHECK_EQ_INT(later.destroyed, 1);
+    CHECK_EQ_INT(registered.destroyed, 1);
+    CHECK_EQ_INT(token_log_calls(&registered), 1);
+    free(first);
+    free(limited);
+    free(forced);
+    free(third);
+    token_log_free(&heard);
+    token_log_free(&later);
+    token_log_free(&registered);
+}
+
 TEST(app_check_refusals_have_their_codes) {
     const emulator *e = app_check_emulator("enforce");
     fbs_storage *s = storage_on(e);
@@ -520,6 +644,25 @@ TEST_OFFLINE(app_check_bad_arguments) {
     CHECK_CODE(fbs_app_check_request_complete(NULL, "t", 0), FBS_ERR_INVALID_ARGUMENT);
     CHECK_CODE(fbs_storage_use_app_check(NULL, ac), FBS_ERR_INVALID_ARGUMENT);
     CHECK_CODE(fbs_app_check_use_emulator(ac, "127.0.0.1", 0), FBS_ERR_INVALID_ARGUMENT);
+    /* Token listeners: NULL arguments fail at once with a message, and destroy runs then. */
+    token_log refused = TOKEN_LOG_INIT;
+    fbs_listener_handle handle = 0;
+    CHECK_CODE(fbs_app_check_add_token_listener(NULL, record_token, &refused, token_log_destroyed, &handle),
+               FBS_ERR_INVALID_ARGUMENT);
+    CHECK(fbs_last_error_message()[0] != 0);
+    CHECK_CODE(fbs_app_check_add_token_listener(ac, NULL, &refused, token_log_destroyed, &handle), FBS_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(fbs_last_error_message(), "callback") != NULL);
+    CHECK_CODE(fbs_app_check_add_token_listener(ac, record_token, &refused, token_log_destroyed, NULL),
+               FBS_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(fbs_last_error_message(), "out_handle") != NULL);
+    CHECK_EQ_INT(refused.destroyed, 3);
+    CHECK(handle == 0);
+    CHECK_CODE(fbs_app_check_remove_token_listener(NULL, 1), FBS_ERR_INVALID_ARGUMENT);
+    CHECK_CODE(fbs_app_check_remove_token_listener(ac, 0), FBS_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(fbs_last_error_message(), "handle") != NULL);
+    CHECK_CODE(fbs_app_check_add_token_listener(ac, record_token, &refused, NULL, &handle), FBS_OK);   /* destroy may be NULL */
+    CHECK_CODE(fbs_app_check_remove_token_listener(ac, handle), FBS_OK);
+    CHECK_EQ_INT(refused.calls, 0);
     fbs_storage *s = NULL;
     REQUIRE_OK(fbs_storage_new(BUCKET, &s));
     CHECK_CODE(fbs_storage_use_app_check(s, (fbs_app_check *)s), FBS_ERR_INVALID_ARGUMENT);   /* another type */
@@ -527,6 +670,8 @@ TEST_OFFLINE(app_check_bad_arguments) {
     fbs_app_check_free(ac);
     CHECK_CODE(fbs_storage_use_app_check(s, ac), FBS_ERR_INVALID_ARGUMENT);   /* released */
     CHECK_CODE(fbs_app_check_get_token(ac, 0, &(char *){NULL}, NULL), FBS_ERR_INVALID_ARGUMENT);
+    CHECK_CODE(fbs_app_check_add_token_listener(ac, record_token, &refused, NULL, &handle), FBS_ERR_INVALID_ARGUMENT);
+    CHECK_CODE(fbs_app_check_remove_token_listener(ac, handle), FBS_ERR_INVALID_ARGUMENT);
     fbs_storage_free(s);
     fbs_app_check_free(NULL);
 }

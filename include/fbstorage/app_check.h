@@ -29,8 +29,8 @@ extern "C" {
  * http://host:port/firebaseappcheck.googleapis.com/v1/… (the bundled emulator serves it on its
  * storage port). No Firebase SDK defines an App Check emulator variable; this one is ours.
  *
- * Threads: each App Check owns a transfer thread and a callback thread; custom providers run
- * on its callback thread, one call at a time.
+ * Threads: each App Check owns a transfer thread and a callback thread; custom providers, token
+ * listeners and the completions of _async calls run on its callback thread, one call at a time.
  *
  * Errors: a storage request refused by Storage for its App Check token fails with
  * FBS_ERR_APP_CHECK_TOKEN_INVALID (a token was sent, and a fresh one was refused too) or
@@ -54,7 +54,8 @@ int fbs_app_check_new(const char *project_id, const char *app_id, const char *ap
 
 /* Releases the handle. Storages that use this App Check keep it alive until they are freed or
  * switch away from it; then its threads stop and its provider is released (a custom provider's
- * destroy callback runs). NULL is a no-op. */
+ * destroy callback runs). Its token listeners are removed now (their destroy callbacks run
+ * before this returns, unless called from one of them). NULL is a no-op. */
 void fbs_app_check_free(fbs_app_check *app_check);
 
 /* Sends the token exchange to an emulator at http://host:port (host and port checked as
@@ -105,7 +106,7 @@ int fbs_app_check_request_fail(fbs_app_check_request *request, const char *messa
 /* An already-minted token (your backend's, another process's), used until expire_time_ms
  * (milliseconds since the Unix epoch); after that, requests fail with
  * FBS_ERR_APP_CHECK_PROVIDER_FAILED until a new one is set. It is no limited-use token.
- * Replaces any other provider.
+ * Replaces any other provider; token listeners hear of the token at once.
  * Errors: FBS_ERR_INVALID_ARGUMENT (NULL, empty or invalid token; an expire_time_ms already past). */
 int fbs_app_check_set_token(fbs_app_check *app_check, const char *token, int64_t expire_time_ms);
 
@@ -129,6 +130,26 @@ typedef void (*fbs_app_check_token_callback)(int status, const char *token, int6
 int fbs_app_check_get_token_async(fbs_app_check *app_check, int force_refresh, fbs_app_check_token_callback cb,
                                   void *user_data);
 int fbs_app_check_get_limited_use_token_async(fbs_app_check *app_check, fbs_app_check_token_callback cb, void *user_data);
+
+/* Token listeners (the JS SDK's onTokenChanged): cb runs on the App Check's callback thread once
+ * for every new token the App Check keeps — a renewal's (the provider's answer to a refresh,
+ * forced or due), a token given with fbs_app_check_set_token() — and once at registration when
+ * a fresh token is kept already. Never for limited-use tokens, nor for a renewal the previous
+ * provider answers after fbs_app_check_set_*_provider() replaced it. token is lent for the call
+ * only; expire_time_ms is its expiry (milliseconds since the Unix epoch). cb may call fbs_
+ * functions, fbs_app_check_remove_token_listener() of itself included.
+ * Ownership: user_data passes to the library (see fbs_destroy_notify); destroy (may be NULL)
+ * runs once, when the listener is removed or the App Check handle freed (fbs_app_check_free()),
+ * or at once when the call fails. *out_handle identifies the listener for removal.
+ * Errors: FBS_ERR_INVALID_ARGUMENT (NULL app_check, cb or out_handle). */
+typedef void (*fbs_app_check_token_listener)(const char *token, int64_t expire_time_ms, void *user_data);
+int fbs_app_check_add_token_listener(fbs_app_check *app_check, fbs_app_check_token_listener cb, void *user_data,
+                                     fbs_destroy_notify destroy, fbs_listener_handle *out_handle);
+/* Removes a token listener. After it returns (off the callback thread) the listener does not
+ * run again and its destroy has run; called from the listener itself, it returns at once and
+ * destroy runs when that call returns.
+ * Errors: FBS_ERR_INVALID_ARGUMENT (NULL app_check; a handle not registered with it). */
+int fbs_app_check_remove_token_listener(fbs_app_check *app_check, fbs_listener_handle handle);
 
 /* From now on every request of the storage, tasks already running included, carries a token of
  * app_check ("X-Firebase-AppCheck"; none while it has no provider). Replaces a token set with

@@ -36,8 +36,6 @@ extern "C" {
 typedef struct fbs_auth fbs_auth;
 /* An immutable snapshot of a signed-in user: profile and tokens at one moment. */
 typedef struct fbs_user fbs_user;
-/* Identifies a listener for removal; never 0 for a registered one. */
-typedef int64_t fbs_listener_handle;
 
 /* A sign-in's completion: on success user is the new current user (borrowed for the call). */
 typedef void (*fbs_user_callback)(int status, const fbs_user *user, void *user_data);

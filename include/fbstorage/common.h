@@ -184,6 +184,9 @@ typedef void (*fbs_data_callback)(int status, const void *bytes, size_t length, 
  * fbs_task_wait on an unfinished task). */
 typedef void (*fbs_destroy_notify)(void *user_data);
 
+/* Identifies a listener (Auth's, App Check's) for removal; never 0 for a registered one. */
+typedef int64_t fbs_listener_handle;
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,7 +4,7 @@
 /// token), and requests whose token is fresh never wait for one.
 ///
 /// Its own requests (the debug provider's exchange) run on its transfer thread; custom
-/// providers and the asynchronous forms' completions on its callback thread.
+/// providers, token listeners and the asynchronous forms' completions on its callback thread.
 public final class AppCheck: RequestHost, AppCheckTokenSource, @unchecked Sendable {
     public let projectID: String
     public let appID: String
@@ -27,6 +27,7 @@ public final class AppCheck: RequestHost, AppCheckTokenSource, @unchecked Sendab
 
     private let lock = ConditionLock()
     private var state = State()
+    private let listeners: ListenerRegistry<@Sendable (AppCheckToken) -> Void>
     private let work = WorkRegistry(owner: "App Check")
 
     /// Creates an App Check for the app `appID` (as the Firebase console shows it,
@@ -49,6 +50,7 @@ public final class AppCheck: RequestHost, AppCheckTokenSource, @unchecked Sendab
         self.apiKey = apiKey
         state.endpoints.emulator = try Endpoint.emulator(environment: AppCheckEndpoints.emulatorVariable)
         threads = try ServiceThreads(engine: engine(), callbacks: "fbstorage-appcheck-callbacks")
+        listeners = ListenerRegistry(lock: lock, callbackQueue: threads.callbackQueue)
     }
 
     /// Ids go into the exchange's URL path: letters, digits and `:._-` only.
@@ -66,19 +68,46 @@ public final class AppCheck: RequestHost, AppCheckTokenSource, @unchecked Sendab
     }
 
     /// Sets the provider (nil: none; storages then send no App Check token). The token of the
-    /// previous provider is dropped; a renewal it is answering is not kept.
+    /// previous provider is dropped; a renewal it is answering is not kept. A minted token
+    /// (`MintedAppCheckProvider`) is kept at once, and token listeners hear of it.
     public func setProvider(_ provider: (any AppCheckProvider)?) {
+        let minted = (provider as? MintedAppCheckProvider)?.minted
         // The replaced provider is released after unlocking: that may run the caller's code (the
         // C API's destroy callback of a provider's user_data).
         _ = lock.withLock { () -> (any AppCheckProvider)? in
             defer {
                 state.provider = provider
-                state.cached = nil
+                state.cached = minted
                 state.generation += 1
             }
             return state.provider
         }
+        if let minted { notify(minted) }
     }
+
+    // MARK: Token listeners
+
+    /// Adds a listener of the tokens App Check keeps: it runs on the callback thread once for
+    /// every renewal whose token is kept and every minted token set (never for a limited-use
+    /// token), and once now when a fresh token is kept (as the JS SDK's `onTokenChanged`).
+    /// Returns its handle.
+    @discardableResult
+    public func addTokenListener(_ callback: @escaping @Sendable (AppCheckToken) -> Void) -> Int64 {
+        let now = IDToken.now()
+        return listeners.add(callback) { [self] in
+            guard let cached = state.cached, cached.isFresh(at: now) else { return nil }
+            return { $0(cached) }
+        }
+    }
+
+    /// Removes a token listener. When this returns (off the callback thread) it does not run again.
+    /// - Throws: `invalidArgument` for an unknown handle.
+    public func removeTokenListener(_ handle: Int64) throws(StorageError) { try listeners.remove(handle) }
+
+    /// Removes every token listener (their owner is going away), waiting as `removeTokenListener` does.
+    public func removeAllTokenListeners() { listeners.removeAll() }
+
+    private func notify(_ token: AppCheckToken) { listeners.notify { $0(token) } }
 
     // MARK: Tokens
 
@@ -129,10 +158,15 @@ public final class AppCheck: RequestHost, AppCheckTokenSource, @unchecked Sendab
     }
 
     private func finishRenewal(_ result: Result<AppCheckToken, StorageError>, generation: Int) {
-        let waiters = lock.withLock { () -> RenewalInFlight<AppCheckToken>.Waiters in
-            if generation == state.generation, case .success(let token) = result { state.cached = token }
-            return state.renewal.end()
+        let (waiters, kept) = lock.withLock { () -> (RenewalInFlight<AppCheckToken>.Waiters, AppCheckToken?) in
+            var kept: AppCheckToken?
+            if generation == state.generation, case .success(let token) = result {
+                state.cached = token
+                kept = token
+            }
+            return (state.renewal.end(), kept)
         }
+        if let kept { notify(kept) }
         waiters.answer(result)
     }
 

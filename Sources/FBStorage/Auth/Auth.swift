@@ -39,13 +39,12 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
         /// sign-in does not bring the old user back.
         var generation = 0
         var refresh = RenewalInFlight<String?>()
-        var listeners: [Int64: Listener] = [:]
-        var nextListener: Int64 = 1
         var persistence: AuthPersistence?
     }
 
     private let lock = ConditionLock()
     private var state = State()
+    private let listeners: ListenerRegistry<Listener>
     /// Requests in flight; an auth is never closed (it lives while a handle or a storage holds it).
     private let work = WorkRegistry(owner: "auth")
 
@@ -65,6 +64,7 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
         state.endpoints.emulator = try Endpoint.emulator(environment: "FIREBASE_AUTH_EMULATOR_HOST",
                                                          defaultPort: AuthEndpoints.defaultEmulatorPort)
         threads = try ServiceThreads(engine: engine(), callbacks: "fbstorage-auth-callbacks")
+        listeners = ListenerRegistry(lock: lock, callbackQueue: threads.callbackQueue)
     }
 
     /// The project id given, or learnt from the first ID token (its `aud`).
@@ -180,44 +180,21 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
     /// every change its kind covers. Returns its handle.
     @discardableResult
     public func addListener(_ kind: ListenerKind, _ callback: @escaping @Sendable (AuthUser?) -> Void) -> Int64 {
-        let (handle, user) = lock.withLock { () -> (Int64, AuthUser?) in
-            let handle = state.nextListener
-            state.nextListener += 1
-            state.listeners[handle] = Listener(kind: kind, callback: callback)
-            return (handle, state.user)
+        listeners.add(Listener(kind: kind, callback: callback)) { [self] in
+            let user = state.user
+            return { $0.callback(user) }
         }
-        callbackQueue.enqueue { [self] in deliver(user, to: handle) }
-        return handle
     }
 
     /// Removes a listener. When this returns (off the callback thread) it does not run again.
     /// - Throws: `invalidArgument` for an unknown handle.
-    public func removeListener(_ handle: Int64) throws(StorageError) {
-        guard lock.withLock({ state.listeners.removeValue(forKey: handle) }) != nil else {
-            throw .invalidArgument("No listener has the handle \(handle)")
-        }
-        guard !callbackQueue.isCurrent else { return }
-        // A call of it may be running now: wait until the callback thread is past it.
-        let passed = Completion<Void>()
-        if callbackQueue.enqueue(aheadOfEvents: true, { passed.complete(()) }) { passed.wait() }
-    }
+    public func removeListener(_ handle: Int64) throws(StorageError) { try listeners.remove(handle) }
 
     /// Removes every listener (their owner is going away), waiting as `removeListener` does.
-    public func removeAllListeners() {
-        let handles = lock.withLock { Array(state.listeners.keys) }
-        for handle in handles { try? removeListener(handle) }
-    }
-
-    private func deliver(_ user: AuthUser?, to handle: Int64) {
-        guard let listener = lock.withLock({ state.listeners[handle] }) else { return }
-        listener.callback(user)
-    }
+    public func removeAllListeners() { listeners.removeAll() }
 
     private func notify(_ user: AuthUser?, userChanged: Bool) {
-        let handles = lock.withLock {
-            state.listeners.filter { userChanged || $0.value.kind == .idToken }.keys.sorted()
-        }
-        for handle in handles { callbackQueue.enqueue { [self] in deliver(user, to: handle) } }
+        listeners.notify({ userChanged || $0.kind == .idToken }) { $0.callback(user) }
     }
 
     /// Makes `user` the current user (nil: signed out), saves it and tells the listeners.

@@ -1,5 +1,6 @@
 // app_check.cc — firebase::app_check::AppCheck: one fbs_app_check per App, whose custom provider
-// asks the installed factory's AppCheckProvider; the App's storages send its tokens.
+// asks the installed factory's AppCheckProvider; the App's storages send its tokens, and its
+// listeners are the core's token listeners (told of every token it keeps, whatever its source).
 #include "firebase/app_check.h"
 
 #include <cstdio>
@@ -38,8 +39,7 @@ Installed& Global() {
 // the provider drops its callback without calling it, with a failure (never a silent wait).
 class PendingRequest {
  public:
-  PendingRequest(fbs_app_check_request* request, std::weak_ptr<AppCheckInternal> owner, bool limited_use)
-      : request_(request), owner_(std::move(owner)), limited_use_(limited_use) {}
+  explicit PendingRequest(fbs_app_check_request* request) : request_(request) {}
   ~PendingRequest() {
     if (!answered_.exchange(true))
       fbs_app_check_request_fail(request_, "the AppCheckProvider dropped its completion callback without calling it");
@@ -51,36 +51,31 @@ class PendingRequest {
       fbs_app_check_request_fail(request_, text.c_str());
       return;
     }
-    if (fbs_app_check_request_complete(request_, token.token.c_str(), token.expire_time_millis) != FBS_OK) return;
-    if (limited_use_) return;
-    if (auto owner = owner_.lock()) owner->NotifyListeners(token);
+    fbs_app_check_request_complete(request_, token.token.c_str(), token.expire_time_millis);
   }
 
  private:
   fbs_app_check_request* const request_;
-  const std::weak_ptr<AppCheckInternal> owner_;
-  const bool limited_use_;
   std::atomic<bool> answered_{false};
 };
 
-struct Bridge {
-  std::weak_ptr<AppCheckInternal> owner;
-  AppCheckProvider* provider;
-};
-
+// user_data: the AppCheckProvider (the factory's, alive while installed).
 void AskProvider(int limited_use, fbs_app_check_request* request, void* user_data) {
-  auto* bridge = static_cast<Bridge*>(user_data);
-  auto pending = std::make_shared<PendingRequest>(request, bridge->owner, limited_use != 0);
+  auto* provider = static_cast<AppCheckProvider*>(user_data);
+  auto pending = std::make_shared<PendingRequest>(request);
   auto callback = [pending](AppCheckToken token, int error, const std::string& message) {
     pending->Answer(token, error, message);
   };
   if (limited_use)
-    bridge->provider->GetLimitedUseToken(callback);
+    provider->GetLimitedUseToken(callback);
   else
-    bridge->provider->GetToken(callback);
+    provider->GetToken(callback);
 }
 
-void FreeBridge(void* user_data) { delete static_cast<Bridge*>(user_data); }
+// user_data: the AppCheckListener (the caller's, registered until removed).
+void TellListener(const char* token, int64_t expire_time_ms, void* user_data) {
+  static_cast<AppCheckListener*>(user_data)->OnAppCheckTokenChanged(AppCheckToken{token, expire_time_ms});
+}
 
 void Report(const char* what, const std::string& message) {
   std::fprintf(stderr, "firebase::app_check::AppCheck::%s: %s\n", what, message.c_str());
@@ -140,9 +135,7 @@ void AppCheckInternal::Install(AppCheckProviderFactory* factory) {
   CoreHandle core = this->core();
   if (!core) return;
   AppCheckProvider* provider = factory ? factory->CreateProvider(app) : nullptr;
-  int rc = provider ? fbs_app_check_set_custom_provider_full(core.get(), AskProvider,
-                                                             new Bridge{weak_from_this(), provider}, FreeBridge)
-                    : fbs_app_check_set_custom_provider(core.get(), nullptr, nullptr);
+  int rc = fbs_app_check_set_custom_provider(core.get(), provider ? AskProvider : nullptr, provider);
   if (rc != FBS_OK) Report("SetAppCheckProviderFactory", fbs_last_error_message());
 }
 
@@ -152,11 +145,15 @@ void AppCheckInternal::TearDown() {
     std::lock_guard<std::mutex> lock(core_mutex_);
     core.swap(core_);
   }
-  if (core) fbs_app_check_set_custom_provider(core.get(), nullptr, nullptr);  // its bridge goes once answered
+  if (core) fbs_app_check_set_custom_provider(core.get(), nullptr, nullptr);
+  std::map<AppCheckListener*, fbs_listener_handle> registered;
   {
-    std::lock_guard<std::mutex> lock(listeners_mutex);
-    listeners.clear();
+    std::lock_guard<std::mutex> lock(listeners_mutex_);
+    registered.swap(listeners_);
   }
+  // Storages may keep the core: its listeners go now, the caller's objects being about to.
+  if (core)
+    for (auto& entry : registered) fbs_app_check_remove_token_listener(core.get(), entry.second);
   {
     std::lock_guard<std::mutex> lock(Global().mutex);
     Global().instances.erase(shared_from_this());
@@ -164,13 +161,29 @@ void AppCheckInternal::TearDown() {
   DebugAppCheckProviderFactoryInternal::Release(app);
 }
 
-void AppCheckInternal::NotifyListeners(const AppCheckToken& token) {
-  std::set<AppCheckListener*> current;
+void AppCheckInternal::AddListener(AppCheckListener* listener) {
+  CoreHandle core = this->core();
+  if (!listener || !core) return;
+  std::lock_guard<std::mutex> lock(listeners_mutex_);  // held: adding twice stays a no-op
+  if (listeners_.count(listener)) return;
+  fbs_listener_handle handle = 0;
+  if (fbs_app_check_add_token_listener(core.get(), TellListener, listener, nullptr, &handle) != FBS_OK)
+    return Report("AddAppCheckListener", fbs_last_error_message());
+  listeners_[listener] = handle;
+}
+
+void AppCheckInternal::RemoveListener(AppCheckListener* listener) {
+  CoreHandle core = this->core();
+  fbs_listener_handle handle = 0;
   {
-    std::lock_guard<std::mutex> lock(listeners_mutex);
-    current = listeners;
+    std::lock_guard<std::mutex> lock(listeners_mutex_);
+    auto found = listeners_.find(listener);
+    if (found == listeners_.end()) return;
+    handle = found->second;
+    listeners_.erase(found);
   }
-  for (auto* listener : current) listener->OnAppCheckTokenChanged(token);
+  // Unlocked: removal waits for a running call of the listener, which may add or remove one.
+  if (core) fbs_app_check_remove_token_listener(core.get(), handle);
 }
 
 }  // namespace internal
@@ -258,16 +271,9 @@ Future<AppCheckToken> AppCheck::GetLimitedUseAppCheckToken() {
 }
 Future<AppCheckToken> AppCheck::GetLimitedUseAppCheckTokenLastResult() { return internal_->limited_token_result.get(); }
 
-void AppCheck::AddAppCheckListener(AppCheckListener* listener) {
-  if (!listener || !internal_->core()) return;
-  std::lock_guard<std::mutex> lock(internal_->listeners_mutex);
-  internal_->listeners.insert(listener);
-}
+void AppCheck::AddAppCheckListener(AppCheckListener* listener) { internal_->AddListener(listener); }
 
-void AppCheck::RemoveAppCheckListener(AppCheckListener* listener) {
-  std::lock_guard<std::mutex> lock(internal_->listeners_mutex);
-  internal_->listeners.erase(listener);
-}
+void AppCheck::RemoveAppCheckListener(AppCheckListener* listener) { internal_->RemoveListener(listener); }
 
 }  // namespace app_check
 }  // namespace firebase

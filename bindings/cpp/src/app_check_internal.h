@@ -46,17 +46,20 @@ class AppCheckInternal : public std::enable_shared_from_this<AppCheckInternal> {
   // Idempotent: drops the provider, detaches nothing (storages are torn down with the app), frees
   // the core once its last user is done.
   void TearDown();
-  void NotifyListeners(const AppCheckToken& token);
+  // The core's token listeners: told of every token it keeps, on its callback thread, and at
+  // once of a fresh one it keeps already. Removal returns once a running call has returned.
+  void AddListener(AppCheckListener* listener);
+  void RemoveListener(AppCheckListener* listener);
 
   App* const app;  // compared, never dereferenced after teardown
   const std::shared_ptr<firebase::internal::AppInternal> registry;
   firebase::internal::LastResult<AppCheckToken> token_result, limited_token_result;
-  std::mutex listeners_mutex;
-  std::set<AppCheckListener*> listeners;
 
  private:
   mutable std::mutex core_mutex_;
   CoreHandle core_;
+  std::mutex listeners_mutex_;
+  std::map<AppCheckListener*, fbs_listener_handle> listeners_;
 };
 
 // AppCheck::GetInstance, for Storage::GetInstance while a factory is installed.

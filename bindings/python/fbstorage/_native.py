@@ -140,6 +140,8 @@ APP_CHECK_PROVIDER = CFUNCTYPE(None, c_int, AppCheckRequestHandle, c_void_p)
 APP_CHECK_TOKEN_CALLBACK = CFUNCTYPE(None, c_int, c_char_p, c_int64, c_void_p)
 #: ``void (*)(void *user_data)``: fbs_destroy_notify, of the _full calls
 DESTROY_NOTIFY = CFUNCTYPE(None, c_void_p)
+#: ``void (*)(const char *token, int64_t expire_time_ms, void *user_data)``
+APP_CHECK_TOKEN_LISTENER = CFUNCTYPE(None, c_char_p, c_int64, c_void_p)
 #: ``int (*)(const void *bytes, size_t length, void *user_data)``: 0 takes the bytes.
 SINK_CALLBACK = CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p)
 #: ``int64_t (*)(void *buffer, size_t capacity, void *user_data)``: count read, 0 at the end.
@@ -334,6 +336,9 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_app_check_get_limited_use_token": (STATUS, [AppCheckHandle, POINTER(c_void_p), POINTER(c_int64)]),
     "fbs_app_check_get_token_async": (STATUS, [AppCheckHandle, c_int, APP_CHECK_TOKEN_CALLBACK, c_void_p]),
     "fbs_app_check_get_limited_use_token_async": (STATUS, [AppCheckHandle, APP_CHECK_TOKEN_CALLBACK, c_void_p]),
+    "fbs_app_check_add_token_listener": (STATUS, [AppCheckHandle, APP_CHECK_TOKEN_LISTENER, c_void_p, DESTROY_NOTIFY,
+                                                  POINTER(c_int64)]),
+    "fbs_app_check_remove_token_listener": (STATUS, [AppCheckHandle, c_int64]),
     "fbs_storage_use_app_check": (STATUS, [_S, AppCheckHandle]),
     # Auth
     "fbs_auth_new": (STATUS, [c_char_p, c_char_p, POINTER(_A)]),

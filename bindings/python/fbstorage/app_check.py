@@ -18,8 +18,16 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ._callbacks import report_callback_exception, running_callback
-from ._conversion import encode_optional_text, encode_text
-from ._native import APP_CHECK_PROVIDER, DESTROY_NOTIFY, AppCheckHandle, call_for_out, library, take_string
+from ._conversion import check_integer, encode_optional_text, encode_text
+from ._native import (
+    APP_CHECK_PROVIDER,
+    APP_CHECK_TOKEN_LISTENER,
+    DESTROY_NOTIFY,
+    AppCheckHandle,
+    call_for_out,
+    library,
+    take_string,
+)
 from .errors import StorageError, StorageErrorCode
 
 _EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
@@ -89,6 +97,38 @@ def _forget_provider(key: int | None) -> None:
 _DESTROY_PROVIDER = DESTROY_NOTIFY(_forget_provider)
 
 
+#: A token listener: called with every new token the App Check keeps.
+AppCheckTokenListener = Callable[[AppCheckToken], Any]
+
+# Token listeners, by the key passed as their user_data; one C callback serves them all, so no
+# CFUNCTYPE object can be collected while the library may call it. The library's destroy
+# callback forgets a listener once it dropped it (removed, or its App Check freed).
+_token_listeners: dict[int, AppCheckTokenListener] = {}
+_token_listener_keys = itertools.count(1)  # user_data 0 would be NULL
+_token_listeners_lock = threading.Lock()
+
+
+def _call_token_listener(token: bytes, expire_time_ms: int, key: int | None) -> None:
+    with _token_listeners_lock:
+        listener = _token_listeners.get(key or 0)
+    if listener is None:
+        return
+    with running_callback():
+        try:
+            listener(token_of(token, expire_time_ms))
+        except BaseException:
+            report_callback_exception(f"App Check token listener {listener!r}")
+
+
+def _forget_token_listener(key: int | None) -> None:
+    with _token_listeners_lock:
+        _token_listeners.pop(key or 0, None)
+
+
+_TOKEN_LISTENER_CALLBACK = APP_CHECK_TOKEN_LISTENER(_call_token_listener)
+_DESTROY_TOKEN_LISTENER = DESTROY_NOTIFY(_forget_token_listener)
+
+
 def _milliseconds(moment: datetime.datetime | float) -> int:
     if isinstance(moment, datetime.datetime):
         if moment.tzinfo is None:
@@ -143,8 +183,8 @@ class AppCheck:
         return self._native
 
     def close(self) -> None:
-        """Releases the App Check (idempotent). Storages that use it keep it alive in the
-        library until they are closed."""
+        """Releases the App Check (idempotent); its token listeners are removed. Storages
+        that use it keep it alive in the library until they are closed."""
         native, self._native = self._native, None
         if native is not None:
             library().fbs_app_check_free(native)
@@ -197,6 +237,29 @@ class AppCheck:
         """A token minted elsewhere, used until ``expire_time``; then requests fail with
         APP_CHECK_PROVIDER_FAILED until a new one is set. Replaces any other provider."""
         library().fbs_app_check_set_token(self._handle, encode_text(token, "token"), _milliseconds(expire_time))
+
+    # -- token listeners ---------------------------------------------------------------------
+    def add_token_listener(self, listener: AppCheckTokenListener) -> int:
+        """Calls ``listener(token)`` (an :class:`AppCheckToken`) for every new token the App
+        Check keeps — each renewal's, a token given to :meth:`set_token` — and once now when a
+        fresh token is kept already; never for limited-use tokens. It runs on the App Check's
+        callback thread, one call at a time; an exception it raises is reported as a
+        RuntimeWarning. Returns a handle for :meth:`remove_token_listener`."""
+        if not callable(listener):
+            raise TypeError(f"listener must be callable, not {type(listener).__name__}")
+        handle = self._handle
+        key = next(_token_listener_keys)
+        with _token_listeners_lock:  # registered first: it may run before the call returns
+            _token_listeners[key] = listener
+        # On failure the library calls the destroy callback, which forgets the listener.
+        return int(call_for_out(library().fbs_app_check_add_token_listener, handle, _TOKEN_LISTENER_CALLBACK, key,
+                                _DESTROY_TOKEN_LISTENER, out_type=ctypes.c_int64).value)
+
+    def remove_token_listener(self, handle: int) -> None:
+        """Stops a token listener; it is not called after this returns (unless called from a
+        listener: then after the running call). Raises StorageError INVALID_ARGUMENT for an
+        unknown handle."""
+        library().fbs_app_check_remove_token_listener(self._handle, check_integer(handle, "handle"))
 
     # -- tokens ------------------------------------------------------------------------------
     def _token(self, function_name: str, *arguments: Any) -> AppCheckToken:

@@ -25,6 +25,7 @@ from fbstorage.errors import StorageError, StorageErrorCode
 from fbstorage.testing import EmulatorServer, run_emulator
 
 from conftest import FLAVORS, SMALL_CHUNK, eventually, payload
+from test_auth import Recorder
 
 PROJECT = "fbs-test"
 BUCKET = f"{PROJECT}.appspot.com"
@@ -156,6 +157,53 @@ def test_provider_failure_and_exception(enforcing: EmulatorServer) -> None:
         with pytest.raises(StorageError) as none:
             app_check.get_token()
         assert none.value.code == StorageErrorCode.APP_CHECK_NO_PROVIDER
+
+
+def test_token_listeners_hear_each_kept_token(enforcing: EmulatorServer) -> None:
+    enforcing.reset()
+    with app_check_on(enforcing, debug_token=SECRET) as app_check:
+        heard, later = Recorder(), Recorder()   # no token kept yet: neither is called at once
+        handle = app_check.add_token_listener(heard)
+        app_check.add_token_listener(later)
+        first = app_check.get_token()
+        assert heard.wait_for(1) == [first]
+        limited = app_check.get_limited_use_token()
+        forced = app_check.get_token(force_refresh=True)
+        # Each renewal is heard, in order; the limited-use token never is.
+        assert heard.wait_for(2) == [first, forced] and limited not in heard.calls
+
+        app_check.remove_token_listener(handle)
+        with pytest.raises(StorageError) as raised:
+            app_check.remove_token_listener(handle)
+        assert raised.value.code == StorageErrorCode.INVALID_ARGUMENT
+        third = app_check.get_token(force_refresh=True)
+        assert later.wait_for(3)[2] == third
+        assert heard.calls == [first, forced]
+
+        # A token given is heard at once, and a listener added while it is kept hears it now.
+        expiry = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0) + datetime.timedelta(minutes=10)
+        app_check.set_token("minted-elsewhere", expiry)
+        given = fbstorage.AppCheckToken("minted-elsewhere", expiry)
+        assert later.wait_for(4)[3] == given
+        registered = Recorder()
+        app_check.add_token_listener(registered)
+        assert registered.wait_for(1) == [given]
+    # Closing the App Check removed its listeners: the library dropped them (destroy ran).
+    assert all(kept is not registered and kept is not later for kept in fbstorage.app_check._token_listeners.values())
+
+
+def test_a_token_listener_that_raises_is_reported_and_the_others_go_on(enforcing: EmulatorServer) -> None:
+    def broken(token: fbstorage.AppCheckToken) -> None:
+        raise RuntimeError("token listener bug")
+
+    after = Recorder()
+    with app_check_on(enforcing, debug_token=SECRET) as app_check, pytest.warns(RuntimeWarning, match="token listener bug"):
+        app_check.add_token_listener(broken)
+        app_check.add_token_listener(after)
+        token = app_check.get_token(force_refresh=True)
+        assert after.wait_for(1) == [token]
+    with pytest.raises(TypeError):
+        app_check.add_token_listener("not callable")  # type: ignore[arg-type]
 
 
 def test_tokens_renew_across_expiry_while_an_upload_runs(enforcing: EmulatorServer) -> None:
