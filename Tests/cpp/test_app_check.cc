@@ -2,11 +2,16 @@
 // (tokens living 3 s): the debug provider, a custom provider answering from a thread of its own,
 // limited-use tokens, listeners, each refusal with its error, the App-deletion lifetime rules, and
 // the C++ App Check guides' code (app_check_guides.cc).
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <ctime>
 #include <map>
 #include <memory>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "firebase/app_check.h"
 #include "fixtures.h"
@@ -97,8 +102,16 @@ class CountingListener : public firebase::app_check::AppCheckListener {
   void OnAppCheckTokenChanged(const AppCheckToken& token) override {
     std::lock_guard<std::mutex> lock(mutex);
     tokens.push_back(token.token);
+    told.notify_all();
+  }
+  // The tokens told once there are `count` of them (10 s at most: then those told so far).
+  std::vector<std::string> WaitFor(size_t count) {
+    std::unique_lock<std::mutex> lock(mutex);
+    told.wait_for(lock, std::chrono::seconds(10), [&] { return tokens.size() >= count; });
+    return tokens;
   }
   std::mutex mutex;
+  std::condition_variable told;
   std::vector<std::string> tokens;
 };
 
@@ -187,16 +200,13 @@ TEST_P(AppCheckTest, CustomProviderAnsweringLaterServesStorageLimitedUseAndListe
   MakeStorage();
   EXPECT_EQ(RoundTrip("ac/custom.bin", RandomBytes(300 * 1024, 2)), 0);
   EXPECT_GE(factory.provider.calls(), 1);
-  {
-    std::lock_guard<std::mutex> lock(listener.mutex);
-    ASSERT_GE(listener.tokens.size(), 1u);
-  }
+  ASSERT_GE(listener.WaitFor(1).size(), 1u);
   // A limited-use token: asked of the provider's GetLimitedUseToken, not told to listeners.
-  size_t told = listener.tokens.size();
   const AppCheckToken& limited = Succeeded(app_check->GetLimitedUseAppCheckToken());
   EXPECT_FALSE(limited.token.empty());
   EXPECT_EQ(factory.provider.limited_calls(), 1);
-  EXPECT_EQ(listener.tokens.size(), told);
+  std::vector<std::string> told = listener.WaitFor(1);
+  EXPECT_EQ(std::count(told.begin(), told.end(), limited.token), 0);
   // A forced refresh asks the provider again.
   int before = factory.provider.calls();
   app_check->RemoveAppCheckListener(&listener);
@@ -208,6 +218,30 @@ TEST_P(AppCheckTest, CustomProviderAnsweringLaterServesStorageLimitedUseAndListe
   Completed(failed);
   EXPECT_EQ(failed.error(), firebase::app_check::kAppCheckErrorUnknown);
   EXPECT_NE(std::string(failed.error_message()).find("the backend said no"), std::string::npos) << failed.error_message();
+}
+
+TEST_P(AppCheckTest, DebugProviderTokensReachListeners) {
+  DebugAppCheckProviderFactory::GetInstance()->SetDebugToken(kDebugSecret);
+  AppCheck::SetAppCheckProviderFactory(DebugAppCheckProviderFactory::GetInstance());
+  app_check = AppCheck::GetInstance(app);
+  ASSERT_NE(app_check, nullptr);
+  CountingListener listener, other;
+  app_check->AddAppCheckListener(&listener);
+  app_check->AddAppCheckListener(&listener);  // a no-op: told once per token
+  app_check->AddAppCheckListener(&other);
+  const std::string first = Succeeded(app_check->GetAppCheckToken(false)).token;
+  EXPECT_EQ(listener.WaitFor(1), std::vector<std::string>{first});
+  // Each renewal is told, the limited-use token never: the forced renewal's comes next.
+  const std::string limited = Succeeded(app_check->GetLimitedUseAppCheckToken()).token;
+  const std::string forced = Succeeded(app_check->GetAppCheckToken(true)).token;
+  EXPECT_NE(limited, forced);
+  EXPECT_EQ(listener.WaitFor(2), (std::vector<std::string>{first, forced}));
+  // Removed: never told again, while the other listener hears the next renewal.
+  app_check->RemoveAppCheckListener(&listener);
+  const std::string third = Succeeded(app_check->GetAppCheckToken(true)).token;
+  EXPECT_EQ(other.WaitFor(3), (std::vector<std::string>{first, forced, third}));
+  EXPECT_EQ(listener.WaitFor(2).size(), 2u);
+  app_check->RemoveAppCheckListener(&other);
 }
 
 TEST_P(AppCheckTest, RefusedWithoutProviderWithAnAppCheckError) {

@@ -277,6 +277,26 @@ def test_aio_storage_with_app_check(enforcing: EmulatorServer) -> None:
     assert set(verdicts(enforcing)) == {"valid"}
 
 
+def test_aio_token_listeners_run_on_the_loop(enforcing: EmulatorServer) -> None:
+    async def main() -> None:
+        async with aio.AppCheck(PROJECT, APP_ID, debug_token=SECRET) as app_check:
+            app_check.use_emulator(enforcing.host, enforcing.port)
+            loop_thread = threading.get_ident()
+            heard: asyncio.Queue[tuple[fbstorage.AppCheckToken, int]] = asyncio.Queue()
+            later: asyncio.Queue[fbstorage.AppCheckToken] = asyncio.Queue()
+            handle = app_check.add_token_listener(lambda token: heard.put_nowait((token, threading.get_ident())))
+            app_check.add_token_listener(later.put_nowait)
+            token = await app_check.get_token(force_refresh=True)
+            assert await asyncio.wait_for(heard.get(), 10) == (token, loop_thread)
+            assert await asyncio.wait_for(later.get(), 10) == token
+            app_check.remove_token_listener(handle)
+            renewed = await app_check.get_token(force_refresh=True)
+            assert await asyncio.wait_for(later.get(), 10) == renewed   # told after the removed one would be
+            assert heard.empty()
+
+    asyncio.run(main())
+
+
 def test_aio_app_check_with_a_coroutine_provider(enforcing: EmulatorServer) -> None:
     enforcing.reset()
     asked: list[bool] = []

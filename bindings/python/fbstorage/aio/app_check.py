@@ -7,8 +7,9 @@ import datetime
 from typing import Any, Awaitable, Callable
 
 from .. import app_check as sync_app_check
-from ..app_check import AppCheckToken, AppCheckTokenRequest
+from ..app_check import AppCheckToken, AppCheckTokenListener, AppCheckTokenRequest
 from . import _completion
+from ._loop_listener import LoopListener
 
 #: ``async def provider(limited_use) -> (token, expire_time)``: expire_time an aware datetime or
 #: seconds since the Unix epoch.
@@ -24,6 +25,7 @@ class AppCheck:
     def __init__(self, project_id: str, app_id: str, api_key: str | None = None, *,
                  debug_token: str | bool | None = None) -> None:
         self._app_check = sync_app_check.AppCheck(project_id, app_id, api_key, debug_token=debug_token)
+        self._loop_listeners: dict[int, LoopListener] = {}
 
     @property
     def sync(self) -> sync_app_check.AppCheck:
@@ -68,6 +70,22 @@ class AppCheck:
             future.add_done_callback(lambda done: _answer(request, done))
 
         self._app_check.set_custom_provider(start)
+
+    def add_token_listener(self, listener: AppCheckTokenListener) -> int:
+        """Calls ``listener(token)`` on the running event loop (call this from a coroutine) for
+        every token the App Check keeps, as :meth:`fbstorage.AppCheck.add_token_listener`."""
+        on_loop = LoopListener(listener)
+        handle = self._app_check.add_token_listener(on_loop)
+        self._loop_listeners[handle] = on_loop
+        return handle
+
+    def remove_token_listener(self, handle: int) -> None:
+        """Stops a token listener: it is not called after this returns, even for a token
+        already on its way to the loop."""
+        self._app_check.remove_token_listener(handle)
+        removed = self._loop_listeners.pop(handle, None)
+        if removed is not None:
+            removed.active = False
 
     async def get_token(self, force_refresh: bool = False) -> AppCheckToken:
         """The current token, renewed first when about to expire or ``force_refresh``."""

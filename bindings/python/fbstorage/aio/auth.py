@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from .. import auth as sync_auth
@@ -12,6 +11,7 @@ from ..auth import AuthListener, User
 from ..action_code_settings import ActionCodeSettings, native_action_code_settings
 from ..credentials import AuthCredential, native_credential
 from . import _completion
+from ._loop_listener import LoopListener
 
 
 def _user(handle: Any) -> User:
@@ -35,7 +35,7 @@ class Auth:
         self, api_key: str, project_id: str | None = None, *, persistence_file: LocalPath | None = None
     ) -> None:
         self._auth = sync_auth.Auth(api_key, project_id, persistence_file=persistence_file)
-        self._loop_listeners: dict[int, _LoopListener] = {}
+        self._loop_listeners: dict[int, LoopListener] = {}
 
     @property
     def sync(self) -> sync_auth.Auth:
@@ -184,7 +184,7 @@ class Auth:
         return self._add(self._auth.add_id_token_listener, listener)
 
     def _add(self, add: Any, listener: AuthListener) -> int:
-        on_loop = _LoopListener(listener)
+        on_loop = LoopListener(listener)
         handle: int = add(on_loop)
         self._loop_listeners[handle] = on_loop
         return handle
@@ -196,25 +196,3 @@ class Auth:
         removed = self._loop_listeners.pop(handle, None)
         if removed is not None:
             removed.active = False
-
-
-class _LoopListener:
-    """A listener called on the running loop (of its registration) instead of the auth's
-    callback thread."""
-
-    def __init__(self, listener: AuthListener) -> None:
-        if not callable(listener):
-            raise TypeError(f"listener must be callable, not {type(listener).__name__}")
-        self._listener = listener
-        self._loop = asyncio.get_running_loop()
-        self.active = True
-
-    def __call__(self, user: User | None) -> None:
-        _completion.call_soon_threadsafe(self._loop, self._deliver, user)
-
-    def _deliver(self, user: User | None) -> None:
-        if self.active:
-            self._listener(user)
-
-    def __repr__(self) -> str:
-        return repr(self._listener)
