@@ -311,6 +311,63 @@ TEST(app_check_token_listeners_hear_each_new_token) {
     token_log_free(&registered);
 }
 
+/* A custom provider that keeps its request for the test to answer. */
+typedef struct held_request {
+    pthread_mutex_t lock;
+    pthread_cond_t asked;
+    fbs_app_check_request *request;
+} held_request;
+
+static void hold_request(int limited_use, fbs_app_check_request *request, void *user_data) {
+    (void)limited_use;
+    held_request *held = user_data;
+    pthread_mutex_lock(&held->lock);
+    held->request = request;
+    pthread_cond_broadcast(&held->asked);
+    pthread_mutex_unlock(&held->lock);
+}
+
+TEST(app_check_token_listeners_never_hear_a_replaced_providers_answer) {
+    const emulator *e = app_check_emulator("enforce");
+    fbs_app_check *ac = app_check_on(e);
+    held_request held = {.lock = PTHREAD_MUTEX_INITIALIZER, .asked = PTHREAD_COND_INITIALIZER};
+    REQUIRE_OK(fbs_app_check_set_custom_provider(ac, hold_request, &held));
+    token_log heard = TOKEN_LOG_INIT;
+    fbs_listener_handle handle = 0;
+    REQUIRE_OK(fbs_app_check_add_token_listener(ac, record_token, &heard, NULL, &handle));
+    token_answer renewal = {.lock = PTHREAD_MUTEX_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
+    REQUIRE_OK(fbs_app_check_get_token_async(ac, 0, take_token, &renewal));
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 10;
+    pthread_mutex_lock(&held.lock);
+    while (!held.request && pthread_cond_timedwait(&held.asked, &held.lock, &deadline) == 0) {}
+    fbs_app_check_request *request = held.request;
+    pthread_mutex_unlock(&held.lock);
+    REQUIRE(request != NULL);
+
+    /* The provider is replaced while its renewal runs: its answer reaches the waiting call,
+     * but is not kept, so listeners hear only the new provider's token (twice: set, renewed). */
+    const char *minted = "minted-after-replacement";
+    int64_t expiry = ((int64_t)time(NULL) + 600) * 1000;
+    REQUIRE_OK(fbs_app_check_set_token(ac, minted, expiry));
+    REQUIRE_OK(fbs_app_check_request_complete(request, "answer-of-the-replaced-provider", expiry));
+    REQUIRE(wait_for_answer(&renewal));
+    CHECK_EQ_INT(renewal.status, FBS_OK);
+    char *renewed = NULL;
+    REQUIRE_OK(fbs_app_check_get_token(ac, 1, &renewed, NULL));
+    CHECK_STR(renewed, minted);
+    REQUIRE(token_log_calls_wait(&heard, 2));
+    CHECK_EQ_INT(token_log_calls(&heard), 2);
+    CHECK_STR(heard.tokens[0], minted);
+    CHECK_STR(heard.tokens[1], minted);
+    CHECK_CODE(fbs_app_check_remove_token_listener(ac, handle), FBS_OK);
+    free(renewed);
+    free(renewal.token);
+    token_log_free(&heard);
+    fbs_app_check_free(ac);
+}
+
 TEST(app_check_refusals_have_their_codes) {
     const emulator *e = app_check_emulator("enforce");
     fbs_storage *s = storage_on(e);
