@@ -1,6 +1,6 @@
 //! Firebase App Check: [`AppCheck`] gets tokens from its provider; [`Storage::use_app_check`]
 //! makes a storage send them (`fbstorage/app_check.h`).
-use std::os::raw::{c_int, c_void};
+use std::os::raw::{c_char, c_int, c_void};
 use std::ptr::NonNull;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -8,7 +8,7 @@ use crate::error::{check, ErrorCode, Result, StorageError};
 use crate::metadata::time;
 use crate::registry::{user_data, Registry};
 use crate::storage::Storage;
-use crate::strings::{c_string, c_string_opt, owned, ptr};
+use crate::strings::{borrowed, c_string, c_string_opt, owned, ptr};
 use crate::sys;
 
 /// An App Check token and when it expires. `Debug` never shows the token.
@@ -97,6 +97,25 @@ unsafe extern "C" fn release_provider(key: *mut c_void) {
     PROVIDERS.remove(key as u64);
 }
 
+type TokenListener = dyn FnMut(&AppCheckToken) + Send;
+static TOKEN_LISTENERS: Registry<TokenListener> = Registry::new();
+
+unsafe extern "C" fn on_token(token: *const c_char, expire_time_ms: i64, key: *mut c_void) {
+    let token = AppCheckToken {
+        token: unsafe { borrowed(token) }.unwrap_or_default(),
+        expire_time: time(expire_time_ms).unwrap_or(UNIX_EPOCH),
+    };
+    TOKEN_LISTENERS.call(key, |listener| listener(&token));
+}
+
+unsafe extern "C" fn release_token_listener(key: *mut c_void) {
+    TOKEN_LISTENERS.remove(key as u64);
+}
+
+/// Identifies a token listener for [`AppCheck::remove_token_listener`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TokenListenerHandle(sys::fbs_listener_handle);
+
 /// Firebase App Check for one app (project id, app id), usable by any number of storages: it
 /// gets tokens from its provider and keeps one fresh. `Send + Sync`. With
 /// FIREBASE_APP_CHECK_EMULATOR_HOST set when it is created, the token exchange goes to that emulator.
@@ -173,6 +192,24 @@ impl AppCheck {
     pub fn set_token(&self, token: &AppCheckToken) -> Result<()> {
         let value = c_string(&token.token)?;
         check(unsafe { sys::fbs_app_check_set_token(self.raw(), value.as_ptr(), millis(token.expire_time)) })
+    }
+
+    /// Runs `listener` (on the App Check's callback thread) with every token the App Check
+    /// keeps: each renewal's and each token set with [`AppCheck::set_token`], never a limited-use
+    /// token; and once at once when a fresh token is kept already. Dropping the App Check removes it.
+    pub fn add_token_listener(&self, listener: impl FnMut(&AppCheckToken) + Send + 'static) -> Result<TokenListenerHandle> {
+        let key = TOKEN_LISTENERS.insert(Box::new(listener)); // removed by release_token_listener, even on failure
+        let mut raw = 0;
+        check(unsafe {
+            sys::fbs_app_check_add_token_listener(self.raw(), Some(on_token), user_data(key), Some(release_token_listener), &mut raw)
+        })?;
+        Ok(TokenListenerHandle(raw))
+    }
+
+    /// The listener is not called again once this returns (unless called from a listener: then
+    /// after the running call); its closure is dropped.
+    pub fn remove_token_listener(&self, handle: TokenListenerHandle) -> Result<()> {
+        check(unsafe { sys::fbs_app_check_remove_token_listener(self.raw(), handle.0) })
     }
 
     fn take(call: impl FnOnce(*mut *mut std::os::raw::c_char, *mut i64) -> c_int) -> Result<AppCheckToken> {

@@ -55,7 +55,7 @@ mod task;
 mod user_info;
 
 pub use action_code::{ActionCodeInfo, ActionCodeSettings};
-pub use app_check::{AppCheck, AppCheckRequest, AppCheckToken};
+pub use app_check::{AppCheck, AppCheckRequest, AppCheckToken, TokenListenerHandle};
 pub use auth::{Auth, ListenerHandle, User};
 pub use credential::Credential;
 pub use error::{ErrorCode, Result, StorageError};

@@ -383,6 +383,7 @@ unsafe extern "C" {
 // app_check.h
 pub type fbs_app_check_token_callback = Option<unsafe extern "C" fn(status: c_int, token: *const c_char, expire_time_ms: i64, user_data: *mut c_void)>;
 pub type fbs_app_check_provider = Option<unsafe extern "C" fn(limited_use: c_int, request: *mut fbs_app_check_request, user_data: *mut c_void)>;
+pub type fbs_app_check_token_listener = Option<unsafe extern "C" fn(token: *const c_char, expire_time_ms: i64, user_data: *mut c_void)>;
 unsafe extern "C" {
     pub fn fbs_app_check_new(project_id: *const c_char, app_id: *const c_char, api_key: *const c_char, out: *mut *mut fbs_app_check) -> c_int;
     pub fn fbs_app_check_free(app_check: *mut fbs_app_check);
@@ -401,5 +402,8 @@ unsafe extern "C" {
                                          user_data: *mut c_void) -> c_int;
     pub fn fbs_app_check_get_limited_use_token_async(app_check: *mut fbs_app_check, cb: fbs_app_check_token_callback,
                                                      user_data: *mut c_void) -> c_int;
+    pub fn fbs_app_check_add_token_listener(app_check: *mut fbs_app_check, cb: fbs_app_check_token_listener, user_data: *mut c_void,
+                                            destroy: fbs_destroy_notify, out_handle: *mut fbs_listener_handle) -> c_int;
+    pub fn fbs_app_check_remove_token_listener(app_check: *mut fbs_app_check, handle: fbs_listener_handle) -> c_int;
     pub fn fbs_storage_use_app_check(storage: *mut fbs_storage, app_check: *mut fbs_app_check) -> c_int;
 }

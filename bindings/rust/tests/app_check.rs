@@ -1,11 +1,11 @@
 //! App Check against emulators of both flavors that enforce it (tokens living 3 s): the debug
 //! provider, a custom provider answering from a thread of its own, a minted token, limited-use
-//! tokens, and each refusal with its code.
+//! tokens, token listeners, and each refusal with its code.
 mod common;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use common::{payload, unique, Emulator, FLAVORS};
 use fbstorage::{AppCheck, AppCheckToken, ErrorCode, Storage};
@@ -129,4 +129,46 @@ fn refusals_have_their_codes() {
         let expired = AppCheckToken { expire_time: SystemTime::now() - Duration::from_secs(1), ..foreign };
         assert_eq!(app_check.set_token(&expired).unwrap_err().code, ErrorCode::InvalidArgument);
     }
+}
+
+#[test]
+fn token_listeners_hear_each_kept_token() {
+    use std::sync::mpsc::{channel, RecvTimeoutError};
+    for flavor in FLAVORS {
+        let app_check = app_check(enforcing(flavor));
+        app_check.set_debug_provider(Some(DEBUG_SECRET)).unwrap();
+        let (heard_tx, heard) = channel::<AppCheckToken>();
+        let (later_tx, later) = channel::<AppCheckToken>();
+        let handle = app_check.add_token_listener(move |token| heard_tx.send(token.clone()).unwrap()).unwrap();
+        app_check.add_token_listener(move |token| later_tx.send(token.clone()).unwrap()).unwrap();
+        let wait = Duration::from_secs(10);
+        // Each renewal is heard, in order; the limited-use token never is.
+        let first = app_check.token(false).unwrap();
+        assert_eq!(heard.recv_timeout(wait).unwrap(), first, "{flavor}");
+        app_check.limited_use_token().unwrap();
+        let forced = app_check.token(true).unwrap();
+        assert_eq!(heard.recv_timeout(wait).unwrap(), forced, "{flavor}");
+        // Removed: the other listener hears the next renewal, the removed one nothing more.
+        app_check.remove_token_listener(handle).unwrap();
+        assert_eq!(app_check.remove_token_listener(handle).unwrap_err().code, ErrorCode::InvalidArgument);
+        let third = app_check.token(true).unwrap();
+        let told: Vec<AppCheckToken> = (0..3).map(|_| later.recv_timeout(wait).unwrap()).collect();
+        assert_eq!(told, [first, forced, third.clone()], "{flavor}");
+        // The removed listener's closure was dropped with its sender: its channel is closed.
+        assert_eq!(heard.recv_timeout(wait).unwrap_err(), RecvTimeoutError::Disconnected, "{flavor}");
+        // A token given is heard at once; a listener added while it is kept hears it now.
+        let given = AppCheckToken { token: "minted-elsewhere".into(), expire_time: UNIX_EPOCH + Duration::from_secs(now_secs() + 600) };
+        app_check.set_token(&given).unwrap();
+        assert_eq!(later.recv_timeout(wait).unwrap(), given, "{flavor}");
+        let (registered_tx, registered) = channel::<AppCheckToken>();
+        app_check.add_token_listener(move |token| registered_tx.send(token.clone()).unwrap()).unwrap();
+        assert_eq!(registered.recv_timeout(wait).unwrap(), given, "{flavor}");
+        drop(app_check); // removes its listeners: their closures (and senders) are dropped
+        assert_eq!(later.recv_timeout(wait).unwrap_err(), RecvTimeoutError::Disconnected, "{flavor}");
+        assert_eq!(registered.recv_timeout(wait).unwrap_err(), RecvTimeoutError::Disconnected, "{flavor}");
+    }
+}
+
+fn now_secs() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs()
 }
