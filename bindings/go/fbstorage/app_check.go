@@ -5,6 +5,7 @@ package fbstorage
 int fbsgo_app_check_set_custom_provider(fbs_app_check *a, uintptr_t key);
 int fbsgo_app_check_get_token_async(fbs_app_check *a, int force_refresh, uintptr_t h);
 int fbsgo_app_check_get_limited_use_token_async(fbs_app_check *a, uintptr_t h);
+int fbsgo_app_check_add_token_listener(fbs_app_check *a, uintptr_t key, fbs_listener_handle *out);
 */
 import "C"
 
@@ -165,6 +166,47 @@ func (a *AppCheck) Token(ctx context.Context, forceRefresh bool) (AppCheckToken,
 func (a *AppCheck) LimitedUseToken(ctx context.Context) (AppCheckToken, error) {
 	result, err := await(ctx, a, func(h C.uintptr_t) C.int { return C.fbsgo_app_check_get_limited_use_token_async(a.raw, h) })
 	return result.appCheck, err
+}
+
+var appCheckTokenListeners registry[func(AppCheckToken)]
+
+//export fbsgoAppCheckTokenListener
+func fbsgoAppCheckTokenListener(token *C.char, expireMS C.int64_t, key C.uintptr_t) {
+	if listener := appCheckTokenListeners.get(uint64(key)); listener != nil {
+		kept := AppCheckToken{Token: C.GoString(token), ExpireTime: time.UnixMilli(int64(expireMS))}
+		guarded(func() { listener(kept) })
+	}
+}
+
+//export fbsgoAppCheckTokenListenerReleased
+func fbsgoAppCheckTokenListenerReleased(key C.uintptr_t) {
+	appCheckTokenListeners.remove(uint64(key))
+}
+
+// TokenListenerID identifies a token listener, for RemoveTokenListener.
+type TokenListenerID struct {
+	handle C.fbs_listener_handle
+}
+
+// AddTokenListener calls fn (on the App Check's callback thread) with every token the App Check
+// keeps: each renewal's and each token given to SetToken, never a limited-use token; and at
+// once when a fresh token is kept already. Close removes it.
+func (a *AppCheck) AddTokenListener(fn func(AppCheckToken)) (TokenListenerID, error) {
+	if fn == nil {
+		return TokenListenerID{}, &Error{Code: CodeInvalidArgument, Message: "the token listener is nil"}
+	}
+	defer runtime.KeepAlive(a)
+	key := appCheckTokenListeners.insert(fn) // removed by the library's destroy callback, even on failure
+	var handle C.fbs_listener_handle
+	err := call(func() C.int { return C.fbsgo_app_check_add_token_listener(a.raw, C.uintptr_t(key), &handle) })
+	return TokenListenerID{handle: handle}, err
+}
+
+// RemoveTokenListener stops a token listener: it is not called after this returns (unless
+// called from a listener: then after the running call).
+func (a *AppCheck) RemoveTokenListener(id TokenListenerID) error {
+	defer runtime.KeepAlive(a)
+	return call(func() C.int { return C.fbs_app_check_remove_token_listener(a.raw, id.handle) })
 }
 
 // UseAppCheck makes every request of the storage, running tasks included, carry a token of a;

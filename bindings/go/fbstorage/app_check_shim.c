@@ -21,3 +21,13 @@ int fbsgo_app_check_get_token_async(fbs_app_check *a, int force_refresh, uintptr
 int fbsgo_app_check_get_limited_use_token_async(fbs_app_check *a, uintptr_t h) {
     return fbs_app_check_get_limited_use_token_async(a, token_done, (void *)h);
 }
+
+/* Token listeners' trampolines: user_data is the listener's registry key. */
+static void token_listener(const char *token, int64_t expire_time_ms, void *key) {
+    fbsgoAppCheckTokenListener((char *)token, expire_time_ms, (uintptr_t)key);
+}
+static void token_listener_released(void *key) { fbsgoAppCheckTokenListenerReleased((uintptr_t)key); }
+
+int fbsgo_app_check_add_token_listener(fbs_app_check *a, uintptr_t key, fbs_listener_handle *out) {
+    return fbs_app_check_add_token_listener(a, token_listener, (void *)key, token_listener_released, out);
+}

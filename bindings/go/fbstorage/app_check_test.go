@@ -14,7 +14,7 @@ import (
 
 // App Check against emulators of both flavors that enforce it (tokens living 3 s): the debug
 // provider, a custom provider answering from its goroutine, a minted token, limited-use tokens,
-// and each refusal with its code.
+// token listeners, and each refusal with its code.
 
 const (
 	appCheckProject = "go-app-check"
@@ -168,5 +168,83 @@ func TestAppCheckRefusalsHaveTheirCodes(t *testing.T) {
 			t.Fatalf("%s: an expired token: %v", flavor, err)
 		}
 		must(t, s.UseAppCheck(nil))
+	}
+}
+
+// tokenLog records the tokens a listener heard, for a test to wait on.
+type tokenLog chan AppCheckToken
+
+func (l tokenLog) next(t *testing.T, flavor string) AppCheckToken {
+	t.Helper()
+	select {
+	case token := <-l:
+		return token
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s: the token listener was not called", flavor)
+		return AppCheckToken{}
+	}
+}
+
+func TestAppCheckTokenListenersHearEachKeptToken(t *testing.T) {
+	for _, flavor := range flavors {
+		a := newTestAppCheck(t, enforcingEmulator(t, flavor))
+		must(t, a.SetDebugProvider(appCheckSecret))
+		heard, later := make(tokenLog, 16), make(tokenLog, 16)
+		id, err := a.AddTokenListener(func(token AppCheckToken) { heard <- token })
+		must(t, err)
+		_, err = a.AddTokenListener(func(token AppCheckToken) { later <- token })
+		must(t, err)
+		// Each renewal is heard, in order; the limited-use token never is.
+		first, err := a.Token(background, false)
+		must(t, err)
+		if got := heard.next(t, flavor); got != first {
+			t.Fatalf("%s: heard %v, not the first token", flavor, got)
+		}
+		_, err = a.LimitedUseToken(background)
+		must(t, err)
+		forced, err := a.Token(background, true)
+		must(t, err)
+		if got := heard.next(t, flavor); got != forced {
+			t.Fatalf("%s: heard %v, not the forced renewal's token", flavor, got)
+		}
+		// Removed: the other listener hears the next renewal, the removed one nothing more.
+		before := appCheckTokenListeners.size()
+		must(t, a.RemoveTokenListener(id))
+		if appCheckTokenListeners.size() != before-1 {
+			t.Fatalf("%s: the removed listener is still registered", flavor)
+		}
+		if err := a.RemoveTokenListener(id); !errors.Is(err, ErrInvalidArgument) {
+			t.Fatalf("%s: removing twice: %v", flavor, err)
+		}
+		third, err := a.Token(background, true)
+		must(t, err)
+		for i, want := range []AppCheckToken{first, forced, third} {
+			if got := later.next(t, flavor); got != want {
+				t.Fatalf("%s: the other listener's call %d heard %v, not %v", flavor, i, got, want)
+			}
+		}
+		if len(heard) != 0 {
+			t.Fatalf("%s: the removed listener was called", flavor)
+		}
+		// A token given is heard at once; a listener added while it is kept hears it now.
+		given := AppCheckToken{Token: "minted-elsewhere", ExpireTime: time.UnixMilli(time.Now().Add(10 * time.Minute).UnixMilli())}
+		must(t, a.SetToken(given.Token, given.ExpireTime))
+		if got := later.next(t, flavor); !got.ExpireTime.Equal(given.ExpireTime) || got.Token != given.Token {
+			t.Fatalf("%s: heard %v, not the token given", flavor, got)
+		}
+		registered := make(tokenLog, 1)
+		_, err = a.AddTokenListener(func(token AppCheckToken) { registered <- token })
+		must(t, err)
+		if got := registered.next(t, flavor); got.Token != given.Token {
+			t.Fatalf("%s: a listener added while a token is kept heard %v", flavor, got)
+		}
+		_, err = a.AddTokenListener(nil)
+		if !errors.Is(err, ErrInvalidArgument) {
+			t.Fatalf("%s: a nil listener: %v", flavor, err)
+		}
+		a.Close() // removes its listeners: the library released them
+		if left := appCheckTokenListeners.size() - (before - 2); left != 0 {
+			t.Fatalf("%s: %d token listeners left registered after Close", flavor, left)
+		}
 	}
 }
