@@ -66,6 +66,7 @@ open class AppCheck: NSObject, @unchecked Sendable {
             return (made, self.factory)
         }
         guard winner === made else { return winner }
+        made.postTokenChanges(appName: app.name)
         if let provider = factory?.createProvider(with: app) { made.install(provider) }
         app.register(made.core, as: (any AppCheckTokenSource).self)
         return made
@@ -74,6 +75,16 @@ open class AppCheck: NSObject, @unchecked Sendable {
     static func makeCore(_ app: FirebaseApp) throws(FBStorage.StorageError) -> FBStorage.AppCheck {
         guard let projectID = app.options.projectID else { throw .invalidArgument("The app's options have no projectID") }
         return try FBStorage.AppCheck(projectID: projectID, appID: app.options.googleAppID, apiKey: app.options.apiKey)
+    }
+
+    /// Posts `AppCheckTokenDidChange` for every token the core keeps (its token listener).
+    private func postTokenChanges(appName: String) {
+        core.addTokenListener { [weak self] token in
+            guard let self else { return }
+            NotificationCenter.default.post(name: .AppCheckTokenDidChange, object: self,
+                                            userInfo: [AppCheckTokenNotificationKey: token.token,
+                                                       AppCheckAppNameNotificationKey: appName])
+        }
     }
 
     /// The debug provider's exchange runs in the core; any other provider is asked on the core's

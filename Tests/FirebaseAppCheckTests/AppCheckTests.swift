@@ -1,9 +1,9 @@
 // FirebaseAppCheck against emulators of both flavors that enforce App Check (tokens living 3 s):
 // the debug provider and the guides' custom provider (answering from a Task of its own) serve
 // Storage.storage(app:) with no other code; a custom provider's limited-use token; refusal without
-// a provider, with the server's App Check message. Serialized: the provider factory and
-// FIREBASE_APP_CHECK_EMULATOR_HOST are process-wide (this suite runs in a process of its own, see
-// mk/swift.mk).
+// a provider, with the server's App Check message; the AppCheckTokenDidChange posts. Serialized:
+// the provider factory and FIREBASE_APP_CHECK_EMULATOR_HOST are process-wide (this suite runs in a
+// process of its own, see mk/swift.mk).
 import EmulatorProcess
 import FirebaseAppCheck
 import FirebaseCore
@@ -88,6 +88,32 @@ struct AppCheckTests {
         #expect(!"\(token)".contains(token.token), "the description hides the token")
         let provider = try #require(AppCheckDebugProvider(app: app))
         #expect(provider.currentDebugToken() == AppCheckEmulators.debugSecret)
+    }
+
+    @Test("every token App Check keeps is posted as AppCheckTokenDidChange with the app's name; limited-use ones are not",
+          arguments: Flavor.allCases)
+    func tokenChangeNotifications(flavor: Flavor) async throws {
+        setenv("FIREBASE_APP_CHECK_DEBUG_TOKEN", AppCheckEmulators.debugSecret, 1)
+        defer { unsetenv("FIREBASE_APP_CHECK_DEBUG_TOKEN") }
+        installGuideDebugProviderFactory()
+        defer { AppCheck.setAppCheckProviderFactory(nil) }
+        let app = makeApp(flavor)
+        let appCheck = try #require(AppCheck.appCheck(app: app))
+        let (posts, poster) = AsyncStream<(token: String?, app: String?)>.makeStream()
+        let observer = NotificationCenter.default.addObserver(forName: .AppCheckTokenDidChange, object: appCheck, queue: nil) { note in
+            poster.yield((note.userInfo?[AppCheckTokenNotificationKey] as? String, note.userInfo?[AppCheckAppNameNotificationKey] as? String))
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let first = try await appCheck.token(forcingRefresh: false)
+        _ = try await appCheck.limitedUseToken()
+        let forced = try await appCheck.token(forcingRefresh: true)
+        var heard: [(token: String?, app: String?)] = []
+        for await post in posts {
+            heard.append(post)
+            if heard.count == 2 { break }
+        }
+        #expect(heard.map(\.token) == [first.token, forced.token])
+        #expect(heard.allSatisfy { $0.app == app.name })
     }
 
     @Test("the guide's custom provider, answering from its own Task, serves the app's storage", arguments: Flavor.allCases)
