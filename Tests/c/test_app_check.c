@@ -679,6 +679,63 @@ TEST(app_check_tokens_stay_out_of_logs) {
     free(path);
 }
 
+/* A listener whose call takes a while, recording whether it is running: removal racing it. */
+typedef struct slow_listener {
+    pthread_mutex_t lock;
+    int running, calls, destroyed;
+} slow_listener;
+
+static void slow_call(const char *token, int64_t expire_time_ms, void *user_data) {
+    (void)token;
+    (void)expire_time_ms;
+    slow_listener *l = user_data;
+    pthread_mutex_lock(&l->lock);
+    l->running = 1;
+    pthread_mutex_unlock(&l->lock);
+    volatile unsigned spin = 0;
+    for (unsigned i = 0; i < 20000; i++) spin += i;   /* work, so that removal often meets a call */
+    pthread_mutex_lock(&l->lock);
+    l->running = 0;
+    l->calls++;
+    pthread_mutex_unlock(&l->lock);
+}
+
+static void slow_destroyed(void *user_data) {
+    slow_listener *l = user_data;
+    pthread_mutex_lock(&l->lock);
+    l->destroyed++;
+    pthread_mutex_unlock(&l->lock);
+}
+
+/* Stress: a renewal's notification racing the listener's removal. When removal returns the
+ * listener is not running, its destroy ran once, and it is never called afterwards. Minted
+ * tokens: each forced renewal asks the provider at once, no network. */
+TEST_OFFLINE(app_check_token_listener_removal_races_its_calls) {
+    fbs_app_check *ac = NULL;
+    REQUIRE_OK(fbs_app_check_new(PROJECT, APP_ID, NULL, &ac));
+    REQUIRE_OK(fbs_app_check_set_token(ac, "minted-for-the-race", ((int64_t)time(NULL) + 600) * 1000));
+    for (int round = 0; round < 200; round++) {
+        slow_listener l = {.lock = PTHREAD_MUTEX_INITIALIZER};
+        fbs_listener_handle handle = 0;
+        REQUIRE_OK(fbs_app_check_add_token_listener(ac, slow_call, &l, slow_destroyed, &handle));   /* heard at once */
+        token_answer renewal = {.lock = PTHREAD_MUTEX_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
+        REQUIRE_OK(fbs_app_check_get_token_async(ac, 1, take_token, &renewal));
+        REQUIRE_OK(fbs_app_check_remove_token_listener(ac, handle));
+        pthread_mutex_lock(&l.lock);
+        int running = l.running, destroyed = l.destroyed, calls = l.calls;
+        pthread_mutex_unlock(&l.lock);
+        REQUIRE(!running && destroyed == 1);
+        /* The renewal's answer comes after its notifications: none reached the removed listener. */
+        REQUIRE(wait_for_answer(&renewal));
+        CHECK_EQ_INT(renewal.status, FBS_OK);
+        free(renewal.token);
+        pthread_mutex_lock(&l.lock);
+        REQUIRE(l.calls == calls && l.destroyed == 1);
+        pthread_mutex_unlock(&l.lock);
+    }
+    fbs_app_check_free(ac);
+}
+
 TEST_OFFLINE(app_check_bad_arguments) {
     fbs_app_check *ac = NULL;
     CHECK_CODE(fbs_app_check_new(NULL, APP_ID, NULL, &ac), FBS_ERR_INVALID_ARGUMENT);
