@@ -132,23 +132,24 @@ int fbs_app_check_get_token_async(fbs_app_check *app_check, int force_refresh, f
 int fbs_app_check_get_limited_use_token_async(fbs_app_check *app_check, fbs_app_check_token_callback cb, void *user_data);
 
 /* Token listeners (the JS SDK's onTokenChanged): cb runs on the App Check's callback thread once
- * for every new token the App Check keeps — a renewal's (the provider's answer to a refresh,
- * forced or due), a token given with fbs_app_check_set_token() — and once at registration when
+ * for every token the App Check keeps — each renewal's (the provider's answer to a refresh,
+ * forced or due; heard even when the provider answers the same token again, as a minted token's
+ * renewal does), a token given with fbs_app_check_set_token() — and once at registration when
  * a fresh token is kept already. Never for limited-use tokens, nor for a renewal the previous
- * provider answers after fbs_app_check_set_*_provider() replaced it. token is lent for the call
+ * provider answers after it was replaced (by any fbs_app_check_set_* call). token is lent for the call
  * only; expire_time_ms is its expiry (milliseconds since the Unix epoch). cb may call fbs_
  * functions, fbs_app_check_remove_token_listener() of itself included.
  * Ownership: user_data passes to the library (see fbs_destroy_notify); destroy (may be NULL)
  * runs once, when the listener is removed or the App Check handle freed (fbs_app_check_free()),
  * or at once when the call fails. *out_handle identifies the listener for removal.
- * Errors: FBS_ERR_INVALID_ARGUMENT (NULL app_check, cb or out_handle). */
+ * Errors: FBS_ERR_INVALID_ARGUMENT (a bad app_check handle; NULL cb or out_handle). */
 typedef void (*fbs_app_check_token_listener)(const char *token, int64_t expire_time_ms, void *user_data);
 int fbs_app_check_add_token_listener(fbs_app_check *app_check, fbs_app_check_token_listener cb, void *user_data,
                                      fbs_destroy_notify destroy, fbs_listener_handle *out_handle);
 /* Removes a token listener. After it returns (off the callback thread) the listener does not
  * run again and its destroy has run; called from the listener itself, it returns at once and
  * destroy runs when that call returns.
- * Errors: FBS_ERR_INVALID_ARGUMENT (NULL app_check; a handle not registered with it). */
+ * Errors: FBS_ERR_INVALID_ARGUMENT (a bad app_check handle; a handle not registered with it). */
 int fbs_app_check_remove_token_listener(fbs_app_check *app_check, fbs_listener_handle handle);
 
 /* From now on every request of the storage, tasks already running included, carries a token of
