@@ -97,7 +97,7 @@ def _forget_provider(key: int | None) -> None:
 _DESTROY_PROVIDER = DESTROY_NOTIFY(_forget_provider)
 
 
-#: A token listener: called with every new token the App Check keeps.
+#: A token listener: called with every token the App Check keeps.
 AppCheckTokenListener = Callable[[AppCheckToken], Any]
 
 # Token listeners, by the key passed as their user_data; one C callback serves them all, so no
@@ -240,7 +240,7 @@ class AppCheck:
 
     # -- token listeners ---------------------------------------------------------------------
     def add_token_listener(self, listener: AppCheckTokenListener) -> int:
-        """Calls ``listener(token)`` (an :class:`AppCheckToken`) for every new token the App
+        """Calls ``listener(token)`` (an :class:`AppCheckToken`) for every token the App
         Check keeps — each renewal's, a token given to :meth:`set_token` — and once now when a
         fresh token is kept already; never for limited-use tokens. It runs on the App Check's
         callback thread, one call at a time; an exception it raises is reported as a
