@@ -16,12 +16,44 @@ in order, has moved on to an event of another task.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import threading
 import traceback
 import warnings
-from typing import Any, Iterator
+from typing import Any, Generic, Iterator, TypeVar
 
 _thread_state = threading.local()
+
+T = TypeVar("T")
+
+
+class KeyedTable(Generic[T]):
+    """Python objects the library calls back by key: the key is the C call's ``user_data``, so
+    that one ``CFUNCTYPE`` object serves them all and none can be collected while the library
+    may call it. An entry stays until its owner (or the library's destroy callback) pops it."""
+
+    def __init__(self) -> None:
+        self._entries: dict[int, T] = {}
+        self._keys = itertools.count(1)   # user_data 0 would be NULL
+        self._lock = threading.Lock()
+
+    def add(self, entry: T) -> int:
+        with self._lock:
+            key = next(self._keys)
+            self._entries[key] = entry
+        return key
+
+    def get(self, key: int | None) -> T | None:
+        with self._lock:
+            return self._entries.get(key or 0)
+
+    def pop(self, key: int | None) -> T | None:
+        with self._lock:
+            return self._entries.pop(key or 0, None)
+
+    def values(self) -> list[T]:
+        with self._lock:
+            return list(self._entries.values())
 
 
 @contextlib.contextmanager

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import ctypes
 import datetime
-import itertools
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ._callbacks import report_callback_exception, running_callback
+from ._callbacks import KeyedTable, report_callback_exception, running_callback
 from ._conversion import check_integer, encode_optional_text, encode_text
 from ._native import (
     APP_CHECK_PROVIDER,
@@ -84,33 +83,20 @@ AppCheckProvider = Callable[[bool, AppCheckTokenRequest], Any]
 
 # Custom providers' C callbacks, alive until the library's destroy callback says it dropped them
 # (a storage may keep the App Check, and so the provider, after the Python object is gone).
-_providers: dict[int, Any] = {}
-_provider_keys = itertools.count(1)
-_providers_lock = threading.Lock()
-
-
-def _forget_provider(key: int | None) -> None:
-    with _providers_lock:
-        _providers.pop(key or 0, None)
-
-
-_DESTROY_PROVIDER = DESTROY_NOTIFY(_forget_provider)
+_providers: KeyedTable[Any] = KeyedTable()
+_DESTROY_PROVIDER = DESTROY_NOTIFY(_providers.pop)
 
 
 #: A token listener: called with every token the App Check keeps.
 AppCheckTokenListener = Callable[[AppCheckToken], Any]
 
-# Token listeners, by the key passed as their user_data; one C callback serves them all, so no
-# CFUNCTYPE object can be collected while the library may call it. The library's destroy
-# callback forgets a listener once it dropped it (removed, or its App Check freed).
-_token_listeners: dict[int, AppCheckTokenListener] = {}
-_token_listener_keys = itertools.count(1)  # user_data 0 would be NULL
-_token_listeners_lock = threading.Lock()
+# Token listeners, by the key passed as their user_data. The library's destroy callback forgets
+# a listener once it dropped it (removed, or its App Check freed).
+_token_listeners: KeyedTable[AppCheckTokenListener] = KeyedTable()
 
 
 def _call_token_listener(token: bytes, expire_time_ms: int, key: int | None) -> None:
-    with _token_listeners_lock:
-        listener = _token_listeners.get(key or 0)
+    listener = _token_listeners.get(key)
     if listener is None:
         return
     with running_callback():
@@ -120,13 +106,8 @@ def _call_token_listener(token: bytes, expire_time_ms: int, key: int | None) -> 
             report_callback_exception(f"App Check token listener {listener!r}")
 
 
-def _forget_token_listener(key: int | None) -> None:
-    with _token_listeners_lock:
-        _token_listeners.pop(key or 0, None)
-
-
 _TOKEN_LISTENER_CALLBACK = APP_CHECK_TOKEN_LISTENER(_call_token_listener)
-_DESTROY_TOKEN_LISTENER = DESTROY_NOTIFY(_forget_token_listener)
+_DESTROY_TOKEN_LISTENER = DESTROY_NOTIFY(_token_listeners.pop)
 
 
 def _milliseconds(moment: datetime.datetime | float) -> int:
@@ -228,9 +209,7 @@ class AppCheck:
         if not callable(provider):
             raise TypeError(f"provider must be callable or None, not {type(provider).__name__}")
         callback = APP_CHECK_PROVIDER(_c_provider(provider))
-        with _providers_lock:
-            key = next(_provider_keys)
-            _providers[key] = callback
+        key = _providers.add(callback)
         library().fbs_app_check_set_custom_provider_full(self._handle, callback, key, _DESTROY_PROVIDER)
 
     def set_token(self, token: str, expire_time: datetime.datetime | float) -> None:
@@ -248,9 +227,7 @@ class AppCheck:
         if not callable(listener):
             raise TypeError(f"listener must be callable, not {type(listener).__name__}")
         handle = self._handle
-        key = next(_token_listener_keys)
-        with _token_listeners_lock:  # registered first: it may run before the call returns
-            _token_listeners[key] = listener
+        key = _token_listeners.add(listener)   # registered first: it may run before the call returns
         # On failure the library calls the destroy callback, which forgets the listener.
         return int(call_for_out(library().fbs_app_check_add_token_listener, handle, _TOKEN_LISTENER_CALLBACK, key,
                                 _DESTROY_TOKEN_LISTENER, out_type=ctypes.c_int64).value)

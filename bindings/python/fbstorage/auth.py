@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import ctypes
 import datetime
-import itertools
 import json
-import threading
 import weakref
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from ._callbacks import report_callback_exception, running_callback
+from ._callbacks import KeyedTable, report_callback_exception, running_callback
 from ._conversion import (
     C_INT,
     LocalPath,
@@ -124,16 +122,11 @@ def take_user(handle: Any) -> User | None:
 
 
 # -- listeners ------------------------------------------------------------------------------
-# One C callback for every listener, so that no CFUNCTYPE object can be collected while the
-# library may call it; user_data is the key of the Python listener in _listeners.
-_listeners: dict[int, AuthListener] = {}
-_listeners_lock = threading.Lock()
-_listener_keys = itertools.count(1)  # user_data 0 would be NULL
+_listeners: KeyedTable[AuthListener] = KeyedTable()
 
 
 def _call_listener(user: Any, key: int | None) -> None:
-    with _listeners_lock:
-        listener = _listeners.get(key or 0)
+    listener = _listeners.get(key)
     if listener is None:  # removed, or its Auth closed
         return
     with running_callback():
@@ -147,9 +140,8 @@ _LISTENER_CALLBACK = AUTH_LISTENER(_call_listener)
 
 
 def _forget_listeners(keys: dict[int, int]) -> None:
-    with _listeners_lock:
-        for key in keys.values():
-            _listeners.pop(key, None)
+    for key in keys.values():
+        _listeners.pop(key)
     keys.clear()
 
 
@@ -416,17 +408,14 @@ class Auth:
         if not callable(listener):
             raise TypeError(f"listener must be callable, not {type(listener).__name__}")
         handle = self._handle
-        key = next(_listener_keys)
-        with _listeners_lock:  # registered first: it runs once before the call returns
-            _listeners[key] = listener
+        key = _listeners.add(listener)   # registered first: it runs once before the call returns
         try:
             registered = call_for_out(
                 getattr(library(), function_name), handle, _LISTENER_CALLBACK, key,
                 out_type=ctypes.c_int64,
             ).value
         except BaseException:
-            with _listeners_lock:
-                _listeners.pop(key, None)
+            _listeners.pop(key)
             raise
         self._listener_keys[registered] = key
         return int(registered)
@@ -435,9 +424,7 @@ class Auth:
         """Stops a listener; it is not called after this returns. Raises StorageError
         INVALID_ARGUMENT for an unknown handle."""
         library().fbs_auth_remove_listener(self._handle, check_integer(handle, "handle"))
-        key = self._listener_keys.pop(handle, None)
-        with _listeners_lock:
-            _listeners.pop(key or 0, None)
+        _listeners.pop(self._listener_keys.pop(handle, None))
 
 
 def _check_bool(value: Any, what: str) -> bool:
