@@ -185,7 +185,7 @@ open class Auth: NSObject {
 
     private func signIn(_ completion: ((AuthDataResult?, Error?) -> Void)?,
                         _ start: @escaping (@escaping StorageCompletion<AuthUser>) throws(FBStorage.StorageError) -> Void) {
-        run(readingAccount(start), completion.map(Self.pair)) { [self] signedIn in AuthDataResult(user: user(for: signedIn)) }
+        run(start, completion.map(Self.pair)) { [self] signedIn in AuthDataResult(user: user(for: signedIn)) }
     }
 
     // MARK: Listeners

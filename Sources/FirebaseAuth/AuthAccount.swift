@@ -104,12 +104,10 @@ extension Auth {
     // MARK: Helpers
 
     /// A sign-in whose input was prepared first (a credential): its failure is delivered as the
-    /// call's; the account is read after it (`readingAccount`).
+    /// call's (the core reads the account as part of the sign-in).
     func signIn<Input>(withCore input: Result<Input, NSError>, _ completion: ((AuthDataResult?, Error?) -> Void)?,
                        _ start: @escaping (Input, @escaping StorageCompletion<AuthUser>) throws(FBStorage.StorageError) -> Void) {
-        run(withCore: input, completion.map(Self.pair), { [self] input, done throws(FBStorage.StorageError) in
-            try readingAccount { done throws(FBStorage.StorageError) in try start(input, done) }(done)
-        }) { [self] signedIn in AuthDataResult(user: user(for: signedIn)) }
+        run(withCore: input, completion.map(Self.pair), start) { [self] signedIn in AuthDataResult(user: user(for: signedIn)) }
     }
 
     /// `run` with an input prepared first.

@@ -55,22 +55,3 @@ extension User: UserInfo {
     /// Phone sign-in is not available on Linux: always nil.
     public var phoneNumber: String? { nil }
 }
-
-extension Auth {
-    /// A sign-in's start followed by reading the account (the Apple SDK's getAccountInfo after each
-    /// sign-in), so that `providerData` and `metadata` are there; a failed read leaves the
-    /// signed-in user as the sign-in made it.
-    func readingAccount(_ start: @escaping (@escaping StorageCompletion<AuthUser>) throws(FBStorage.StorageError) -> Void)
-        -> (@escaping StorageCompletion<AuthUser>) throws(FBStorage.StorageError) -> Void {
-        { [core] done throws(FBStorage.StorageError) in
-            try start { result in
-                guard case .success(let signedIn) = result else { return done(result) }
-                do throws(FBStorage.StorageError) {
-                    try core.fetchAccount { fetched in done(.success((try? fetched.get()) ?? signedIn)) }
-                } catch {
-                    done(.success(signedIn))
-                }
-            }
-        }
-    }
-}

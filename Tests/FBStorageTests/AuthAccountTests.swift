@@ -19,15 +19,37 @@ import Testing
         try auth.signInAnonymously { done.complete($0) }
         let token = idToken("u1", identities: identities)
         try engine.respond(200, body: Array(#"{"idToken":"\#(token)","refreshToken":"r1","localId":"u1"}"#.utf8))
+        try engine.respondToAccountRead(idToken: token, account: #""localId":"u1""#)
         _ = try done.wait().get()
         return (auth, engine, token)
     }
 
+    @Test("a sign-in reads the account before the user becomes current; a failed read fails the sign-in")
+    func signInReadsTheAccount() throws {
+        let engine = FakeEngine()
+        let auth = try Auth(apiKey: "key", projectID: "p", engine: engine)
+        let done = Completion<Result<AuthUser, StorageError>>()
+        try auth.signIn(email: "a@example.com", password: "secret-1") { done.complete($0) }
+        let token = idToken("u1")
+        try engine.respond(200, body: Array(#"{"idToken":"\#(token)","refreshToken":"r1","localId":"u1","email":"a@example.com"}"#.utf8))
+        #expect(auth.currentUser == nil)   // not before its account is read
+        try engine.respondToAccountRead(idToken: token, account: #""localId":"u1","email":"a@example.com","emailVerified":true,"createdAt":"1700000000000","lastLoginAt":"1700000500000","providerUserInfo":[{"providerId":"password","rawId":"a@example.com","email":"a@example.com"}]"#)
+        let user = try done.wait().get()
+        #expect(user.providers.map(\.providerID) == ["password"] && user.isEmailVerified)
+        #expect((user.creationTime, user.lastSignInTime) == (1_700_000_000, 1_700_000_500))
+        #expect(auth.currentUser == user && auth.currentUser?.providers == user.providers)
+
+        auth.signOut()
+        let failed = Completion<Result<AuthUser, StorageError>>()
+        try auth.signIn(email: "a@example.com", password: "secret-1") { failed.complete($0) }
+        try engine.respond(200, body: Array(#"{"idToken":"\#(token)","refreshToken":"r1","localId":"u1"}"#.utf8))
+        try engine.respond(400, body: Array(#"{"error":{"code":400,"message":"USER_DISABLED","status":"INVALID_ARGUMENT"}}"#.utf8))
+        if case .failure(let error) = failed.wait() { #expect(error.code == .authUserDisabled) } else { Issue.record("no error") }
+        #expect(auth.currentUser == nil)
+    }
+
     private func body(_ transfer: FakeEngine.Transfer) throws -> [String: JSONValue] {
-        let body = try #require(transfer.request.body)
-        var bytes = [UInt8](repeating: 0, count: Int(body.length))
-        _ = bytes.withUnsafeMutableBytes { body.read(into: $0, at: 0) }
-        return try #require(JSONValue.parse(bytes)?.objectValue)
+        try #require(JSONValue.parse(transfer.bodyBytes)?.objectValue)
     }
 
     @Test("linking an email sends signUp with the user's ID token; the answer's tokens replace the user's, uid kept")

@@ -23,6 +23,7 @@ import Testing
         #expect(try engine.oldest.request.url.hasSuffix("/v1/accounts:signUp?key=key"))
         let token = idToken("u1")
         try engine.respond(200, body: Array(#"{"idToken":"\#(token)","refreshToken":"r1","localId":"u1","expiresIn":"3600"}"#.utf8))
+        try engine.respondToAccountRead(idToken: token, account: #""localId":"u1""#)
         #expect(try done.wait().get().uid == "u1")
         return (auth, engine, token)
     }
@@ -33,7 +34,7 @@ import Testing
         let answer = Locked<String??>(nil)
         auth.token(rejected: nil) { result in answer.withLock { $0 = try? result.get() } }
         #expect(answer.withLock { $0 } == .some(.some(token)))
-        #expect(engine.started == 1)   // the sign-in alone
+        #expect(engine.started == 2)   // the sign-in and its account read alone
         auth.signOut()
         auth.token(rejected: nil) { result in answer.withLock { $0 = try? result.get() } }
         #expect(answer.withLock { $0 } == .some(.none))
@@ -60,7 +61,7 @@ import Testing
         try authEngine.respond(200, body: Array(#"{"id_token":"\#(second)","refresh_token":"r2","user_id":"u1","expires_in":"3600"}"#.utf8))
         #expect(storageEngine.inFlight.count == 3)
         #expect(try storageEngine.inFlight.allSatisfy { try $0.header("Authorization") == "Firebase \(second)" })
-        #expect(authEngine.started == 2)   // sign-in and the one refresh
+        #expect(authEngine.started == 3)   // sign-in, its account read and the one refresh
         #expect(auth.currentUser?.refreshToken == "r2")
     }
 
@@ -76,6 +77,7 @@ import Testing
         let payload = #"{"user_id":"u1","iat":\#(now - 11),"exp":\#(now + 1)}"#
         let aging = "eyJhbGciOiJub25lIn0.\(base64URL(Array(payload.utf8)))."
         try engine.respond(200, body: Array(#"{"idToken":"\#(aging)","refreshToken":"r1","localId":"u1"}"#.utf8))
+        try engine.respondToAccountRead(idToken: aging, account: #""localId":"u1""#)
         _ = try done.wait().get()
         let answer = Locked<Result<String?, StorageError>?>(nil)
         auth.token(rejected: nil) { result in answer.withLock { $0 = result } }

@@ -16,6 +16,14 @@ final class FakeEngine: TransferEngine, @unchecked Sendable {
         func header(_ name: String) -> String? {
             HTTPHeaders(request.headers).value(name)
         }
+
+        /// The request's whole body (empty without one).
+        var bodyBytes: [UInt8] {
+            guard let body = request.body else { return [] }
+            var bytes = [UInt8](repeating: 0, count: Int(body.length))
+            _ = bytes.withUnsafeMutableBytes { body.read(into: $0, at: 0) }
+            return bytes
+        }
     }
 
     /// In start order.
@@ -114,6 +122,15 @@ final class FakeEngine: TransferEngine, @unchecked Sendable {
         }
         let buffered = transfer.callbacks.onBodyData == nil ? body : []
         complete(transfer, .success(HTTPResponse(status: status, headers: head, body: buffered)))
+    }
+
+    /// Answers the account read that follows every sign-in (`accounts:lookup`, with the new ID
+    /// token) with `account`'s fields.
+    func respondToAccountRead(idToken: String, account: String) throws {
+        let read = try oldest
+        #expect(read.request.url.hasSuffix("/v1/accounts:lookup?key=key"))
+        #expect(String(decoding: read.bodyBytes, as: UTF8.self) == #"{"idToken":"\#(idToken)"}"#)
+        try respond(200, body: Array(#"{"users":[{\#(account)}]}"#.utf8))
     }
 
     /// Fails the oldest transfer as libcurl would.

@@ -62,10 +62,7 @@ import Testing
         for (status, refusal, code) in cases {
             let result = Locked<Result<String?, StorageError>?>(nil)
             credentials.token(rejected: nil) { outcome in result.withLock { $0 = outcome } }
-            let body = try #require(engine.oldest.request.body)
-            var bytes = [UInt8](repeating: 0, count: Int(body.length))
-            _ = bytes.withUnsafeMutableBytes { body.read(into: $0, at: 0) }
-            let assertion = String(decoding: bytes, as: UTF8.self)
+            let assertion = String(decoding: try engine.oldest.bodyBytes, as: UTF8.self)
             try engine.respond(status, body: Array(refusal.utf8))
             let error = try #require(result.withLock { $0 }.flatMap { if case .failure(let e) = $0 { e } else { nil } })
             #expect(error.code == code)

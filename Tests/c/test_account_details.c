@@ -39,14 +39,16 @@ TEST(account_details_list_providers_and_dates) {
     fbs_user *user = NULL;
     REQUIRE_OK(fbs_auth_create_user(auth, address, "correct-horse", &user));
     int64_t after = wall_ms();
-    /* A sign-in alone does not read the account. */
-    CHECK_EQ_INT((long long)fbs_user_provider_count(user), 0);
-    CHECK(fbs_user_provider_id(user, 0) == NULL);
-    CHECK(fbs_user_creation_time(user) == FBS_TIME_ABSENT);
-    CHECK(fbs_user_last_sign_in_time(user) == FBS_TIME_ABSENT);
+    /* The sign-in read the account (as the SDKs do): its methods and dates are there at once,
+     * and a reload finds the same. */
+    int64_t created_at_sign_in = fbs_user_creation_time(user);
+    CHECK_EQ_INT((long long)fbs_user_provider_count(user), 1);
+    CHECK_STR(fbs_user_provider_id(user, 0), "password");
+    CHECK(created_at_sign_in >= before - 1000 && created_at_sign_in <= after + 1000);
     fbs_user_free(user);
 
     REQUIRE_OK(fbs_auth_reload(auth, &user));
+    CHECK(fbs_user_creation_time(user) == created_at_sign_in);
     REQUIRE(fbs_user_provider_count(user) == 1);
     CHECK_STR(fbs_user_provider_id(user, 0), "password");
     CHECK_STR(fbs_user_provider_uid(user, 0), address);

@@ -33,14 +33,16 @@ TEST_P(AuthAccountDetailsTest, ProviderDataAndMetadataComeFromTheAccountOnceRead
   const uint64_t before = NowMs();
   User user = Succeeded(auth->CreateUserWithEmailAndPassword("dora@example.com", "secret-1")).user;
   const uint64_t after = NowMs();
-  // Before the account is read: the ID token's sign-in methods and sign-in time, no creation time.
+  // The sign-in read the account (as the SDK does): its sign-in method and dates are there at once.
   ASSERT_EQ(user.provider_data().size(), 1u);
   EXPECT_EQ(user.provider_data()[0].provider_id(), "password");
-  EXPECT_EQ(user.metadata().creation_timestamp, 0u);
-  EXPECT_GE(user.metadata().last_sign_in_timestamp + 1000, before);
+  const uint64_t created_at_sign_in = user.metadata().creation_timestamp;
+  EXPECT_GE(created_at_sign_in + 1000, before);
+  EXPECT_LE(created_at_sign_in, after + 1000);
 
   EXPECT_EQ(Completed(user.Reload()).error(), 0);
   const firebase::auth::UserMetadata metadata = user.metadata();
+  EXPECT_EQ(metadata.creation_timestamp, created_at_sign_in);
   EXPECT_GE(metadata.creation_timestamp + 1000, before);
   EXPECT_LE(metadata.creation_timestamp, after + 1000);
   EXPECT_GE(metadata.last_sign_in_timestamp, metadata.creation_timestamp);

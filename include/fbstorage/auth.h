@@ -321,9 +321,10 @@ int64_t fbs_user_token_expiration(const fbs_user *user);
 int64_t fbs_user_token_issued_at(const fbs_user *user);
 int64_t fbs_user_auth_time(const fbs_user *user);
 /* The account's sign-in methods (the SDKs' providerData) and dates, as Identity Toolkit's
- * accounts:lookup reports them: as of the last fbs_auth_reload() or account change (linking,
- * unlinking, profile, email or password update). A sign-in alone does not read them: until then
- * the user has no providers and the dates are FBS_TIME_ABSENT; a persisted session keeps them. */
+ * accounts:lookup reports them: as of the sign-in (every sign-in reads the account before the
+ * user becomes current, as the SDKs do), the last fbs_auth_reload() or account change (linking,
+ * unlinking, profile, email or password update); a persisted session keeps them. Absent (no
+ * providers, FBS_TIME_ABSENT) only for a session restored from a refresh token alone. */
 /* The number of sign-in methods (0 on a bad handle). */
 size_t fbs_user_provider_count(const fbs_user *user);
 /* The sign-in method at `index` (< fbs_user_provider_count()): its provider id ("password",

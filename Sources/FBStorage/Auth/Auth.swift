@@ -309,17 +309,42 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
         guard !password.isEmpty else { throw .invalidArgument("The password is empty") }
     }
 
-    /// An Identity Toolkit sign-in: the answer's tokens become the current user.
+    /// An Identity Toolkit sign-in: the answer's tokens become the current user, with the
+    /// account read first (`accounts:lookup`), as the SDKs do, so that its sign-in methods,
+    /// dates and verification are known from the start. A failed read fails the sign-in.
     func startSignIn(_ method: String, _ fields: [(String, JSONValue)], call: String,
                      _ done: @escaping StorageCompletion<AuthUser>) throws(StorageError) {
         try postAccounts(method, fields + [("returnSecureToken", .bool(true))], call: call) { [self] result in
-            let signedIn = result.flatMap { answer in Self.session(answer, call: call) }
-            if case .success(let user) = signedIn {
-                learnProject(from: user)
-                change(to: user)
+            switch result.flatMap({ answer in Self.session(answer, call: call) }) {
+            case .failure(let error): done(.failure(error))
+            case .success(let session):
+                learnProject(from: session)
+                readAccount(of: session, call: call) { [self] read in
+                    if case .success(let user) = read { change(to: user) }
+                    done(read)
+                }
             }
-            done(signedIn)
         }
+    }
+
+    /// `user` as its account says (`accounts:lookup` with its ID token).
+    private func readAccount(of user: AuthUser, call: String, _ done: @escaping StorageCompletion<AuthUser>) {
+        guard let idToken = user.idToken else { return done(.success(user)) }
+        do throws(StorageError) {
+            try postAccounts("lookup", [("idToken", .string(idToken))], call: call) { result in
+                done(result.flatMap { answer in Self.account(in: answer, call: call).map(user.updated(withAccount:)) })
+            }
+        } catch {
+            done(.failure(error))
+        }
+    }
+
+    /// The account `accounts:lookup` answers.
+    static func account(in answer: [String: JSONValue], call: String) -> Result<[String: JSONValue], StorageError> {
+        guard let account = answer["users"]?.arrayValue?.first?.objectValue else {
+            return .failure(StorageError(code: .authUserNotFound, message: "Firebase Auth \(call): the account no longer exists"))
+        }
+        return .success(account)
     }
 
     /// The user a sign-in's answer brings: its tokens and profile.
@@ -422,18 +447,7 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
         let applied = lock.withLock { () -> (user: AuthUser, persistence: AuthPersistence?)? in
             guard generation == state.generation, let current = state.user,
                   (answer["localId"]?.stringValue).map({ $0 == current.uid }) ?? true else { return nil }
-            var verified = current.isEmailVerified
-            if case .bool(let answered)? = answer["emailVerified"] { verified = answered }
-            let profile = AuthUser.Profile(uid: current.uid,
-                                           email: answer["email"]?.stringValue ?? current.email,
-                                           displayName: answer["displayName"]?.stringValue,
-                                           photoURL: answer["photoUrl"]?.stringValue, signInProvider: current.signInProvider,
-                                           isEmailVerified: verified, providers: current.providers,
-                                           creationTime: current.creationTime, lastSignInTime: current.lastSignInTime)
-                .with(accountOf: answer)
-            let user = answer["idToken"]?.stringValue.flatMap(IDToken.init).map {
-                AuthUser(idToken: $0, refreshToken: answer["refreshToken"]?.stringValue ?? current.refreshToken, profile: profile)
-            } ?? current.with(profile: profile)
+            let user = current.updated(withAccount: answer)
             state.user = user
             return (user, state.persistence)
         }

@@ -251,11 +251,8 @@ extension Auth {
     private func startLookup(call: String = "fetch account", notifying: Bool = false, _ done: @escaping StorageCompletion<AuthUser>) {
         let generation = generation
         postAsUser("lookup", [], call: call) { [self] result in
-            done(result.flatMap { answer in
-                guard let account = answer["users"]?.arrayValue?.first?.objectValue else {
-                    return .failure(StorageError(code: .authUserNotFound, message: "Firebase Auth \(call): the account no longer exists"))
-                }
-                return applyProfileUpdate(account, generation: generation, notifying: notifying)
+            done(result.flatMap { answer in Self.account(in: answer, call: call) }.flatMap { account in
+                applyProfileUpdate(account, generation: generation, notifying: notifying)
             })
         }
     }

@@ -8,8 +8,9 @@ public struct AuthUser: Sendable, Equatable {
     public private(set) var isEmailVerified: Bool
     public private(set) var displayName: String?
     public private(set) var photoURL: String?
-    /// The account's sign-in methods and dates, as of the last `Auth.fetchAccount()`, `reload()`
-    /// or account change (empty and nil before the first).
+    /// The account's sign-in methods and dates, as of the sign-in (which reads the account), the
+    /// last `Auth.fetchAccount()`, `reload()` or account change (empty and nil for a restored
+    /// session saved without them).
     public private(set) var providers: [AuthProviderInfo]
     /// When the account was created and last signed in, in seconds since the Unix epoch.
     public private(set) var creationTime: Double?
@@ -83,6 +84,22 @@ public struct AuthUser: Sendable, Equatable {
         user.creationTime = profile.creationTime
         user.lastSignInTime = profile.lastSignInTime
         return user
+    }
+
+    /// This user with what an account answer says (`accounts:lookup`'s user, an account call's
+    /// answer): profile, verification, providers and dates; an ID token it brings replaces the
+    /// tokens.
+    func updated(withAccount answer: [String: JSONValue]) -> AuthUser {
+        var verified = isEmailVerified
+        if case .bool(let answered)? = answer["emailVerified"] { verified = answered }
+        let profile = Profile(uid: uid, email: answer["email"]?.stringValue ?? email,
+                              displayName: answer["displayName"]?.stringValue, photoURL: answer["photoUrl"]?.stringValue,
+                              signInProvider: signInProvider, isEmailVerified: verified, providers: providers,
+                              creationTime: creationTime, lastSignInTime: lastSignInTime)
+            .with(accountOf: answer)
+        return answer["idToken"]?.stringValue.flatMap(IDToken.init).map {
+            AuthUser(idToken: $0, refreshToken: answer["refreshToken"]?.stringValue ?? refreshToken, profile: profile)
+        } ?? with(profile: profile)
     }
 
     /// The fields kept across sessions (persistence) and refreshes.

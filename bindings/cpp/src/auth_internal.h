@@ -23,7 +23,7 @@ struct UserProfileData {
   int64_t auth_time_ms = 0;
   // The account's (UserMetadata), 0 while not read: see MakeProfile.
   int64_t creation_ms = 0, last_sign_in_ms = 0;
-  // The account's sign-in methods once read, else the ID token's firebase.identities.
+  // The account's sign-in methods (read at sign-in), else the ID token's firebase.identities.
   std::vector<UserInfoInterface> providers;
   bool operator==(const UserProfileData& other) const;
   // A provider_data() entry.

@@ -85,8 +85,8 @@ std::shared_ptr<const UserProfileData> MakeProfile(const fbstorage::UserView& us
   profile->anonymous = user.is_anonymous();
   profile->auth_time_ms = user.auth_time_ms().value_or(0);
   profile->email_verified = user.is_email_verified();
-  // The account is read by Reload() and the account changes, not by a sign-in: until then the
-  // ID token tells the sign-in methods (ids only) and no creation time.
+  // Every sign-in reads the account, as do Reload() and the account changes; a session restored
+  // from a refresh token alone has not read it: the ID token tells its sign-in methods (ids only).
   profile->creation_ms = user.creation_time_ms().value_or(0);
   profile->last_sign_in_ms = user.last_sign_in_time_ms().value_or(0);
   bool account_read = user.creation_time_ms().has_value();

@@ -34,8 +34,9 @@ func TestEmailLinkSignInThenTheAccountsSignInMethodsAndDates(t *testing.T) {
 
 		user, err := a.SignInWithEmailLink(background, address, link)
 		must(t, err)
-		if user.Email != address || !user.IsEmailVerified || len(user.ProviderData) != 0 || !user.CreationTime.IsZero() {
-			t.Fatalf("%s: %+v (a sign-in alone does not read the account)", flavor, *user)
+		if user.Email != address || !user.IsEmailVerified || len(user.ProviderData) != 1 ||
+			user.ProviderData[0].ProviderID != "password" || user.CreationTime.IsZero() {
+			t.Fatalf("%s: %+v (the sign-in reads the account: its email method and dates)", flavor, *user)
 		}
 		_, err = a.SignInWithEmailLink(background, address, link)
 		expectCode(t, err, ErrAuthInvalidActionCode, flavor+": used link")

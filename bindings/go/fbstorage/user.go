@@ -16,8 +16,8 @@ type User struct {
 	ClaimsJSON                        string // the ID token's payload, custom claims included
 	TokenExpiration, TokenIssuedAt    time.Time
 	AuthTime                          time.Time
-	// The account's sign-in methods and dates, as of the last Reload or account change (empty
-	// and zero before the first: a sign-in alone does not read them).
+	// The account's sign-in methods and dates, as of the sign-in (which reads the account),
+	// the last Reload or account change.
 	ProviderData                 []UserInfo
 	CreationTime, LastSignInTime time.Time
 }

@@ -78,8 +78,8 @@ class User:
     token_expiration: datetime.datetime | None
     issued_at: datetime.datetime | None
     auth_time: datetime.datetime | None
-    #: The account's sign-in methods and dates, as of the last :meth:`Auth.reload` or account
-    #: change (empty and None before the first: a sign-in alone does not read them).
+    #: The account's sign-in methods and dates, as of the sign-in (which reads the account), the
+    #: last :meth:`Auth.reload` or account change.
     provider_data: tuple[UserInfo, ...]
     metadata: UserMetadata
 

@@ -1,7 +1,7 @@
 """What a :class:`fbstorage.User` tells of its account: its sign-in methods (the SDKs'
 ``providerData``) and dates (``UserMetadata``), as Identity Toolkit's accounts:lookup reports
-them after :meth:`fbstorage.Auth.reload` or an account change (a sign-in alone does not read
-them: no providers and no dates until then)."""
+them at the sign-in (which reads the account, as the SDKs do), after :meth:`fbstorage.Auth.reload`
+or an account change."""
 
 from __future__ import annotations
 

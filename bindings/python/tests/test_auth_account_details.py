@@ -12,7 +12,7 @@ import pytest
 
 import fbstorage
 import fbstorage.aio
-from fbstorage import ActionCodeInfo, ActionCodeSettings, UserInfo, UserMetadata
+from fbstorage import ActionCodeInfo, ActionCodeSettings, UserInfo
 from test_auth import PASSWORD, PROJECT, email, new_auth, one_flavor, raises_at_once
 from test_auth_account import google, pending_code
 
@@ -36,17 +36,21 @@ def test_provider_data_and_metadata_follow_the_account(auth: fbstorage.Auth) -> 
     before = now()
     created = auth.create_user(address, PASSWORD)
     after = now()
-    # A sign-in alone does not read the account.
-    assert created.provider_data == () and created.metadata == UserMetadata(None, None)
-
-    reloaded = auth.reload()
-    assert reloaded.provider_data == (UserInfo(provider_id="password", uid=address, email=address, display_name=None,
-                                               photo_url=None, phone_number=None),)
-    creation, last_sign_in = reloaded.metadata.creation_time, reloaded.metadata.last_sign_in_time
+    # The sign-in reads the account (as the SDKs do): its methods and dates are there at once.
+    password = UserInfo(provider_id="password", uid=address, email=address, display_name=None, photo_url=None,
+                        phone_number=None)
+    assert created.provider_data == (password,)
+    creation, last_sign_in = created.metadata.creation_time, created.metadata.last_sign_in_time
     assert creation is not None and last_sign_in is not None
     second = datetime.timedelta(seconds=1)
     assert before - second <= creation <= after + second and creation <= last_sign_in <= after + second
     assert creation.tzinfo == datetime.timezone.utc
+    reloaded = auth.reload()
+    assert (reloaded.provider_data, reloaded.metadata) == (created.provider_data, created.metadata)
+    signed_in_again = auth.sign_in_with_email(address, PASSWORD)
+    assert signed_in_again.provider_data == (password,)
+    assert signed_in_again.metadata.creation_time == creation
+    assert signed_in_again.metadata.last_sign_in_time is not None and signed_in_again.metadata.last_sign_in_time >= last_sign_in
 
     linked = auth.link_with_credential(google("lee", address=address))
     by_provider = {info.provider_id: info for info in linked.provider_data}

@@ -35,8 +35,8 @@ pub struct User {
     pub token_expiration: Option<SystemTime>,
     pub token_issued_at: Option<SystemTime>,
     pub auth_time: Option<SystemTime>,
-    /// The account's sign-in methods and dates, as of the last [`Auth::reload`] or account
-    /// change (empty and None before the first: a sign-in alone does not read them).
+    /// The account's sign-in methods and dates, as of the sign-in (which reads the account),
+    /// the last [`Auth::reload`] or account change.
     pub provider_data: Vec<UserInfo>,
     pub creation_time: Option<SystemTime>,
     pub last_sign_in_time: Option<SystemTime>,

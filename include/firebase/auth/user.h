@@ -139,13 +139,16 @@ class User : public UserInfoInterface {
   Future<void> Reload();
   Future<void> ReloadLastResult() const;
 
-  // The sign-in methods linked to the user, from the ID token's firebase.identities: provider_id
-  // and the provider's uid; email for "password" (other fields are empty). A reference, where
-  // the SDK returns a copy, so that the C++ guides' loop over provider_data().begin() and
-  // provider_data().end() walks one vector.
+  // The sign-in methods linked to the user, as the account read at sign-in (or by Reload() or an
+  // account change) lists them. A session restored from a refresh token alone lists the ID
+  // token's firebase.identities until Reload(): provider_id and the provider's uid, email for
+  // "password". A reference, where the SDK returns a copy, so that the C++ guides' loop over
+  // provider_data().begin() and provider_data().end() walks one vector.
   const std::vector<UserInfoInterface>& provider_data() const;
 
-  // last_sign_in_timestamp: the ID token's auth_time (ms); creation_timestamp is not known (0).
+  // The account's creation and last sign-in times (ms), read as provider_data(); for a session
+  // restored from a refresh token alone, until Reload(): creation_timestamp 0 and
+  // last_sign_in_timestamp the ID token's auth_time.
   UserMetadata metadata() const;
   bool is_email_verified() const;
   bool is_anonymous() const;
