@@ -69,15 +69,27 @@ func roundTrip(_ storage: Storage, _ path: String, _ bytes: Data) async throws {
     #expect(try await reference.data(maxSize: Int64(bytes.count) + 1) == bytes)
 }
 
+/// The guide's debug provider factory, installed with the debug secret in the environment
+/// until `remove()`.
+private struct GuideDebugProvider {
+    init() {
+        setenv("FIREBASE_APP_CHECK_DEBUG_TOKEN", AppCheckEmulators.debugSecret, 1)
+        installGuideDebugProviderFactory()
+    }
+
+    func remove() {
+        AppCheck.setAppCheckProviderFactory(nil)
+        unsetenv("FIREBASE_APP_CHECK_DEBUG_TOKEN")
+    }
+}
+
 @Suite("FirebaseAppCheck with FirebaseStorage against enforcing emulators", .serialized, .timeLimit(.minutes(1)))
 struct AppCheckTests {
     @Test("the guide's debug provider factory: the app's storage uploads and downloads with no other code",
           arguments: Flavor.allCases)
     func debugProvider(flavor: Flavor) async throws {
-        setenv("FIREBASE_APP_CHECK_DEBUG_TOKEN", AppCheckEmulators.debugSecret, 1)
-        defer { unsetenv("FIREBASE_APP_CHECK_DEBUG_TOKEN") }
-        installGuideDebugProviderFactory()
-        defer { AppCheck.setAppCheckProviderFactory(nil) }
+        let guideProvider = GuideDebugProvider()
+        defer { guideProvider.remove() }
         let app = makeApp(flavor)
         try await roundTrip(storage(of: app, flavor), "ac/debug.bin", Data(repeating: 7, count: 1000))
 
@@ -93,10 +105,8 @@ struct AppCheckTests {
     @Test("every token App Check keeps is posted as AppCheckTokenDidChange with the app's name; limited-use ones are not",
           arguments: Flavor.allCases)
     func tokenChangeNotifications(flavor: Flavor) async throws {
-        setenv("FIREBASE_APP_CHECK_DEBUG_TOKEN", AppCheckEmulators.debugSecret, 1)
-        defer { unsetenv("FIREBASE_APP_CHECK_DEBUG_TOKEN") }
-        installGuideDebugProviderFactory()
-        defer { AppCheck.setAppCheckProviderFactory(nil) }
+        let guideProvider = GuideDebugProvider()
+        defer { guideProvider.remove() }
         let app = makeApp(flavor)
         let appCheck = try #require(AppCheck.appCheck(app: app))
         let (posts, poster) = AsyncStream<(token: String?, app: String?)>.makeStream()
