@@ -123,6 +123,27 @@ import Testing
         #expect(auth.currentUser?.idToken == token)
     }
 
+    @Test("reauthenticating with a provider's credential asks for no new account (autoCreate false); a password's sends no such field")
+    func reauthenticateCreatesNoAccount() throws {
+        let (auth, engine, token) = try signedIn()
+        let google = try AuthCredential.identityProvider("google.com", idToken: "fake", accessToken: nil)
+        let done = Completion<Result<AuthUser, StorageError>>()
+        try auth.reauthenticate(with: google, completion: { done.complete($0) })
+        let request = try engine.oldest
+        #expect(request.request.url.hasSuffix("/v1/accounts:signInWithIdp?key=key"))
+        let sent = try body(request)
+        #expect(sent["autoCreate"] == .bool(false) && sent["idToken"] == nil)
+        try engine.respond(400, body: Array(#"{"error":{"code":400,"message":"USER_NOT_FOUND"}}"#.utf8))
+        if case .failure(let error) = done.wait() { #expect(error.code == .authUserNotFound) } else { Issue.record("no error") }
+        #expect(auth.currentUser?.idToken == token)
+
+        let again = Completion<Result<AuthUser, StorageError>>()
+        try auth.reauthenticate(with: AuthCredential.email("a@example.com", password: "secret-1"), completion: { again.complete($0) })
+        #expect(try body(engine.oldest)["autoCreate"] == nil)
+        try engine.respond(400, body: Array(#"{"error":{"code":400,"message":"INVALID_PASSWORD"}}"#.utf8))
+        _ = again.wait()
+    }
+
     @Test("an identity provider's tokens go in postBody, escaped; descriptions show only the provider")
     func identityProviderRequest() throws {
         let credential = try AuthCredential.identityProvider("github.com", idToken: nil, accessToken: "a&b=c")

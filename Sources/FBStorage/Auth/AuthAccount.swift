@@ -198,7 +198,7 @@ extension Auth {
     private func startReauthenticate(_ credential: AuthCredential, _ done: @escaping StorageCompletion<AuthUser>) throws(StorageError) {
         guard let user = currentUser else { throw Self.noUser }
         let generation = generation
-        let (method, fields) = credential.request
+        let (method, fields) = credential.reauthenticationRequest
         let call = "reauthenticate (\(credential.providerID))"
         try postAccounts(method, fields + [("returnSecureToken", .bool(true))], call: call) { [self] result in
             done(result.flatMap { answer in

@@ -60,6 +60,14 @@ public struct AuthCredential: Sendable, Equatable {
         }
     }
 
+    /// The call that proves this credential again for the signed-in user: a provider's with
+    /// `autoCreate: false`, as the Apple SDK sends it, so that a credential of nobody's account
+    /// never makes one.
+    var reauthenticationRequest: (method: String, fields: [(String, JSONValue)]) {
+        guard case .identityProvider = kind else { return request }
+        return (request.method, request.fields + [("autoCreate", .bool(false))])
+    }
+
     /// The call that links this credential to the signed-in user: email and password through
     /// `signUp` (as the SDKs do), a provider through `signInWithIdp`.
     var linkRequest: (method: String, fields: [(String, JSONValue)]) {
