@@ -40,8 +40,8 @@ extension AuthErrorCode {
         case .authInvalidCustomToken: self = serverCode == "CREDENTIAL_MISMATCH" ? .customTokenMismatch : .invalidCustomToken
         case .authTooManyRequests: self = .tooManyRequests
         case .authOperationNotAllowed: self = .operationNotAllowed
-        case .authUserTokenExpired: self = serverCode == "INVALID_ID_TOKEN" ? .invalidUserToken : .userTokenExpired
-        case .authInvalidRefreshToken: self = .invalidUserToken
+        case .authUserTokenExpired: self = .userTokenExpired
+        case .authInvalidRefreshToken, .authInvalidUserToken: self = .invalidUserToken
         case .authNoUser: self = .nullUser
         case .authRequiresRecentLogin: self = .requiresRecentLogin
         case .authCredentialAlreadyInUse: self = .credentialAlreadyInUse

@@ -154,7 +154,7 @@ public enum StorageError: Error, CustomNSError {
              .authTooManyRequests, .authOperationNotAllowed, .authUserTokenExpired, .authInvalidRefreshToken,
              .authNoUser, .authRequiresRecentLogin, .authCredentialAlreadyInUse, .authProviderAlreadyLinked,
              .authInvalidActionCode, .authExpiredActionCode, .authInvalidCredential,
-             .authAccountExistsWithDifferentCredential, .authUserMismatch,
+             .authAccountExistsWithDifferentCredential, .authUserMismatch, .authInvalidUserToken,
              .credentialInvalid, .credentialClockSkew, .credentialRejected,
              .appCheckTokenInvalid, .appCheckTokenMissing, .appCheckProviderFailed, .appCheckAttestationFailed, .appCheckNoProvider:
             self = .unauthenticated(serverError: server)

@@ -48,6 +48,7 @@ import Testing
             (.authInvalidCredential, -13118, "FBS_ERR_AUTH_INVALID_CREDENTIAL"),
             (.authAccountExistsWithDifferentCredential, -13119, "FBS_ERR_AUTH_ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL"),
             (.authUserMismatch, -13120, "FBS_ERR_AUTH_USER_MISMATCH"),
+            (.authInvalidUserToken, -13121, "FBS_ERR_AUTH_INVALID_USER_TOKEN"),
             (.credentialInvalid, -13200, "FBS_ERR_CREDENTIAL_INVALID"),
             (.credentialClockSkew, -13201, "FBS_ERR_CREDENTIAL_CLOCK_SKEW"),
             (.credentialRejected, -13202, "FBS_ERR_CREDENTIAL_REJECTED"),

@@ -113,7 +113,8 @@ int fbs_auth_delete_user_async(fbs_auth *auth, fbs_completion_callback cb, void 
  * out_user is not NULL (fbs_user_free()).
  * Errors: FBS_ERR_AUTH_NO_USER (also when the user signed out or changed meanwhile);
  * FBS_ERR_INVALID_ARGUMENT (invalid UTF-8 or a control character); the Auth codes of a refused
- * session (FBS_ERR_AUTH_USER_TOKEN_EXPIRED, FBS_ERR_AUTH_USER_DISABLED, ...). */
+ * session (FBS_ERR_AUTH_USER_TOKEN_EXPIRED, FBS_ERR_AUTH_INVALID_USER_TOKEN, FBS_ERR_AUTH_USER_DISABLED,
+ * ...), which also sign the user out. */
 int fbs_auth_update_profile(fbs_auth *auth, const char *display_name, const char *photo_url, fbs_user **out_user);
 int fbs_auth_update_profile_async(fbs_auth *auth, const char *display_name, const char *photo_url,
                                   fbs_user_callback cb, void *user_data);

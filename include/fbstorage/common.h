@@ -64,6 +64,7 @@ typedef enum fbs_error_code {
     FBS_ERR_AUTH_INVALID_CREDENTIAL    = -13118, /* the identity provider's token is malformed or refused (INVALID_IDP_RESPONSE) */
     FBS_ERR_AUTH_ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL = -13119, /* the email's account signs in another way (needConfirmation) */
     FBS_ERR_AUTH_USER_MISMATCH         = -13120, /* reauthentication with another user's credential */
+    FBS_ERR_AUTH_INVALID_USER_TOKEN    = -13121, /* the server refuses the user's ID token (INVALID_ID_TOKEN): sign in again */
     /* Service accounts (fbstorage/admin.h) */
     FBS_ERR_CREDENTIAL_INVALID         = -13200, /* malformed service-account key, or not a service_account key */
     FBS_ERR_CREDENTIAL_CLOCK_SKEW      = -13201, /* the token endpoint says this machine's clock is wrong */

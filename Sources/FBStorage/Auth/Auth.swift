@@ -197,13 +197,16 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
         listeners.notify({ userChanged || $0.kind == .idToken }) { $0.callback(user) }
     }
 
-    /// Makes `user` the current user (nil: signed out), saves it and tells the listeners.
-    private func change(to user: AuthUser?) {
-        let persistence = lock.withLock { () -> AuthPersistence? in
+    /// Makes `user` the current user (nil: signed out), saves it and tells the listeners; with
+    /// `generation`, only if no user signed in or out since.
+    private func change(to user: AuthUser?, ifStill generation: Int? = nil) {
+        let persistence = lock.withLock { () -> AuthPersistence?? in
+            guard generation == nil || generation == state.generation else { return nil }
             state.user = user
             state.generation += 1
-            return state.persistence
+            return .some(state.persistence)
         }
+        guard let persistence else { return }
         save(user, to: persistence)
         notify(user, userChanged: true)
     }
@@ -401,15 +404,24 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
     }
 
     /// An Identity Toolkit `accounts:<method>` call as the current user: `fields` beside its ID
-    /// token, refreshed first when it is about to expire.
+    /// token, refreshed first when it is about to expire. An answer that ends the session signs
+    /// that user out.
     func postAsUser(_ method: String, _ fields: [(String, JSONValue)], call: String,
                     _ done: @escaping StorageCompletion<[String: JSONValue]>) {
+        let generation = generation
         startIDToken(false) { [self] result in
             switch result {
             case .failure(let error): done(.failure(error))
             case .success(let idToken):
                 do throws(StorageError) {
-                    try postAccounts(method, [("idToken", .string(idToken))] + fields, call: call, done)
+                    try postAccounts(method, [("idToken", .string(idToken))] + fields, call: call) { [self] answer in
+                        // A disabled, deleted or revoked user, or an ID token the server refuses,
+                        // is signed out before the caller hears of it (Apple's signOutIfTokenIsInvalid).
+                        if case .failure(let error) = answer, AuthErrors.endsSession(error) {
+                            change(to: nil, ifStill: generation)
+                        }
+                        done(answer)
+                    }
                 } catch {
                     done(.failure(error))
                 }

@@ -32,7 +32,7 @@ enum AuthErrors {
             (.authUserTokenExpired, "The user's session has expired or was revoked; sign in again.")
         case "INVALID_REFRESH_TOKEN", "MISSING_REFRESH_TOKEN", "INVALID_GRANT_TYPE":
             (.authInvalidRefreshToken, "The refresh token is not valid; sign in again.")
-        case "INVALID_ID_TOKEN": (.authUserTokenExpired, "The user's ID token is no longer valid; sign in again.")
+        case "INVALID_ID_TOKEN": (.authInvalidUserToken, "The server refuses the user's ID token; sign in again.")
         case "FEDERATED_USER_ID_ALREADY_LINKED":
             (.authCredentialAlreadyInUse, "This credential is already associated with another account.")
         case "INVALID_OOB_CODE":
@@ -56,6 +56,6 @@ enum AuthErrors {
 
     /// Errors after which the user's session cannot continue: the user is signed out.
     static func endsSession(_ error: StorageError) -> Bool {
-        [.authUserDisabled, .authUserNotFound, .authUserTokenExpired, .authInvalidRefreshToken].contains(error.code)
+        [.authUserDisabled, .authUserNotFound, .authUserTokenExpired, .authInvalidRefreshToken, .authInvalidUserToken].contains(error.code)
     }
 }

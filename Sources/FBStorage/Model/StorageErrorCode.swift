@@ -87,6 +87,8 @@ public enum StorageErrorCode: Int32, Sendable, CaseIterable {
     case authAccountExistsWithDifferentCredential = -13119
     /// Reauthentication with another user's credential.
     case authUserMismatch = -13120
+    /// The server refuses the user's ID token (INVALID_ID_TOKEN): sign in again.
+    case authInvalidUserToken = -13121
 
     // Service accounts and access tokens (fbstorage/admin.h).
     /// A service-account key that is malformed or of another type.
@@ -154,6 +156,7 @@ public enum StorageErrorCode: Int32, Sendable, CaseIterable {
         case .authInvalidCredential: "FBS_ERR_AUTH_INVALID_CREDENTIAL"
         case .authAccountExistsWithDifferentCredential: "FBS_ERR_AUTH_ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL"
         case .authUserMismatch: "FBS_ERR_AUTH_USER_MISMATCH"
+        case .authInvalidUserToken: "FBS_ERR_AUTH_INVALID_USER_TOKEN"
         case .credentialInvalid: "FBS_ERR_CREDENTIAL_INVALID"
         case .credentialClockSkew: "FBS_ERR_CREDENTIAL_CLOCK_SKEW"
         case .credentialRejected: "FBS_ERR_CREDENTIAL_REJECTED"

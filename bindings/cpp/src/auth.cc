@@ -38,6 +38,7 @@ int MapError(int fbs_code) {
     case FBS_ERR_AUTH_INVALID_CREDENTIAL: return kAuthErrorInvalidCredential;
     case FBS_ERR_AUTH_ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL: return kAuthErrorAccountExistsWithDifferentCredentials;
     case FBS_ERR_AUTH_USER_MISMATCH: return kAuthErrorUserMismatch;
+    case FBS_ERR_AUTH_INVALID_USER_TOKEN: return kAuthErrorInvalidUserToken;
     case FBS_ERR_RETRY_LIMIT_EXCEEDED: return kAuthErrorNetworkRequestFailed;
     case FBS_ERR_CANCELLED: return kAuthErrorCancelled;
     case FBS_ERR_INVALID_ARGUMENT: return kAuthErrorInvalidParameter;

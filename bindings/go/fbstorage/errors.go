@@ -59,6 +59,7 @@ const (
 	CodeAuthInvalidCredential                    Code = -13118
 	CodeAuthAccountExistsWithDifferentCredential Code = -13119
 	CodeAuthUserMismatch                         Code = -13120
+	CodeAuthInvalidUserToken                     Code = -13121
 	CodeCredentialInvalid                        Code = -13200
 	CodeCredentialClockSkew                      Code = -13201
 	CodeCredentialRejected                       Code = -13202
@@ -112,6 +113,7 @@ var (
 	ErrAuthInvalidCredential                    error = CodeAuthInvalidCredential
 	ErrAuthAccountExistsWithDifferentCredential error = CodeAuthAccountExistsWithDifferentCredential
 	ErrAuthUserMismatch                         error = CodeAuthUserMismatch
+	ErrAuthInvalidUserToken                     error = CodeAuthInvalidUserToken
 	ErrCredentialInvalid                        error = CodeCredentialInvalid
 	ErrCredentialClockSkew                      error = CodeCredentialClockSkew
 	ErrCredentialRejected                       error = CodeCredentialRejected

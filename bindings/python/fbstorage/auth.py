@@ -272,7 +272,9 @@ class Auth:
     def update_profile(self, *, display_name: Any = UNCHANGED, photo_url: Any = UNCHANGED) -> User:
         """Changes the current user's display name and photo URL (``accounts:update``); a field
         left out stays as it is, None deletes it. Returns the updated user (the user stays signed
-        in; ID-token listeners hear of it). Raises NoUserError when signed out."""
+        in; ID-token listeners hear of it). Raises NoUserError when signed out; an answer that
+        ends the session (UserDisabledError, UserNotFoundError, UserTokenExpiredError,
+        InvalidUserTokenError) signs the user out first."""
         return self._sign_in("fbs_auth_update_profile", *_profile_changes(display_name, photo_url))
 
     # -- credentials and the account lifecycle -----------------------------------------------

@@ -56,6 +56,7 @@ class StorageErrorCode(enum.IntEnum):
     AUTH_INVALID_CREDENTIAL = -13118
     AUTH_ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL = -13119
     AUTH_USER_MISMATCH = -13120
+    AUTH_INVALID_USER_TOKEN = -13121
     # Service accounts (fbstorage/admin.h)
     CREDENTIAL_INVALID = -13200
     CREDENTIAL_CLOCK_SKEW = -13201
@@ -234,6 +235,10 @@ class UserMismatchError(AuthError):
     """AUTH_USER_MISMATCH: reauthentication with another user's credential."""
 
 
+class InvalidUserTokenError(AuthError):
+    """AUTH_INVALID_USER_TOKEN: the server refuses the user's ID token (INVALID_ID_TOKEN); sign in again."""
+
+
 _CODE_CLASSES: dict[int, type[StorageError]] = {
     StorageErrorCode.TIMEOUT: StorageTimeoutError,
     StorageErrorCode.AUTH_INVALID_API_KEY: InvalidAPIKeyError,
@@ -257,4 +262,5 @@ _CODE_CLASSES: dict[int, type[StorageError]] = {
     StorageErrorCode.AUTH_INVALID_CREDENTIAL: InvalidCredentialError,
     StorageErrorCode.AUTH_ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL: AccountExistsWithDifferentCredentialError,
     StorageErrorCode.AUTH_USER_MISMATCH: UserMismatchError,
+    StorageErrorCode.AUTH_INVALID_USER_TOKEN: InvalidUserTokenError,
 }

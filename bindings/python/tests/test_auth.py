@@ -30,6 +30,7 @@ import fbstorage
 import fbstorage.aio
 from conftest import header
 from fbstorage import StorageError, StorageErrorCode
+from fbstorage.testing import run_emulator
 
 if TYPE_CHECKING:
     from fbstorage.testing import EmulatorServer
@@ -401,6 +402,25 @@ def test_a_revoked_session_fails_with_its_own_error(auth: fbstorage.Auth, emulat
     with new_auth(emulator) as other:
         raises_at_once(fbstorage.UserTokenExpiredError,
                        lambda: other.sign_in_with_refresh_token(user.refresh_token))
+
+
+def test_an_id_token_the_server_refuses_ends_the_session_with_its_own_error(tmp_path: Path) -> None:
+    """The accounts outlive an emulator restart (--data-dir), its signing key does not: the
+    user's ID token, far from expiry, is then one the server never signed (INVALID_ID_TOKEN)."""
+    data_dir = str(tmp_path / "data")
+    with run_emulator("production", "--data-dir", data_dir) as first, new_auth(first) as auth:
+        user = auth.sign_in_anonymously()
+        first.process.terminate()
+        first.process.wait(timeout=10)
+        with run_emulator("production", "--data-dir", data_dir, "--port", str(first.port)):
+            states = Recorder()
+            auth.add_state_listener(states)
+            assert states.wait_for(1)[0].uid == user.uid
+            raised = raises_at_once(fbstorage.InvalidUserTokenError,
+                                    lambda: auth.update_profile(display_name="after the restart"))
+            assert raised.code == StorageErrorCode.AUTH_INVALID_USER_TOKEN
+            assert auth.current_user is None  # signed out before the call returned
+            assert states.wait_for(2)[1] is None
 
 
 # -- credentials stay out of messages and logs -------------------------------------------------

@@ -87,6 +87,8 @@ codes! {
     AuthInvalidCredential = -13118,
     AuthAccountExistsWithDifferentCredential = -13119,
     AuthUserMismatch = -13120,
+    /// The server refuses the user's ID token (INVALID_ID_TOKEN): sign in again.
+    AuthInvalidUserToken = -13121,
     CredentialInvalid = -13200,
     CredentialClockSkew = -13201,
     CredentialRejected = -13202,
