@@ -2,7 +2,6 @@
 // app's Storage and Auth instances (invalidated with the app, deleted by their owner).
 #include "firebase/app.h"
 
-#include <cstdio>
 #include <map>
 #include <mutex>
 
@@ -46,10 +45,10 @@ App::~App() {
   }
   for (auto& entry : owned) invalidators.erase(entry.first);
   if (!invalidators.empty())  // as the SDK: the instances are torn down, their objects stay
-    std::fprintf(stderr,
-                 "firebase::App::~App: App %s deleted before %zu of its Storage/Auth/AppCheck instances: they are invalid "
-                 "now; delete them too.\n",
-                 name_.c_str(), invalidators.size());
+    firebase::internal::Log(kLogLevelWarning,
+                  "firebase::App::~App: App %s deleted before %zu of its Storage/Auth/AppCheck instances: they are "
+                  "invalid now; delete them too.",
+                  name_.c_str(), invalidators.size());
   for (auto& entry : invalidators) entry.second();
   for (auto& entry : owned) entry.second();
 }
@@ -66,7 +65,7 @@ App* App::Create(const AppOptions& options, const char* name) {
   std::lock_guard<std::mutex> lock(AppsMutex());
   auto found = Apps().find(name);
   if (found != Apps().end()) {  // as the SDK: the existing app, with its options
-    std::fprintf(stderr, "firebase::App::Create: App %s already created, options will not be applied.\n", name);
+    firebase::internal::Log(kLogLevelWarning, "firebase::App::Create: App %s already created, options will not be applied.", name);
     return found->second;
   }
   App* app = new App(options, name);

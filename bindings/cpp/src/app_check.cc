@@ -3,7 +3,6 @@
 // listeners are the core's token listeners (told of every token it keeps, whatever its source).
 #include "firebase/app_check.h"
 
-#include <cstdio>
 
 #include "app_check_internal.h"
 
@@ -78,7 +77,7 @@ void TellListener(const char* token, int64_t expire_time_ms, void* user_data) {
 }
 
 void Report(const char* what, const std::string& message) {
-  std::fprintf(stderr, "firebase::app_check::AppCheck::%s: %s\n", what, message.c_str());
+  firebase::internal::Log(kLogLevelWarning, "firebase::app_check::AppCheck::%s: %s", what, message.c_str());
 }
 
 }  // namespace

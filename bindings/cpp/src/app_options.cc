@@ -1,7 +1,6 @@
 // app_options.cc — AppOptions from a google-services.json configuration, as the desktop SDK
 // reads it (its schema: app/google_services.fbs; unknown fields are ignored), parsed with
 // nlohmann::json.
-#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -109,8 +108,8 @@ std::optional<std::string> LoadFile(const std::string& path, AppOptions* options
 AppOptions* AppOptions::LoadFromJsonConfig(const char* config, AppOptions* options) {
   AppOptions loaded = options ? *options : AppOptions();
   if (auto reason = config ? LoadConfig(config, &loaded) : std::string("config is null")) {
-    std::fprintf(stderr, "firebase::AppOptions::LoadFromJsonConfig: failed to parse the Firebase config: %s\n",
-                 reason->c_str());
+    firebase::internal::Log(kLogLevelError, "firebase::AppOptions::LoadFromJsonConfig: failed to parse the Firebase config: %s",
+                  reason->c_str());
     return nullptr;
   }
   if (!options) return new AppOptions(loaded);
@@ -127,7 +126,7 @@ bool LoadDefaultAppOptions(AppOptions* options) {
     if (!reason) return true;
     reasons += std::string(reasons.empty() ? "" : "; ") + name + " " + *reason;
   }
-  std::fprintf(stderr, "firebase::App::Create: unable to load the Firebase app options (%s)\n", reasons.c_str());
+  firebase::internal::Log(kLogLevelError, "firebase::App::Create: unable to load the Firebase app options (%s)", reasons.c_str());
   return false;
 }
 

@@ -3,7 +3,6 @@
 #include "firebase/auth.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "auth_internal.h"
 
@@ -89,7 +88,9 @@ Future<AuthResult> SignInWith(const std::shared_ptr<internal::AuthInternal>& aut
   return SignIn(auth, [core](fbstorage::Auth& a, auto done) { a.sign_in_with_credential_async(*core, done); });
 }
 
-void Report(const char* what, const char* message) { std::fprintf(stderr, "firebase::auth::Auth::%s: %s\n", what, message); }
+void Report(const char* what, const char* message) {
+  firebase::internal::Log(kLogLevelWarning, "firebase::auth::Auth::%s: %s", what, message);
+}
 
 // Runs call(core), or says on stderr that the Auth is torn down; a failure goes to stderr too.
 template <class Call>

@@ -19,6 +19,7 @@
 
 #include "firebase/app.h"
 #include "firebase/future.h"
+#include "firebase/log.h"
 
 namespace firebase {
 namespace detail {
@@ -51,6 +52,10 @@ class FutureState : public std::enable_shared_from_this<FutureState> {
 }  // namespace detail
 
 namespace internal {
+
+// Writes one diagnostic line (printf-style, no newline) on stderr when level is at or above
+// GetLogLevel() (log.cc).
+void Log(LogLevel level, const char* format, ...) __attribute__((format(printf, 2, 3)));
 
 // The result a failed Future<T> holds (the SDK's results exist on failure too); specialized
 // where a failed result differs from a default one (an invalid storage::Metadata).

@@ -2,7 +2,6 @@
 // mapping of fbstorage's codes to storage::Error.
 #include "firebase/storage.h"
 
-#include <cstdio>
 
 #include "storage_internal.h"
 
@@ -117,7 +116,7 @@ Storage* Storage::GetInstance(App* app, const char* url, InitResult* init_result
   try {
     storage = new Storage(app, url);
   } catch (const fbstorage::Error& e) {
-    std::fprintf(stderr, "firebase::storage::Storage::GetInstance: %s\n", e.what());
+    firebase::internal::Log(kLogLevelError, "firebase::storage::Storage::GetInstance: %s", e.what());
     return nullptr;
   }
   std::shared_ptr<fbstorage::Storage> core = storage->internal_->core();
@@ -163,13 +162,13 @@ template <class Call>
 void Report(const internal::StorageInternal& internal, const char* what, Call call) {
   auto core = internal.core();
   if (!core) {
-    std::fprintf(stderr, "firebase::storage::Storage::%s: %s\n", what, internal::kInvalidatedMessage);
+    firebase::internal::Log(kLogLevelWarning, "firebase::storage::Storage::%s: %s", what, internal::kInvalidatedMessage);
     return;
   }
   try {
     call(*core);
   } catch (const fbstorage::Error& e) {
-    std::fprintf(stderr, "firebase::storage::Storage::%s: %s\n", what, e.what());
+    firebase::internal::Log(kLogLevelWarning, "firebase::storage::Storage::%s: %s", what, e.what());
   }
 }
 }  // namespace
