@@ -85,10 +85,40 @@ import Testing
         try auth.link(with: AuthCredential.email("a@example.com", password: "secret-1"), completion: { done.complete($0) })
         let linked = idToken("u1", serial: 1)
         try engine.respond(200, body: Array(#"{"idToken":"\#(linked)","refreshToken":"r2","localId":"u1","email":"a@example.com"}"#.utf8))
-        try engine.respond(400, body: Array(#"{"error":{"code":400,"message":"USER_NOT_FOUND"}}"#.utf8))
+        try engine.respond(400, body: Array(#"{"error":{"code":400,"message":"TOO_MANY_ATTEMPTS_TRY_LATER"}}"#.utf8))
         let user = try done.wait().get()
         #expect(user.idToken == linked && user.email == "a@example.com" && user.providers.isEmpty)
         #expect(auth.currentUser == user)
+    }
+
+    @Test("an account call answered with a session-ending error signs the user out before it fails with that error")
+    func sessionEndingAnswersSignOut() throws {
+        for (message, code) in [("USER_NOT_FOUND", StorageErrorCode.authUserNotFound), ("USER_DISABLED", .authUserDisabled),
+                                ("TOKEN_EXPIRED", .authUserTokenExpired), ("INVALID_ID_TOKEN", .authInvalidUserToken)] {
+            // A link whose account read finds the session over
+            let (auth, engine, _) = try signedIn()
+            let linking = Completion<Result<AuthUser, StorageError>>()
+            try auth.link(with: AuthCredential.email("a@example.com", password: "secret-1"), completion: { linking.complete($0) })
+            try engine.respond(200, body: Array(#"{"idToken":"\#(idToken("u1", serial: 1))","refreshToken":"r2","localId":"u1"}"#.utf8))
+            try engine.respond(400, body: Array(#"{"error":{"code":400,"message":"\#(message)"}}"#.utf8))
+            if case .failure(let error) = linking.wait() { #expect(error.code == code) } else { Issue.record("\(message): no error") }
+            #expect(auth.currentUser == nil)
+
+            // and a profile update answered so
+            let (again, engineAgain, _) = try signedIn()
+            let updating = Completion<Result<AuthUser, StorageError>>()
+            try again.updateProfile(displayName: .set("n"), photoURL: .unchanged) { updating.complete($0) }
+            try engineAgain.respond(400, body: Array(#"{"error":{"code":400,"message":"\#(message)"}}"#.utf8))
+            if case .failure(let error) = updating.wait() { #expect(error.code == code) } else { Issue.record("\(message): no error") }
+            #expect(again.currentUser == nil)
+        }
+        // An error that ends no session leaves the user signed in.
+        let (auth, engine, token) = try signedIn()
+        let updating = Completion<Result<AuthUser, StorageError>>()
+        try auth.updateProfile(displayName: .set("n"), photoURL: .unchanged) { updating.complete($0) }
+        try engine.respond(400, body: Array(#"{"error":{"code":400,"message":"TOO_MANY_ATTEMPTS_TRY_LATER"}}"#.utf8))
+        if case .failure(let error) = updating.wait() { #expect(error.code == .authTooManyRequests) } else { Issue.record("no error") }
+        #expect(auth.currentUser?.idToken == token)
     }
 
     @Test("a link answered after a sign-out fails with authNoUser and does not sign the user in again")

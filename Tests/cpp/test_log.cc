@@ -5,16 +5,20 @@
 
 #include <string>
 
+#include <fbstorage/common.h>
+
 #include "firebase/log.h"
 #include "fixtures.h"
 
 namespace {
 
-// The test's level goes back to the SDK's default after it.
+// After the test, the SDK's default level and no log handler, as before any SetLogLevel (the
+// later tests' expected failures stay off stderr).
 class LogTest : public FlavorTest {
  protected:
   void TearDown() override {
     firebase::SetLogLevel(firebase::kLogLevelInfo);
+    fbs_library_set_log_handler(nullptr, nullptr);
     FlavorTest::TearDown();
   }
 };

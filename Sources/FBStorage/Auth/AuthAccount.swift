@@ -174,7 +174,8 @@ extension Auth {
     /// An account call that answers a new session for the current user (a link): its tokens
     /// replace the user's. An answer without the account's providers (signInWithIdp's, a
     /// password link's) is followed by a read of the account before listeners hear of the
-    /// link, so that `providers` shows it; the link stands when that read fails.
+    /// link, so that `providers` shows it; the link stands when that read fails, unless its
+    /// answer ended the session (the user is then signed out, and the call fails with it).
     private func startSessionUpdate(_ method: String, _ fields: [(String, JSONValue)], call: String,
                                     _ done: @escaping StorageCompletion<AuthUser>) {
         let generation = generation
@@ -189,7 +190,8 @@ extension Auth {
                 return done(.failure(error))
             }
             startLookup(call: call, notifying: true) { [self] read in
-                guard case .failure = read else { return done(read) }
+                guard case .failure(let error) = read else { return done(read) }
+                if AuthErrors.endsSession(error) { return done(read) }
                 done(applyProfileUpdate(answer, generation: generation))
             }
         }
