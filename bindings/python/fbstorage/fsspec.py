@@ -551,9 +551,11 @@ class FirebaseStorageFileSystem(AbstractFileSystem):
 
     def sign(self, path: str, expiration: int = 100, **kwargs: Any) -> str:
         """A V4 signed URL of ``path`` valid ``expiration`` seconds (``method=`` GET by
-        default), signed with the ``service_account`` key; for the emulator in use when there is one."""
+        default), signed with the ``service_account`` key; for the emulator in use when there is one. Raises
+        StorageError INVALID_ARGUMENT at once for a filesystem without that key."""
         if self._service_account is None:
-            raise NotImplementedError("signing URLs needs the service_account storage option")
+            raise StorageError(StorageErrorCode.INVALID_ARGUMENT,
+                               "Signing a URL needs the service_account storage option (a service account key)")
         bucket, key = self.split_path(path)
         variable = os.environ.get("FIREBASE_STORAGE_EMULATOR_HOST")
         address = self._emulator or (_parse_emulator_host(variable) if variable else None)

@@ -427,6 +427,10 @@ def test_download_tokens_signed_urls_from_the_cli_aio_and_fsspec(admin_emulator,
     fs = FirebaseStorageFileSystem(emulator_host=url.removeprefix("http://"), service_account=str(key_path),
                                    skip_instance_cache=True)
     assert requests.get(fs.sign(f"{BUCKET}/urls/f.txt", expiration=60)).content == b"signed text"
+    keyless = FirebaseStorageFileSystem(emulator_host=url.removeprefix("http://"), skip_instance_cache=True)
+    with pytest.raises(StorageError) as refused:
+        keyless.sign(f"{BUCKET}/urls/f.txt")
+    assert refused.value.code == StorageErrorCode.INVALID_ARGUMENT and "service_account" in refused.value.message
 
     async def tokens() -> None:
         with fbstorage.ServiceAccount(key_path) as account:
