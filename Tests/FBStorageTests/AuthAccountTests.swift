@@ -48,6 +48,19 @@ import Testing
         #expect(auth.currentUser == nil)
     }
 
+    typealias AccountCall = (Auth, @escaping StorageCompletion<AuthUser>) throws -> Void
+
+    /// Makes `call` as a freshly signed-in user and answers its requests with `answers` in turn:
+    /// the Auth, the call's outcome and the user's ID token before the call.
+    private func answered(_ answers: [(status: Int, body: String)], _ call: AccountCall) throws
+        -> (auth: Auth, result: Result<AuthUser, StorageError>, token: String) {
+        let (auth, engine, token) = try signedIn()
+        let done = Completion<Result<AuthUser, StorageError>>()
+        try call(auth) { done.complete($0) }
+        for answer in answers { try engine.respond(answer.status, body: Array(answer.body.utf8)) }
+        return (auth, done.wait(), token)
+    }
+
     private func body(_ transfer: FakeEngine.Transfer) throws -> [String: JSONValue] {
         try #require(JSONValue.parse(transfer.bodyBytes)?.objectValue)
     }
@@ -93,31 +106,22 @@ import Testing
 
     @Test("an account call answered with a session-ending error signs the user out before it fails with that error")
     func sessionEndingAnswersSignOut() throws {
+        let refusal = { (message: String) in #"{"error":{"code":400,"message":"\#(message)"}}"# }
+        let linked = #"{"idToken":"\#(idToken("u1", serial: 1))","refreshToken":"r2","localId":"u1"}"#
+        let link: AccountCall = { try $0.link(with: AuthCredential.email("a@example.com", password: "secret-1"), completion: $1) }
+        let update: AccountCall = { try $0.updateProfile(displayName: .set("n"), photoURL: .unchanged, completion: $1) }
         for (message, code) in [("USER_NOT_FOUND", StorageErrorCode.authUserNotFound), ("USER_DISABLED", .authUserDisabled),
                                 ("TOKEN_EXPIRED", .authUserTokenExpired), ("INVALID_ID_TOKEN", .authInvalidUserToken)] {
-            // A link whose account read finds the session over
-            let (auth, engine, _) = try signedIn()
-            let linking = Completion<Result<AuthUser, StorageError>>()
-            try auth.link(with: AuthCredential.email("a@example.com", password: "secret-1"), completion: { linking.complete($0) })
-            try engine.respond(200, body: Array(#"{"idToken":"\#(idToken("u1", serial: 1))","refreshToken":"r2","localId":"u1"}"#.utf8))
-            try engine.respond(400, body: Array(#"{"error":{"code":400,"message":"\#(message)"}}"#.utf8))
-            if case .failure(let error) = linking.wait() { #expect(error.code == code) } else { Issue.record("\(message): no error") }
-            #expect(auth.currentUser == nil)
-
-            // and a profile update answered so
-            let (again, engineAgain, _) = try signedIn()
-            let updating = Completion<Result<AuthUser, StorageError>>()
-            try again.updateProfile(displayName: .set("n"), photoURL: .unchanged) { updating.complete($0) }
-            try engineAgain.respond(400, body: Array(#"{"error":{"code":400,"message":"\#(message)"}}"#.utf8))
-            if case .failure(let error) = updating.wait() { #expect(error.code == code) } else { Issue.record("\(message): no error") }
-            #expect(again.currentUser == nil)
+            // A link whose account read finds the session over, and a profile update answered so
+            for (auth, result, _) in [try answered([(200, linked), (400, refusal(message))], link),
+                                      try answered([(400, refusal(message))], update)] {
+                if case .failure(let error) = result { #expect(error.code == code) } else { Issue.record("\(message): no error") }
+                #expect(auth.currentUser == nil)
+            }
         }
         // An error that ends no session leaves the user signed in.
-        let (auth, engine, token) = try signedIn()
-        let updating = Completion<Result<AuthUser, StorageError>>()
-        try auth.updateProfile(displayName: .set("n"), photoURL: .unchanged) { updating.complete($0) }
-        try engine.respond(400, body: Array(#"{"error":{"code":400,"message":"TOO_MANY_ATTEMPTS_TRY_LATER"}}"#.utf8))
-        if case .failure(let error) = updating.wait() { #expect(error.code == .authTooManyRequests) } else { Issue.record("no error") }
+        let (auth, result, token) = try answered([(400, refusal("TOO_MANY_ATTEMPTS_TRY_LATER"))], update)
+        if case .failure(let error) = result { #expect(error.code == .authTooManyRequests) } else { Issue.record("no error") }
         #expect(auth.currentUser?.idToken == token)
     }
 

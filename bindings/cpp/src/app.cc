@@ -46,9 +46,9 @@ App::~App() {
   for (auto& entry : owned) invalidators.erase(entry.first);
   if (!invalidators.empty())  // as the SDK: the instances are torn down, their objects stay
     firebase::internal::Log(kLogLevelWarning,
-                  "firebase::App::~App: App %s deleted before %zu of its Storage/Auth/AppCheck instances: they are "
-                  "invalid now; delete them too.",
-                  name_.c_str(), invalidators.size());
+                            "firebase::App::~App: App %s deleted before %zu of its Storage/Auth/AppCheck instances: "
+                            "they are invalid now; delete them too.",
+                            name_.c_str(), invalidators.size());
   for (auto& entry : invalidators) entry.second();
   for (auto& entry : owned) entry.second();
 }

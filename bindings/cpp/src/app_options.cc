@@ -108,8 +108,9 @@ std::optional<std::string> LoadFile(const std::string& path, AppOptions* options
 AppOptions* AppOptions::LoadFromJsonConfig(const char* config, AppOptions* options) {
   AppOptions loaded = options ? *options : AppOptions();
   if (auto reason = config ? LoadConfig(config, &loaded) : std::string("config is null")) {
-    firebase::internal::Log(kLogLevelError, "firebase::AppOptions::LoadFromJsonConfig: failed to parse the Firebase config: %s",
-                  reason->c_str());
+    firebase::internal::Log(kLogLevelError,
+                            "firebase::AppOptions::LoadFromJsonConfig: failed to parse the Firebase config: %s",
+                            reason->c_str());
     return nullptr;
   }
   if (!options) return new AppOptions(loaded);

@@ -38,7 +38,7 @@ const char* Name(LogLevel level) {
 
 void WriteLibraryLine(int level, const char* line, void*) {
   LogLevel sdk_level = FromLibraryLevel(level);
-  if (sdk_level >= g_level.load()) std::fprintf(stderr, "firebase %s: %s\n", Name(sdk_level), line);
+  internal::Log(sdk_level, "firebase %s: %s", Name(sdk_level), line);
 }
 
 }  // namespace
