@@ -5,10 +5,10 @@ import Testing
 /// what each sends, what is refused before sending, and that an answer coming after a sign-out
 /// does not bring the old user back.
 @Suite struct AuthAccountTests {
-    private func idToken(_ uid: String, serial: Int = 0, identities: String = "{}") -> String {
+    private func idToken(_ uid: String, serial: Int = 0, identities: String = "{}", provider: String = "anonymous") -> String {
         let now = Int(IDToken.now())
         let payload = #"{"user_id":"\#(uid)","sub":"\#(uid)","aud":"p","iat":\#(now),"exp":\#(now + 3600),"n":\#(serial),"#
-            + #""firebase":{"sign_in_provider":"anonymous","identities":\#(identities)}}"#
+            + #""firebase":{"sign_in_provider":"\#(provider)","identities":\#(identities)}}"#
         return "eyJhbGciOiJub25lIn0.\(Base64URL.encode(Array(payload.utf8)))."
     }
 
@@ -144,6 +144,31 @@ import Testing
         let before = engine.started
         #expect { try auth.link(with: google, completion: { _ in }) } throws: { ($0 as? StorageError)?.code == .authProviderAlreadyLinked }
         #expect(engine.started == before)
+    }
+
+    @Test("linking a sign-in method the account has is refused before sending; once unlinked it is sent, though the ID token still names it")
+    func linkAfterUnlink() throws {
+        let engine = FakeEngine()
+        let auth = try Auth(apiKey: "key", projectID: "p", engine: engine)
+        let signedIn = Completion<Result<AuthUser, StorageError>>()
+        try auth.signIn(email: "a@example.com", password: "secret-1") { signedIn.complete($0) }
+        let token = idToken("u1", provider: "password")
+        try engine.respond(200, body: Array(#"{"idToken":"\#(token)","refreshToken":"r1","localId":"u1"}"#.utf8))
+        try engine.respondToAccountRead(idToken: token, account: #""localId":"u1","email":"a@example.com","createdAt":"1700000000000","providerUserInfo":[{"providerId":"password","rawId":"a@example.com"}]"#)
+        _ = try signedIn.wait().get()
+        let another = try AuthCredential.email("b@example.com", password: "secret-2")
+        let before = engine.started
+        #expect { try auth.link(with: another, completion: { _ in }) } throws: { ($0 as? StorageError)?.code == .authProviderAlreadyLinked }
+        #expect(engine.started == before)
+
+        let unlinked = Completion<Result<AuthUser, StorageError>>()
+        try auth.unlink(providerID: "password") { unlinked.complete($0) }
+        try engine.respond(200, body: Array(#"{"localId":"u1","email":"a@example.com","providerUserInfo":[]}"#.utf8))
+        let refreshed = idToken("u1", serial: 1, provider: "password")   // a refresh keeps the session's provider
+        try engine.respond(200, body: Array(#"{"id_token":"\#(refreshed)","refresh_token":"r1","user_id":"u1","expires_in":"3600"}"#.utf8))
+        #expect(try unlinked.wait().get().providers.isEmpty)
+        try auth.link(with: another, completion: { _ in })
+        #expect(try engine.oldest.request.url.hasSuffix("/v1/accounts:signUp?key=key"))
     }
 
     @Test("reauthenticating with another user's credential fails with authUserMismatch; the user stays")

@@ -161,9 +161,7 @@ extension Auth {
 
     private func startLink(_ credential: AuthCredential, _ done: @escaping StorageCompletion<AuthUser>) throws(StorageError) {
         guard let user = currentUser else { throw Self.noUser }
-        let linked = credential.providerID == "password"
-            ? user.signInProvider == "password" : user.identityProviders.contains(credential.providerID)
-        guard !linked else {
+        guard !user.hasSignIn(of: credential.providerID) else {
             throw StorageError(code: .authProviderAlreadyLinked, message: "The user already has a \(credential.providerID) sign-in")
         }
         let (method, fields) = credential.linkRequest

@@ -136,6 +136,15 @@ public struct AuthUser: Sendable, Equatable {
         return Set(identities.keys)
     }
 
+    /// Whether the account has a sign-in of this provider ("password", "google.com", …): its
+    /// sign-in methods as last read (as the Apple SDK's `providerData`; an unlink removes one),
+    /// else, for a session that has not read its account, the ID token's (which an unlink's
+    /// refresh does not change for the provider the session signed in with).
+    func hasSignIn(of providerID: String) -> Bool {
+        if creationTime != nil { return providers.contains { $0.providerID == providerID } }
+        return providerID == "password" ? signInProvider == "password" : identityProviders.contains(providerID)
+    }
+
     /// Whether the ID token can be sent as it is at `now` (seconds since the epoch).
     func hasFreshToken(at now: Double) -> Bool {
         guard let idToken, let token = IDToken(idToken) else { return false }
