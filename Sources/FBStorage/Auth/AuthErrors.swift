@@ -38,8 +38,12 @@ enum AuthErrors {
         case "INVALID_OOB_CODE":
             (.authInvalidActionCode, "The action code is malformed, already used, or of another kind.")
         case "EXPIRED_OOB_CODE": (.authExpiredActionCode, "The action code has expired; ask for a new one.")
-        case "INVALID_IDP_RESPONSE", "INVALID_CREDENTIAL_OR_PROVIDER_ID":
+        case "INVALID_IDP_RESPONSE":
             (.authInvalidCredential, "The identity provider's credential is malformed or was refused (\(serverCode)).")
+        // The SDKs know no such code (C++ kAuthErrorFailure, Apple internalError); its detail
+        // repeats the request's tokens, so it is left out.
+        case "INVALID_CREDENTIAL_OR_PROVIDER_ID":
+            (.unknown, "The identity provider is not one the project accepts, or its credential was refused (\(serverCode)).")
         case "INVALID_CONTINUE_URI", "MISSING_CONTINUE_URI":
             (.invalidArgument, "The action code settings' continue URL is missing or not an absolute URL (\(serverCode)).")
         case "UNAUTHORIZED_DOMAIN":

@@ -135,6 +135,10 @@ def test_a_verified_idp_email_takes_over_an_unverified_password_account(auth):
     ({"requestUri": "not-absolute", "postBody": "id_token={}&providerId=google.com"}, "INVALID_REQUEST_URI"),
     ({"requestUri": "http://localhost", "postBody": 'id_token={"sub":"x"}'},
      "INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: the providerId is missing"),
+    ({"requestUri": "http://localhost", "postBody": 'id_token={"sub":"x"}&providerId=bad provider id'},
+     "INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: providerId=bad provider id"),
+    ({"requestUri": "http://localhost", "postBody": 'id_token={"sub":"x"}&providerId=example.com'},
+     "INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: providerId=example.com"),
     ({"requestUri": "http://localhost", "postBody": "id_token={not json&providerId=google.com"},
      "INVALID_IDP_RESPONSE : Unable to parse id_token ((Auth Emulator failed to parse fake id_token as strict JSON.))"),
     ({"requestUri": "http://localhost", "postBody": 'id_token={"email":"a@b.c"}&providerId=google.com'},
@@ -185,3 +189,10 @@ def test_a_second_identity_of_a_provider_replaces_the_first(auth):
     assert replaced["localId"] == user["localId"]
     assert claims_of(replaced["idToken"])["firebase"]["identities"] == {"google.com": ["second"]}
     assert ok(idp(auth, {"sub": "first"}))["isNewUser"] is True  # no longer anyone's
+
+
+@pytest.mark.parametrize("provider", ("twitter.com", "apple.com", "oidc.corporate", "saml.partner"))
+def test_built_in_and_project_providers_sign_in(auth, provider):
+    answer = ok(idp(auth, {"sub": f"{provider}-bob"}, provider=provider))
+    assert answer["providerId"] == provider and answer["isNewUser"] is True
+    assert claims_of(answer["idToken"])["firebase"]["sign_in_provider"] == provider

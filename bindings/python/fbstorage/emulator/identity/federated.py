@@ -16,6 +16,10 @@ from .fake_tokens import read_fake_token
 from .operations import Call, issue_tokens, now_ms, user_of_id_token, valid_email
 
 
+_BUILT_IN_PROVIDERS = frozenset({"google.com", "facebook.com", "twitter.com", "github.com", "apple.com", "microsoft.com",
+                                  "yahoo.com", "playgames.google.com", "gc.apple.com", "linkedin.com"})
+
+
 def sign_in_with_idp(call: Call) -> dict[str, Any]:
     """Signs in the user linked to the IdP's `sub`, else the user of its verified email, else a
     new user; with `idToken`, links the identity to the signed-in user (who keeps the uid)."""
@@ -23,6 +27,10 @@ def sign_in_with_idp(call: Call) -> dict[str, Any]:
     parameters = _idp_parameters(fields.text("requestUri"), fields.text("postBody"))
     provider_id = parameters.get("providerId", "").lower()
     require(provider_id, "INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: the providerId is missing")
+    # Production knows its built-in providers and the project's own OIDC and SAML ones; the
+    # official emulator takes any id. Production's message repeats the request (its tokens too).
+    require(provider_id in _BUILT_IN_PROVIDERS or provider_id.startswith(("oidc.", "saml.")),
+            f"INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: providerId={provider_id}")
     claims = _claims(parameters.get("id_token")) or _claims(parameters.get("access_token"))
     require(claims, "INVALID_IDP_RESPONSE : ((Auth Emulator only accepts strict JSON or JWTs as fake id_tokens.))")
     identity = _identity(provider_id, claims)
