@@ -754,6 +754,17 @@ class Credential {
     detail::OptionalCString id(id_token), access(access_token);
     return make([&](fbs_credential** out) { return fbs_credential_idp(provider.get(), id.get(), access.get(), out); });
   }
+  // As idp, with the raw nonce of the ID token (Sign in with Apple) and an OAuth 1.0 token
+  // secret for the access token (Twitter); fbs_credential_oauth.
+  static Credential oauth(std::string_view provider_id, std::optional<std::string_view> id_token,
+                          std::optional<std::string_view> raw_nonce, std::optional<std::string_view> access_token,
+                          std::optional<std::string_view> secret) {
+    detail::CString provider(provider_id);
+    detail::OptionalCString id(id_token), nonce(raw_nonce), access(access_token), token_secret(secret);
+    return make([&](fbs_credential** out) {
+      return fbs_credential_oauth(provider.get(), id.get(), nonce.get(), access.get(), token_secret.get(), out);
+    });
+  }
   const fbs_credential* handle() const { return detail::require(c_.get()); }
 
  private:

@@ -23,6 +23,19 @@ public func fbs_credential_idp(_ providerID: UnsafePointer<CChar>?, _ idToken: U
     }
 }
 
+@_cdecl("fbs_credential_oauth")
+public func fbs_credential_oauth(_ providerID: UnsafePointer<CChar>?, _ idToken: UnsafePointer<CChar>?,
+                                 _ rawNonce: UnsafePointer<CChar>?, _ accessToken: UnsafePointer<CChar>?,
+                                 _ secret: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        let out = try Arguments.out(out)
+        out.pointee = Handles.make(try AuthCredential.identityProvider(
+            Arguments.string(providerID, "provider_id"), idToken: Arguments.optionalString(idToken, "id_token"),
+            rawNonce: Arguments.optionalString(rawNonce, "raw_nonce"),
+            accessToken: Arguments.optionalString(accessToken, "access_token"), secret: Arguments.optionalString(secret, "secret")))
+    }
+}
+
 @_cdecl("fbs_credential_free")
 public func fbs_credential_free(_ credential: OpaquePointer?) { AuthCredential.free(credential) }
 

@@ -2,7 +2,8 @@ import FBStorage
 import Foundation
 
 /// A credential for `Auth.signIn(with:)`, `User.link(with:)` and `User.reauthenticate(with:)`, as
-/// in the Apple SDK: made by `EmailAuthProvider`, `GoogleAuthProvider` or `OAuthProvider`. A bad
+/// in the Apple SDK: made by `EmailAuthProvider`, `GoogleAuthProvider`, `FacebookAuthProvider`,
+/// `GitHubAuthProvider`, `TwitterAuthProvider` or `OAuthProvider`. A bad
 /// value (an empty email or token) is reported by the call that uses it, as there.
 open class AuthCredential: NSObject {
     /// The provider's id: "password", "google.com", …
@@ -16,16 +17,20 @@ open class AuthCredential: NSObject {
     }
 }
 
-/// An identity provider's credential: its ID token and/or access token.
+/// An identity provider's credential: its ID token (with the raw nonce it was made for) and/or
+/// access token (with an OAuth 1.0 token secret).
 open class OAuthCredential: AuthCredential {
     public let idToken: String?
     public let accessToken: String?
+    public let secret: String?
 
-    init(providerID: String, idToken: String?, accessToken: String?) {
+    init(providerID: String, idToken: String?, rawNonce: String? = nil, accessToken: String?, secret: String? = nil) {
         self.idToken = idToken
         self.accessToken = accessToken
+        self.secret = secret
         let core = Result { () throws(FBStorage.StorageError) in
-            try FBStorage.AuthCredential.identityProvider(providerID, idToken: idToken, accessToken: accessToken)
+            try FBStorage.AuthCredential.identityProvider(providerID, idToken: idToken, rawNonce: rawNonce,
+                                                          accessToken: accessToken, secret: secret)
         }.mapError { AuthErrorCode.invalidCredential.error(reason: $0.message) }
         super.init(provider: providerID, core: core)
     }
@@ -67,8 +72,40 @@ open class GoogleAuthProvider: NSObject {
     }
 }
 
+open class FacebookAuthProvider: NSObject {
+    public static let id = "facebook.com"
+
+    open class func credential(withAccessToken accessToken: String) -> AuthCredential {
+        OAuthCredential(providerID: id, idToken: nil, accessToken: accessToken)
+    }
+}
+
+open class GitHubAuthProvider: NSObject {
+    public static let id = "github.com"
+
+    open class func credential(withToken token: String) -> AuthCredential {
+        OAuthCredential(providerID: id, idToken: nil, accessToken: token)
+    }
+}
+
+open class TwitterAuthProvider: NSObject {
+    public static let id = "twitter.com"
+
+    /// A Twitter OAuth 1.0 token and its secret.
+    open class func credential(withToken token: String, secret: String) -> AuthCredential {
+        OAuthCredential(providerID: id, idToken: nil, accessToken: token, secret: secret)
+    }
+}
+
 /// Credentials of other OAuth identity providers (`accounts:signInWithIdp`).
 open class OAuthProvider: NSObject {
+    /// An ID token and the raw nonce whose SHA-256 it carries (Sign in with Apple).
+    public static func credential(providerID: AuthProviderID, idToken: String, rawNonce: String,
+                                  accessToken: String? = nil) -> OAuthCredential {
+        OAuthCredential(providerID: providerID.rawValue, idToken: idToken, rawNonce: rawNonce, accessToken: accessToken)
+    }
+
+
     public static func credential(providerID: AuthProviderID, idToken: String, accessToken: String? = nil) -> OAuthCredential {
         OAuthCredential(providerID: providerID.rawValue, idToken: idToken, accessToken: accessToken)
     }

@@ -117,6 +117,23 @@ struct AccountTests {
         #expect(auth.currentUser === linked)  // failures keep the user
     }
 
+    @Test("Twitter's token and secret and Apple's ID token with its raw nonce sign in; a nonce without an ID token is refused",
+          arguments: Flavor.allCases)
+    func oauthExtras(flavor: Flavor) async throws {
+        let auth = makeAuth(flavor)
+        let name = "t-\(UUID().uuidString.lowercased().prefix(8))"
+        let twitter = TwitterAuthProvider.credential(withToken: "{\"sub\": \"\(name)\"}", secret: "token-secret")
+        #expect(twitter.provider == "twitter.com" && (twitter as? OAuthCredential)?.secret == "token-secret")
+        let tweeter = try await auth.signIn(with: twitter).user
+        #expect(try await tweeter.getIDTokenResult().signInProvider == "twitter.com")
+        try auth.signOut()
+        let apple = OAuthProvider.credential(providerID: .apple, idToken: fakeIdPToken(sub: name, email: "\(name)@icloud.com"),
+                                             rawNonce: "raw-nonce")
+        #expect(try await auth.signIn(with: apple).user.email == "\(name)@icloud.com")
+        let noSecret = await called { done in auth.signIn(with: TwitterAuthProvider.credential(withToken: "t", secret: "")) { done($1) } }
+        #expect(authCode(noSecret).0 == .invalidCredential)
+    }
+
     @Test("reauthenticate: the same user's credential works, another's is userMismatch; account exists elsewhere",
           arguments: Flavor.allCases)
     func reauthenticate(flavor: Flavor) async throws {

@@ -217,6 +217,21 @@ TEST(account_google_sign_in_linking_and_its_errors) {
     CHECK_STR(fbs_user_email(user), "dee@example.com");
     fbs_user_free(user);
 
+    /* Twitter's token with its secret signs in; a provider Identity Toolkit does not know is an
+     * unknown error whose message keeps the token out. */
+    fbs_credential *tess = NULL;
+    REQUIRE_OK(fbs_credential_oauth("twitter.com", NULL, NULL, "{\"sub\":\"twitter-tess\"}", "token secret", &tess));
+    REQUIRE_OK(fbs_auth_sign_in_with_credential(other, tess, &user));
+    CHECK_STR(fbs_user_sign_in_provider(user), "twitter.com");
+    fbs_user_free(user);
+    fbs_credential *unknown = NULL;
+    REQUIRE_OK(fbs_credential_oauth("bad provider", "{\"sub\":\"nobody-known\"}", "raw nonce", NULL, NULL, &unknown));
+    CHECK_CODE(fbs_auth_sign_in_with_credential(other, unknown, NULL), FBS_ERR_UNKNOWN);
+    CHECK(strstr(fbs_last_error_message(), "INVALID_CREDENTIAL_OR_PROVIDER_ID") != NULL);
+    CHECK(strstr(fbs_last_error_message(), "nobody-known") == NULL);
+
+    fbs_credential_free(unknown);
+    fbs_credential_free(tess);
     fbs_credential_free(junk);
     fbs_credential_free(dee);
     fbs_credential_free(cy);
@@ -275,6 +290,10 @@ TEST_OFFLINE(account_bad_arguments_fail_at_once) {
     CHECK_CODE(fbs_credential_idp("password", "token", NULL, &credential), FBS_ERR_INVALID_ARGUMENT);
     CHECK_CODE(fbs_credential_idp("google.com", "", NULL, &credential), FBS_ERR_INVALID_ARGUMENT);
     CHECK_CODE(fbs_credential_idp("google.com", "\xff\xfe", NULL, &credential), FBS_ERR_INVALID_ARGUMENT);
+    CHECK_CODE(fbs_credential_oauth("apple.com", NULL, "raw nonce", "access", NULL, &credential), FBS_ERR_INVALID_ARGUMENT);
+    CHECK_CODE(fbs_credential_oauth("twitter.com", NULL, NULL, NULL, "secret", &credential), FBS_ERR_INVALID_ARGUMENT);
+    CHECK_CODE(fbs_credential_oauth("twitter.com", NULL, NULL, "token", "", &credential), FBS_ERR_INVALID_ARGUMENT);
+    CHECK_CODE(fbs_credential_oauth("", "token", NULL, NULL, NULL, &credential), FBS_ERR_INVALID_ARGUMENT);
     CHECK_CODE(fbs_credential_email("a@example.com", "x", NULL), FBS_ERR_INVALID_ARGUMENT);
     fbs_credential_free(NULL);
 

@@ -67,6 +67,8 @@ COUNT_CREATED(fbs_auth_current_user, (fbs_auth* a, fbs_user** out), (a, out))
 COUNT_CREATED(fbs_auth_get_id_token, (fbs_auth* a, int f, char** out), (a, f, out))
 COUNT_CREATED(fbs_credential_email, (const char* e, const char* p, fbs_credential** out), (e, p, out))
 COUNT_CREATED(fbs_credential_idp, (const char* p, const char* i, const char* a, fbs_credential** out), (p, i, a, out))
+COUNT_CREATED(fbs_credential_oauth, (const char* p, const char* i, const char* n, const char* a, const char* s, fbs_credential** out),
+              (p, i, n, a, s, out))
 COUNT_CREATED(fbs_auth_sign_in_with_credential, (fbs_auth* a, const fbs_credential* c, fbs_user** out), (a, c, out))
 COUNT_CREATED(fbs_auth_link_with_credential, (fbs_auth* a, const fbs_credential* c, fbs_user** out), (a, c, out))
 COUNT_CREATED(fbs_auth_reauthenticate, (fbs_auth* a, const fbs_credential* c, fbs_user** out), (a, c, out))

@@ -141,6 +141,17 @@ int fbs_credential_email(const char *email, const char *password, fbs_credential
 int fbs_credential_idp(const char *provider_id, const char *id_token, const char *access_token,
                        fbs_credential **out);
 
+/* The full form of an identity provider's credential (OAuthProvider.credential with a raw
+ * nonce, TwitterAuthProvider.credential): as fbs_credential_idp, plus raw_nonce, the unhashed
+ * nonce whose SHA-256 the ID token carries (Sign in with Apple), and secret, an OAuth 1.0 token
+ * secret sent with the access token (Twitter: access_token is its token). Each may be NULL;
+ * sent to signInWithIdp as postBody's nonce and oauth_token_secret.
+ * Ownership: *out is the caller's; release it with fbs_credential_free().
+ * Errors: FBS_ERR_INVALID_ARGUMENT (as fbs_credential_idp; an empty raw_nonce or secret; a
+ * raw_nonce without an id_token; a secret without an access_token). */
+int fbs_credential_oauth(const char *provider_id, const char *id_token, const char *raw_nonce,
+                         const char *access_token, const char *secret, fbs_credential **out);
+
 /* Releases a credential; NULL is a no-op. Calls that were given it do not need it any more
  * once they returned (the _async forms copy it). */
 void fbs_credential_free(fbs_credential *credential);

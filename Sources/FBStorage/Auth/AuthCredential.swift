@@ -1,10 +1,21 @@
 /// What a user proves who they are with, for `Auth.signIn(with:)`, `link(with:)` and
-/// `reauthenticate(with:)`: an email and password, or an identity provider's token (Google's
-/// ID token, another OAuth provider's ID or access token), as the SDKs' `AuthCredential`.
+/// `reauthenticate(with:)`: an email and password, or an identity provider's tokens (Google's
+/// ID token, another OAuth provider's ID or access token, Apple's ID token with its raw nonce,
+/// Twitter's OAuth 1.0 token and secret), as the SDKs' `AuthCredential`.
 public struct AuthCredential: Sendable, Equatable {
     enum Kind: Sendable, Equatable {
         case password(email: String, password: String)
-        case identityProvider(providerID: String, idToken: String?, accessToken: String?)
+        case identityProvider(providerID: String, tokens: ProviderTokens)
+    }
+
+    /// An identity provider's tokens, as the SDKs' `OAuthCredential` holds them.
+    struct ProviderTokens: Sendable, Equatable {
+        var idToken: String?
+        /// The nonce whose SHA-256 the ID token carries (Sign in with Apple), unhashed.
+        var rawNonce: String?
+        var accessToken: String?
+        /// An OAuth 1.0 token secret, paired with the access token (Twitter).
+        var secret: String?
     }
 
     let kind: Kind
@@ -13,7 +24,7 @@ public struct AuthCredential: Sendable, Equatable {
     public var providerID: String {
         switch kind {
         case .password: "password"
-        case .identityProvider(let providerID, _, _): providerID
+        case .identityProvider(let providerID, _): providerID
         }
     }
 
@@ -26,20 +37,26 @@ public struct AuthCredential: Sendable, Equatable {
     }
 
     /// An identity provider's credential (`GoogleAuthProvider.credential`,
-    /// `OAuthProvider.credential`): its ID token, its access token, or both.
-    /// - Throws: `invalidArgument` for an empty or "password" provider id, neither token, or an
-    ///   empty token.
-    public static func identityProvider(_ providerID: String, idToken: String?, accessToken: String?) throws(StorageError) -> AuthCredential {
+    /// `OAuthProvider.credential`, `TwitterAuthProvider.credential`): its ID token, its access
+    /// token, or both; with the ID token the raw nonce it was made for (Sign in with Apple), with
+    /// the access token an OAuth 1.0 token secret (Twitter).
+    /// - Throws: `invalidArgument` for an empty or "password" provider id, neither token, an
+    ///   empty value, a nonce without an ID token or a secret without an access token.
+    public static func identityProvider(_ providerID: String, idToken: String?, rawNonce: String? = nil,
+                                        accessToken: String?, secret: String? = nil) throws(StorageError) -> AuthCredential {
         guard !providerID.isEmpty, providerID != "password" else {
             throw .invalidArgument("The provider id must name an identity provider (\"google.com\", …)")
         }
         guard idToken != nil || accessToken != nil else {
             throw .invalidArgument("A \(providerID) credential needs an ID token or an access token")
         }
-        guard idToken?.isEmpty != true, accessToken?.isEmpty != true else {
-            throw .invalidArgument("A \(providerID) credential's token is empty")
+        guard [idToken, rawNonce, accessToken, secret].allSatisfy({ $0?.isEmpty != true }) else {
+            throw .invalidArgument("A \(providerID) credential's token, nonce or secret is empty")
         }
-        return AuthCredential(kind: .identityProvider(providerID: providerID, idToken: idToken, accessToken: accessToken))
+        guard rawNonce == nil || idToken != nil else { throw .invalidArgument("A raw nonce goes with an ID token, and there is none") }
+        guard secret == nil || accessToken != nil else { throw .invalidArgument("A token secret goes with an access token, and there is none") }
+        return AuthCredential(kind: .identityProvider(providerID: providerID, tokens: ProviderTokens(
+            idToken: idToken, rawNonce: rawNonce, accessToken: accessToken, secret: secret)))
     }
 
     /// The Identity Toolkit call that proves this credential and its fields (an ID token is
@@ -48,12 +65,12 @@ public struct AuthCredential: Sendable, Equatable {
         switch kind {
         case .password(let email, let password):
             return ("signInWithPassword", [("email", .string(email)), ("password", .string(password))])
-        case .identityProvider(let providerID, let idToken, let accessToken):
+        case .identityProvider(let providerID, let tokens):
             // The SDKs' form for a credential obtained outside a redirect: the tokens in
             // `postBody`, `requestUri` any absolute URI.
-            var postBody = [("providerId", providerID)]
-            if let idToken { postBody.append(("id_token", idToken)) }
-            if let accessToken { postBody.append(("access_token", accessToken)) }
+            let postBody = [("providerId", providerID), ("id_token", tokens.idToken), ("nonce", tokens.rawNonce),
+                            ("access_token", tokens.accessToken), ("oauth_token_secret", tokens.secret)]
+                .compactMap { name, value in value.map { (name, $0) } }
             let encoded = postBody.map { "\($0.0)=\(PercentEscaping.queryValue($0.1))" }.joined(separator: "&")
             return ("signInWithIdp", [("requestUri", .string("http://localhost")), ("postBody", .string(encoded)),
                                       ("returnIdpCredential", .bool(true))])

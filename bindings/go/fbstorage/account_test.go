@@ -239,6 +239,19 @@ func TestCredentialErrors(t *testing.T) {
 	expectCode(t, err, ErrInvalidArgument, "password is not an IdP")
 	_, err = NewEmailCredential("", "secret-1")
 	expectCode(t, err, ErrInvalidArgument, "no email")
+	_, err = NewTwitterCredential("token", "")
+	expectCode(t, err, ErrInvalidArgument, "no token secret")
+	_, err = NewOAuthCredential("apple.com", "", "raw nonce", "access token", "")
+	expectCode(t, err, ErrInvalidArgument, "a nonce without an ID token")
+	twitter, err := NewTwitterCredential(`{"sub":"`+unique("twitter-tess")+`"}`, "token secret")
+	must(t, err)
+	defer twitter.Close()
+	tess, err := a.SignInWithCredential(background, twitter)
+	must(t, err)
+	if tess.SignInProvider != "twitter.com" {
+		t.Fatalf("Twitter sign-in: provider %q", tess.SignInProvider)
+	}
+	must(t, a.SignOut())
 
 	credential := emailCredential(t, address, "secret-1")
 	_, err = a.LinkWithCredential(background, credential)

@@ -39,6 +39,31 @@ func NewIDPCredential(providerID, idToken, accessToken string) (*Credential, err
 	return newCredential(providerID, func(out **C.fbs_credential) C.int { return C.fbs_credential_idp(provider, id, access, out) })
 }
 
+// NewOAuthCredential is NewIDPCredential with the raw nonce the ID token was made for (Sign in
+// with Apple) and an OAuth 1.0 token secret for the access token (Twitter); "" for none.
+// Errors: ErrInvalidArgument (as NewIDPCredential; a nonce without an ID token, a secret without
+// an access token).
+func NewOAuthCredential(providerID, idToken, rawNonce, accessToken, secret string) (*Credential, error) {
+	provider, id, nonce := cString(providerID), cStringOrNil(idToken), cStringOrNil(rawNonce)
+	access, tokenSecret := cStringOrNil(accessToken), cStringOrNil(secret)
+	defer free(provider)
+	defer free(id)
+	defer free(nonce)
+	defer free(access)
+	defer free(tokenSecret)
+	return newCredential(providerID, func(out **C.fbs_credential) C.int {
+		return C.fbs_credential_oauth(provider, id, nonce, access, tokenSecret, out)
+	})
+}
+
+// NewTwitterCredential is a Twitter OAuth 1.0 token and its secret.
+func NewTwitterCredential(token, secret string) (*Credential, error) {
+	if secret == "" {
+		return nil, &Error{Code: ErrInvalidArgument, Message: "a Twitter credential needs its token secret"}
+	}
+	return NewOAuthCredential("twitter.com", "", "", token, secret)
+}
+
 // NewGoogleCredential is a Google Sign-In ID token and/or access token ("" for none).
 func NewGoogleCredential(idToken, accessToken string) (*Credential, error) {
 	return NewIDPCredential("google.com", idToken, accessToken)

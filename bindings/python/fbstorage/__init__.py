@@ -15,7 +15,7 @@ from .app_check import AppCheck, AppCheckToken, AppCheckTokenRequest
 from .auth import Auth, User
 from .action_code_info import ActionCodeInfo
 from .action_code_settings import ActionCodeSettings
-from .credentials import AuthCredential, EmailAuthProvider, GoogleAuthProvider, OAuthProvider
+from .credentials import AuthCredential, EmailAuthProvider, GoogleAuthProvider, OAuthProvider, TwitterAuthProvider
 from .errors import (
     AccountExistsWithDifferentCredentialError,
     AuthError,
@@ -99,6 +99,7 @@ __all__ = [
     "TaskStatus",
     "TokenRequest",
     "TooManyRequestsError",
+    "TwitterAuthProvider",
     "UploadTask",
     "User",
     "UserDisabledError",

@@ -362,6 +362,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_auth_delete_user_async": (STATUS, [_A, COMPLETION_CALLBACK, c_void_p]),
     "fbs_credential_email": (STATUS, [c_char_p, c_char_p, POINTER(_CR)]),
     "fbs_credential_idp": (STATUS, [c_char_p, c_char_p, c_char_p, POINTER(_CR)]),
+    "fbs_credential_oauth": (STATUS, [c_char_p, c_char_p, c_char_p, c_char_p, c_char_p, POINTER(_CR)]),
     "fbs_credential_free": (None, [_CR]),
     "fbs_auth_sign_in_with_credential": (STATUS, [_A, _CR, POINTER(_U)]),
     "fbs_auth_sign_in_with_credential_async": (STATUS, [_A, _CR, USER_CALLBACK, c_void_p]),

@@ -1,7 +1,8 @@
 """Credentials for :meth:`fbstorage.Auth.sign_in_with_credential`, ``link_with_credential``
 and ``reauthenticate``, made as in the Firebase SDKs: ``EmailAuthProvider.credential(email,
 password)``, ``GoogleAuthProvider.credential(id_token=..., access_token=...)``,
-``OAuthProvider.credential(provider_id, id_token=..., access_token=...)``."""
+``OAuthProvider.credential(provider_id, id_token=..., raw_nonce=..., access_token=...)``,
+``TwitterAuthProvider.credential(token, secret)``."""
 
 from __future__ import annotations
 
@@ -38,11 +39,15 @@ class EmailAuthProvider:
 
 class OAuthProvider:
     @staticmethod
-    def credential(provider_id: str, *, id_token: str | None = None, access_token: str | None = None) -> AuthCredential:
-        """An identity provider's ID token, access token, or both (one at least)."""
-        native = call_for_out(library().fbs_credential_idp, encode_text(provider_id, "provider_id"),
-                              encode_optional_text(id_token, "id_token"),
-                              encode_optional_text(access_token, "access_token"), out_type=CredentialHandle)
+    def credential(provider_id: str, *, id_token: str | None = None, access_token: str | None = None,
+                   raw_nonce: str | None = None, secret: str | None = None) -> AuthCredential:
+        """An identity provider's ID token, access token, or both (one at least); with the ID
+        token the raw nonce it was made for (Sign in with Apple), with the access token an OAuth
+        1.0 token secret (Twitter)."""
+        native = call_for_out(library().fbs_credential_oauth, encode_text(provider_id, "provider_id"),
+                              encode_optional_text(id_token, "id_token"), encode_optional_text(raw_nonce, "raw_nonce"),
+                              encode_optional_text(access_token, "access_token"), encode_optional_text(secret, "secret"),
+                              out_type=CredentialHandle)
         return AuthCredential(provider_id, native)
 
 
@@ -52,6 +57,15 @@ class GoogleAuthProvider:
     @staticmethod
     def credential(id_token: str | None = None, access_token: str | None = None) -> AuthCredential:
         return OAuthProvider.credential(GoogleAuthProvider.PROVIDER_ID, id_token=id_token, access_token=access_token)
+
+
+class TwitterAuthProvider:
+    PROVIDER_ID = "twitter.com"
+
+    @staticmethod
+    def credential(token: str, secret: str) -> AuthCredential:
+        """A Twitter OAuth 1.0 token and its secret."""
+        return OAuthProvider.credential(TwitterAuthProvider.PROVIDER_ID, access_token=token, secret=secret)
 
 
 def native_credential(credential: Any) -> Any:

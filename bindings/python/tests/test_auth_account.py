@@ -239,6 +239,25 @@ def test_provider_errors(auth: fbstorage.Auth) -> None:
     raises_at_once(fbstorage.ProviderAlreadyLinkedError,
                    lambda: auth.link_with_credential(fbstorage.EmailAuthProvider.credential(email(), PASSWORD)))
 
+    twitter = fbstorage.TwitterAuthProvider.credential(idp_token({"sub": "tw-1"}, as_jwt=False), "token secret")
+    assert auth.sign_in_with_credential(twitter).sign_in_provider == "twitter.com"
+    # A provider Identity Toolkit does not know: the SDKs' internal error, the tokens left out.
+    unknown = fbstorage.OAuthProvider.credential("bad provider id", id_token=idp_token({"sub": "x-1"}))
+    refused = raises_at_once(StorageError, lambda: auth.sign_in_with_credential(unknown))
+    assert refused.code == StorageErrorCode.UNKNOWN and "INVALID_CREDENTIAL_OR_PROVIDER_ID" in str(refused)
+    assert "x-1" not in str(refused) and auth.current_user.sign_in_provider == "twitter.com"
+
+
+@one_flavor
+def test_an_unlinked_password_can_be_linked_again(auth: fbstorage.Auth) -> None:
+    anonymous = auth.sign_in_anonymously()
+    auth.link_with_credential(fbstorage.EmailAuthProvider.credential(email(), PASSWORD))
+    raises_at_once(fbstorage.ProviderAlreadyLinkedError,
+                   lambda: auth.link_with_credential(fbstorage.EmailAuthProvider.credential(email(), PASSWORD)))
+    assert [p.provider_id for p in auth.unlink("password").provider_data] == []
+    relinked = auth.link_with_credential(fbstorage.EmailAuthProvider.credential(second := email(), PASSWORD))
+    assert (relinked.uid, relinked.email, [p.provider_id for p in relinked.provider_data]) == (anonymous.uid, second, ["password"])
+
 
 @one_flavor
 def test_email_and_password_changes(auth: fbstorage.Auth, emulator) -> None:
@@ -262,7 +281,10 @@ def test_bad_arguments_fail_at_once(emulator) -> None:
                  lambda: fbstorage.EmailAuthProvider.credential("a@example.com", ""),
                  lambda: fbstorage.OAuthProvider.credential("github.com"),
                  lambda: fbstorage.OAuthProvider.credential("password", id_token="x"),
-                 lambda: fbstorage.GoogleAuthProvider.credential(id_token="")):
+                 lambda: fbstorage.GoogleAuthProvider.credential(id_token=""),
+                 lambda: fbstorage.OAuthProvider.credential("apple.com", access_token="x", raw_nonce="n"),
+                 lambda: fbstorage.OAuthProvider.credential("github.com", id_token="x", secret="s"),
+                 lambda: fbstorage.TwitterAuthProvider.credential("token", "")):
         with pytest.raises(StorageError) as raised:
             make()
         assert raised.value.code == StorageErrorCode.INVALID_ARGUMENT

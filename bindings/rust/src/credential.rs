@@ -37,6 +37,24 @@ impl Credential {
         })
     }
 
+    /// As [`Credential::idp`], with the raw nonce the ID token was made for (Sign in with Apple)
+    /// and an OAuth 1.0 token secret for the access token (Twitter). Errors: InvalidArgument (as
+    /// `idp`; a nonce without an ID token, a secret without an access token).
+    pub fn oauth(provider_id: &str, id_token: Option<&str>, raw_nonce: Option<&str>, access_token: Option<&str>,
+                 secret: Option<&str>) -> Result<Credential> {
+        let provider = c_string(provider_id)?;
+        let (id_token, raw_nonce) = (c_string_opt(id_token)?, c_string_opt(raw_nonce)?);
+        let (access_token, secret) = (c_string_opt(access_token)?, c_string_opt(secret)?);
+        Credential::make(provider_id, |out| unsafe {
+            sys::fbs_credential_oauth(provider.as_ptr(), ptr(&id_token), ptr(&raw_nonce), ptr(&access_token), ptr(&secret), out)
+        })
+    }
+
+    /// A Twitter OAuth 1.0 token and its secret ("twitter.com").
+    pub fn twitter(token: &str, secret: &str) -> Result<Credential> {
+        Credential::oauth("twitter.com", None, None, Some(token), Some(secret))
+    }
+
     /// A Google Sign-In ID token and/or access token ("google.com").
     pub fn google(id_token: Option<&str>, access_token: Option<&str>) -> Result<Credential> {
         Credential::idp("google.com", id_token, access_token)

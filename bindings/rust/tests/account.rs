@@ -160,6 +160,12 @@ fn credential_errors() {
     assert_eq!(Credential::google(None, None).unwrap_err().code, ErrorCode::InvalidArgument);
     assert_eq!(Credential::idp("password", Some("t"), None).unwrap_err().code, ErrorCode::InvalidArgument);
     assert_eq!(Credential::email("", "secret-1").unwrap_err().code, ErrorCode::InvalidArgument);
+    assert_eq!(Credential::twitter("token", "").unwrap_err().code, ErrorCode::InvalidArgument);
+    assert_eq!(Credential::oauth("apple.com", None, Some("raw nonce"), Some("access"), None).unwrap_err().code,
+               ErrorCode::InvalidArgument);
+    let tess = Credential::twitter(&format!(r#"{{"sub": "{}"}}"#, unique("twitter-tess")), "token secret").unwrap();
+    assert_eq!(auth.sign_in_with_credential(&tess).unwrap().sign_in_provider.as_deref(), Some("twitter.com"));
+    auth.sign_out().unwrap();
     let credential = Credential::email(&address, "secret-1").unwrap();
     assert_eq!(auth.link_with_credential(&credential).unwrap_err().code, ErrorCode::AuthNoUser);
     assert_eq!(auth.reload().unwrap_err().code, ErrorCode::AuthNoUser);
