@@ -57,11 +57,15 @@ func NewOAuthCredential(providerID, idToken, rawNonce, accessToken, secret strin
 }
 
 // NewTwitterCredential is a Twitter OAuth 1.0 token and its secret.
+// Errors: ErrInvalidArgument (either empty).
 func NewTwitterCredential(token, secret string) (*Credential, error) {
-	if secret == "" {
-		return nil, &Error{Code: ErrInvalidArgument, Message: "a Twitter credential needs its token secret"}
-	}
-	return NewOAuthCredential("twitter.com", "", "", token, secret)
+	provider, access, tokenSecret := cString("twitter.com"), cString(token), cString(secret)
+	defer free(provider)
+	defer free(access)
+	defer free(tokenSecret)
+	return newCredential("twitter.com", func(out **C.fbs_credential) C.int {
+		return C.fbs_credential_oauth(provider, nil, nil, access, tokenSecret, out)
+	})
 }
 
 // NewGoogleCredential is a Google Sign-In ID token and/or access token ("" for none).
