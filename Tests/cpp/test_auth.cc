@@ -163,6 +163,47 @@ TEST_P(AuthTest, AnonymousSignInAndIdToken) {
   EXPECT_EQ(Completed(no_token).error(), firebase::auth::kAuthErrorNoSignedInUser);
 }
 
+// As the SDK's User (its integration test's TestCopyUser and TestRetainedUser): a view of the
+// Auth's current user, whoever that is; copies too; a default User is invalid for good.
+TEST_P(AuthTest, AUserShowsWhoeverIsSignedInNow) {
+  User retained = Succeeded(auth->SignInAnonymously()).user;
+  User copy(retained);
+  User assigned;
+  assigned = copy;
+  const User never;
+  EXPECT_TRUE(retained.is_valid() && copy.is_valid() && assigned.is_valid() && retained.is_anonymous());
+  EXPECT_FALSE(never.is_valid());
+  EXPECT_EQ(copy.uid(), retained.uid());
+
+  auth->SignOut();
+  for (const User* user : {&retained, &copy, &assigned}) {
+    EXPECT_FALSE(user->is_valid());
+    EXPECT_EQ(user->uid(), "");
+    EXPECT_FALSE(user->is_anonymous());
+    EXPECT_EQ(user->metadata().creation_timestamp, 0u);
+  }
+  EXPECT_EQ(Completed(retained.Reload()).error(), firebase::auth::kAuthErrorNoSignedInUser);
+
+  User bea = Succeeded(auth->CreateUserWithEmailAndPassword("bea@example.com", "correct horse")).user;
+  for (const User* user : {&retained, &copy, &assigned}) {
+    EXPECT_TRUE(user->is_valid());
+    EXPECT_EQ(user->uid(), bea.uid());
+    EXPECT_EQ(user->email(), "bea@example.com");
+    EXPECT_FALSE(user->is_anonymous());
+  }
+  EXPECT_TRUE(retained == bea);
+  EXPECT_FALSE(never.is_valid());
+  EXPECT_EQ(never.uid(), "");
+
+  // Its calls act on the current user: this deletes bea's account.
+  Future<void> deleted = retained.Delete();
+  EXPECT_EQ(Completed(deleted).error(), 0) << deleted.error_message();
+  EXPECT_FALSE(auth->current_user().is_valid());
+  EXPECT_FALSE(bea.is_valid());
+  EXPECT_EQ(Completed(auth->SignInWithEmailAndPassword("bea@example.com", "correct horse")).error(),
+            firebase::auth::kAuthErrorUserNotFound);
+}
+
 TEST_P(AuthTest, EmailPasswordAccountsAndTheirErrors) {
   Future<AuthResult> created = auth->CreateUserWithEmailAndPassword("ada@example.com", "correct horse");
   const User& ada = Succeeded(created).user;
@@ -171,10 +212,11 @@ TEST_P(AuthTest, EmailPasswordAccountsAndTheirErrors) {
   EXPECT_FALSE(ada.is_anonymous());
   EXPECT_FALSE(ada.is_email_verified());
   EXPECT_GT(ada.metadata().last_sign_in_timestamp, 1600000000000u);
+  std::string uid = ada.uid();
   auth->SignOut();
 
   Future<AuthResult> signed_in = auth->SignInWithEmailAndPassword("ada@example.com", "correct horse");
-  EXPECT_EQ(Succeeded(signed_in).user.uid(), ada.uid());
+  EXPECT_EQ(Succeeded(signed_in).user.uid(), uid);
   EXPECT_EQ(auth->SignInWithEmailAndPasswordLastResult(), signed_in);
 
   struct Case {

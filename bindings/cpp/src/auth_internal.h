@@ -57,16 +57,18 @@ class AuthInternal {
 
   Auth* const owner;  // compared, never dereferenced after ~Auth
   const std::shared_ptr<firebase::internal::AppInternal> registry;
-  // The current user's profile when it is the account `uid` (else null); the same object while
-  // nothing it shows changes, so that a User's provider_data() stays one vector.
-  std::shared_ptr<const UserProfileData> CurrentProfile(const std::string& uid);
+  // The current user's profile (null when no one is signed in or the Auth is torn down); the
+  // same object while nothing it shows changes, so that a User's provider_data() stays one vector.
+  std::shared_ptr<const UserProfileData> CurrentProfile();
 
   firebase::internal::LastResult<AuthResult> custom_token_result, anonymous_result, email_result, create_user_result,
       credential_result, link_result, unlink_result, reauthenticate_data_result;
   firebase::internal::LastResult<std::string> token_result;
+  firebase::internal::LastResult<User> update_phone_result;
   firebase::internal::LastResult<void> delete_result, update_profile_result, password_reset_result,
       reauthenticate_result, update_email_result, update_password_result, send_verification_result,
       verify_before_update_result, reload_result;
+  PhoneAuthProvider phone_provider;  // PhoneAuthProvider::GetInstance()
   std::mutex mutex;  // guards the listener maps
   std::map<AuthStateListener*, fbstorage::Auth::ListenerId> state_listeners;
   std::map<IdTokenListener*, fbstorage::Auth::ListenerId> id_token_listeners;
@@ -81,7 +83,7 @@ class AuthInternal {
 // What a message says of an Auth torn down by its deletion or its App's.
 extern const char kAuthDeletedMessage[];
 
-// A User snapshot of an fbstorage user (invalid for nullptr).
+// A User of the auth's current user (invalid for nullptr: no one signed in).
 User MakeUser(const std::shared_ptr<AuthInternal>& auth, const fbstorage::UserView* user);
 std::shared_ptr<const UserProfileData> MakeProfile(const fbstorage::UserView& user);
 

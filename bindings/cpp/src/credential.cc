@@ -12,16 +12,26 @@ const char* const GitHubAuthProvider::kProviderId = "github.com";
 const char* const GoogleAuthProvider::kProviderId = "google.com";
 const char* const MicrosoftAuthProvider::kProviderId = "microsoft.com";
 const char* const YahooAuthProvider::kProviderId = "yahoo.com";
+const char* const TwitterAuthProvider::kProviderId = "twitter.com";
+const char* const PhoneAuthProvider::kProviderId = "phone";
 
 namespace {
 
-Credential Invalid(const char* provider, int error, std::string message) {
+std::shared_ptr<internal::CredentialData> InvalidData(const char* provider, int error, std::string message) {
   auto data = std::make_shared<internal::CredentialData>();
   data->provider = provider ? provider : "";
   data->error = error;
   data->message = std::move(message);
-  return Credential(std::move(data));
+  return data;
 }
+
+Credential Invalid(const char* provider, int error, std::string message) {
+  return Credential(InvalidData(provider, error, std::move(message)));
+}
+
+const char kPhoneUnavailable[] =
+    "phone number sign-in is not available on Linux: Identity Toolkit sends a code only to an app that "
+    "proves itself with reCAPTCHA or a mobile platform's attestation";
 
 // make() builds the fbstorage credential; its refusal makes an invalid Credential.
 template <class Make>
@@ -55,6 +65,30 @@ Credential OAuthProvider::GetCredential(const char* provider_id, const char* id_
   if (!provider_id || !*provider_id) return Invalid("", kAuthErrorInvalidProviderId, "the credential has no provider id");
   return Made(provider_id, [&] { return fbstorage::Credential::idp(provider_id, Token(id_token), Token(access_token)); });
 }
+
+Credential OAuthProvider::GetCredential(const char* provider_id, const char* id_token, const char* raw_nonce,
+                                         const char* access_token) {
+  if (!provider_id || !*provider_id) return Invalid("", kAuthErrorInvalidProviderId, "the credential has no provider id");
+  return Made(provider_id, [&] {
+    return fbstorage::Credential::oauth(provider_id, Token(id_token), Token(raw_nonce), Token(access_token), std::nullopt);
+  });
+}
+
+Credential TwitterAuthProvider::GetCredential(const char* token, const char* secret) {
+  if (!token || !*token || !secret || !*secret)
+    return Invalid(kProviderId, kAuthErrorInvalidCredential, "a Twitter credential needs its token and its secret");
+  return Made(kProviderId, [&] { return fbstorage::Credential::oauth(kProviderId, std::nullopt, std::nullopt, token, secret); });
+}
+
+void PhoneAuthProvider::VerifyPhoneNumber(const PhoneAuthOptions&, Listener* listener) {
+  if (listener) listener->OnVerificationFailed(kPhoneUnavailable);
+}
+
+PhoneAuthCredential PhoneAuthProvider::GetCredential(const char*, const char*) {
+  return PhoneAuthCredential(InvalidData(kProviderId, kAuthErrorApiNotAvailable, kPhoneUnavailable));
+}
+
+PhoneAuthProvider& PhoneAuthProvider::GetInstance(Auth* auth) { return auth->internal()->phone_provider; }
 
 Credential GoogleAuthProvider::GetCredential(const char* id_token, const char* access_token) {
   return OAuthProvider::GetCredential(kProviderId, id_token, access_token);

@@ -1,5 +1,5 @@
-// user.cc — firebase::auth::User: the Auth's current user as long as it is the same account, with
-// the account calls of its Auth.
+// user.cc — firebase::auth::User: a view of its Auth's current user, whoever that is, with the
+// account calls of its Auth.
 #include "firebase/auth/user.h"
 
 #include <nlohmann/json.hpp>
@@ -95,8 +95,7 @@ std::shared_ptr<const UserProfileData> MakeProfile(const fbstorage::UserView& us
 }
 
 User MakeUser(const std::shared_ptr<AuthInternal>& auth, const fbstorage::UserView* user) {
-  if (!user) return User();
-  return User(auth, MakeProfile(*user));
+  return user ? User(auth) : User();
 }
 
 AuthResult MakeAuthResult(const std::weak_ptr<AuthInternal>& auth, const fbstorage::UserView& user) {
@@ -106,14 +105,14 @@ AuthResult MakeAuthResult(const std::weak_ptr<AuthInternal>& auth, const fbstora
   return result;
 }
 
-std::shared_ptr<const UserProfileData> AuthInternal::CurrentProfile(const std::string& uid) {
+std::shared_ptr<const UserProfileData> AuthInternal::CurrentProfile() {
   auto core = this->core();
   std::optional<fbstorage::User> user;
   try {
     if (core) user = core->current_user();
   } catch (const fbstorage::Error&) {
   }
-  if (!user || user->uid() != uid) return nullptr;
+  if (!user) return nullptr;
   auto profile = MakeProfile(*user);
   std::lock_guard<std::mutex> lock(profile_mutex_);
   if (!profile_ || !(*profile_ == *profile)) profile_ = std::move(profile);
@@ -131,37 +130,38 @@ const internal::UserProfileData& Or(const std::shared_ptr<const internal::UserPr
 }  // namespace
 
 User::User() : mutex_(std::make_shared<std::mutex>()) {}
-User::User(std::shared_ptr<internal::AuthInternal> auth, std::shared_ptr<const internal::UserProfileData> profile)
-    : auth_(std::move(auth)), mutex_(std::make_shared<std::mutex>()), profile_(std::move(profile)) {}
-User::User(const User& other) : auth_(other.auth_), mutex_(std::make_shared<std::mutex>()), profile_(other.Shown()) {}
+User::User(std::shared_ptr<internal::AuthInternal> auth) : auth_(std::move(auth)), mutex_(std::make_shared<std::mutex>()) {}
+User::User(const User& other) : auth_(other.Owner()), mutex_(std::make_shared<std::mutex>()) {}
 User& User::operator=(const User& other) {
   if (this == &other) return *this;
-  auto shown = other.Shown();
+  auto auth = other.Owner();
   std::lock_guard<std::mutex> lock(*mutex_);
-  auth_ = other.auth_;
-  profile_ = std::move(shown);
+  auth_ = std::move(auth);
+  profile_ = nullptr;
   return *this;
 }
 User::~User() {}
 
-std::shared_ptr<const internal::UserProfileData> User::Shown() const {
+std::weak_ptr<internal::AuthInternal> User::Owner() const {
   std::lock_guard<std::mutex> lock(*mutex_);
-  if (!profile_) return nullptr;
-  if (auto owner = auth_.lock())
-    if (auto current = owner->CurrentProfile(profile_->uid)) profile_ = std::move(current);
-  return profile_;
+  return auth_;
+}
+
+std::shared_ptr<const internal::UserProfileData> User::Shown() const {
+  auto owner = Owner().lock();
+  auto current = owner ? owner->CurrentProfile() : nullptr;
+  std::lock_guard<std::mutex> lock(*mutex_);
+  if (current) profile_ = current;  // keeps what provider_data() returned alive
+  return current;
 }
 
 bool User::operator==(const User& other) const {
-  return uid() == other.uid() && !auth_.owner_before(other.auth_) && !other.auth_.owner_before(auth_);
+  auto mine = Owner(), theirs = other.Owner();
+  return uid() == other.uid() && !mine.owner_before(theirs) && !theirs.owner_before(mine);
 }
 bool User::operator!=(const User& other) const { return !(*this == other); }
 
-bool User::is_valid() const {
-  auto owner = auth_.lock();
-  std::lock_guard<std::mutex> lock(*mutex_);
-  return profile_ && owner && owner->core();
-}
+bool User::is_valid() const { return Shown() != nullptr; }
 
 namespace {
 
@@ -220,110 +220,124 @@ Future<T> Last(const std::weak_ptr<internal::AuthInternal>& auth, LastOf<T> last
 
 Future<std::string> User::GetToken(bool force_refresh) {
   return OnCurrentUser<std::string, std::string>(
-      auth_, is_valid(), &internal::AuthInternal::token_result,
+      Owner(), is_valid(), &internal::AuthInternal::token_result,
       [&](fbstorage::Auth& auth, auto done) { auth.id_token_async(force_refresh, done); },
       [](const std::string& token) { return token; });
 }
-Future<std::string> User::GetTokenLastResult() const { return Last(auth_, &internal::AuthInternal::token_result); }
+Future<std::string> User::GetTokenLastResult() const { return Last(Owner(), &internal::AuthInternal::token_result); }
 
 Future<void> User::Delete() {
-  return Done<void>(auth_, is_valid(), &internal::AuthInternal::delete_result,
+  return Done<void>(Owner(), is_valid(), &internal::AuthInternal::delete_result,
                     [](fbstorage::Auth& auth, auto done) { auth.delete_user_async(done); });
 }
-Future<void> User::DeleteLastResult() const { return Last(auth_, &internal::AuthInternal::delete_result); }
+Future<void> User::DeleteLastResult() const { return Last(Owner(), &internal::AuthInternal::delete_result); }
 
 Future<void> User::UpdateUserProfile(const UserProfile& profile) {
   auto field = [](const char* value) { return value ? std::optional<std::string_view>(value) : std::nullopt; };
-  return Done<fbstorage::UserView>(auth_, is_valid(), &internal::AuthInternal::update_profile_result,
+  return Done<fbstorage::UserView>(Owner(), is_valid(), &internal::AuthInternal::update_profile_result,
                                    [&](fbstorage::Auth& auth, auto done) {
                                      auth.update_profile_async(field(profile.display_name), field(profile.photo_url), done);
                                    });
 }
 Future<void> User::UpdateUserProfileLastResult() const {
-  return Last(auth_, &internal::AuthInternal::update_profile_result);
+  return Last(Owner(), &internal::AuthInternal::update_profile_result);
 }
 
 Future<AuthResult> User::ReauthenticateAndRetrieveData(const Credential& credential) {
   return WithCredential<AuthResult>(
-      auth_, is_valid(), &internal::AuthInternal::reauthenticate_data_result, credential,
+      Owner(), is_valid(), &internal::AuthInternal::reauthenticate_data_result, credential,
       [&](const fbstorage::Credential* core) {
-        return Updating(auth_, is_valid(), &internal::AuthInternal::reauthenticate_data_result,
+        return Updating(Owner(), is_valid(), &internal::AuthInternal::reauthenticate_data_result,
                         [core](fbstorage::Auth& auth, auto done) { auth.reauthenticate_async(*core, done); });
       });
 }
 Future<AuthResult> User::ReauthenticateAndRetrieveDataLastResult() const {
-  return Last(auth_, &internal::AuthInternal::reauthenticate_data_result);
+  return Last(Owner(), &internal::AuthInternal::reauthenticate_data_result);
 }
 
 Future<void> User::Reauthenticate(const Credential& credential) {
-  return WithCredential<void>(auth_, is_valid(), &internal::AuthInternal::reauthenticate_result, credential,
+  return WithCredential<void>(Owner(), is_valid(), &internal::AuthInternal::reauthenticate_result, credential,
                               [&](const fbstorage::Credential* core) {
                                 return Done<fbstorage::UserView>(
-                                    auth_, is_valid(), &internal::AuthInternal::reauthenticate_result,
+                                    Owner(), is_valid(), &internal::AuthInternal::reauthenticate_result,
                                     [core](fbstorage::Auth& auth, auto done) { auth.reauthenticate_async(*core, done); });
                               });
 }
 Future<void> User::ReauthenticateLastResult() const {
-  return Last(auth_, &internal::AuthInternal::reauthenticate_result);
+  return Last(Owner(), &internal::AuthInternal::reauthenticate_result);
 }
 
 Future<AuthResult> User::LinkWithCredential(const Credential& credential) {
   return WithCredential<AuthResult>(
-      auth_, is_valid(), &internal::AuthInternal::link_result, credential, [&](const fbstorage::Credential* core) {
-        return Updating(auth_, is_valid(), &internal::AuthInternal::link_result,
+      Owner(), is_valid(), &internal::AuthInternal::link_result, credential, [&](const fbstorage::Credential* core) {
+        return Updating(Owner(), is_valid(), &internal::AuthInternal::link_result,
                         [core](fbstorage::Auth& auth, auto done) { auth.link_with_credential_async(*core, done); });
       });
 }
-Future<AuthResult> User::LinkWithCredentialLastResult() const { return Last(auth_, &internal::AuthInternal::link_result); }
+Future<AuthResult> User::LinkWithCredentialLastResult() const { return Last(Owner(), &internal::AuthInternal::link_result); }
 
 Future<AuthResult> User::Unlink(const char* provider) {
   std::string id = provider ? provider : "";
-  return Updating(auth_, is_valid(), &internal::AuthInternal::unlink_result,
+  return Updating(Owner(), is_valid(), &internal::AuthInternal::unlink_result,
                   [&](fbstorage::Auth& auth, auto done) { auth.unlink_async(id, done); });
 }
-Future<AuthResult> User::UnlinkLastResult() const { return Last(auth_, &internal::AuthInternal::unlink_result); }
+Future<AuthResult> User::UnlinkLastResult() const { return Last(Owner(), &internal::AuthInternal::unlink_result); }
 
 Future<void> User::UpdateEmail(const char* email) {
   std::string address = email ? email : "";
-  return Done<fbstorage::UserView>(auth_, is_valid(), &internal::AuthInternal::update_email_result,
+  return Done<fbstorage::UserView>(Owner(), is_valid(), &internal::AuthInternal::update_email_result,
                                    [&](fbstorage::Auth& auth, auto done) { auth.update_email_async(address, done); });
 }
-Future<void> User::UpdateEmailLastResult() const { return Last(auth_, &internal::AuthInternal::update_email_result); }
+Future<void> User::UpdateEmailLastResult() const { return Last(Owner(), &internal::AuthInternal::update_email_result); }
 
 Future<void> User::UpdatePassword(const char* password) {
   std::string secret = password ? password : "";
-  return Done<fbstorage::UserView>(auth_, is_valid(), &internal::AuthInternal::update_password_result,
+  return Done<fbstorage::UserView>(Owner(), is_valid(), &internal::AuthInternal::update_password_result,
                                    [&](fbstorage::Auth& auth, auto done) { auth.update_password_async(secret, done); });
 }
 Future<void> User::UpdatePasswordLastResult() const {
-  return Last(auth_, &internal::AuthInternal::update_password_result);
+  return Last(Owner(), &internal::AuthInternal::update_password_result);
 }
 
 Future<void> User::SendEmailVerification() {
-  return Done<void>(auth_, is_valid(), &internal::AuthInternal::send_verification_result,
+  return Done<void>(Owner(), is_valid(), &internal::AuthInternal::send_verification_result,
                     [](fbstorage::Auth& auth, auto done) { auth.send_email_verification_async(done); });
 }
 Future<void> User::SendEmailVerificationLastResult() const {
-  return Last(auth_, &internal::AuthInternal::send_verification_result);
+  return Last(Owner(), &internal::AuthInternal::send_verification_result);
 }
 
 Future<void> User::SendEmailVerificationBeforeUpdatingEmail(const char* email) {
   std::string address = email ? email : "";
-  return Done<void>(auth_, is_valid(), &internal::AuthInternal::verify_before_update_result,
+  return Done<void>(Owner(), is_valid(), &internal::AuthInternal::verify_before_update_result,
                     [&](fbstorage::Auth& auth, auto done) { auth.verify_before_update_email_async(address, done); });
 }
 Future<void> User::SendEmailVerificationBeforeUpdatingEmailLastResult() const {
-  return Last(auth_, &internal::AuthInternal::verify_before_update_result);
+  return Last(Owner(), &internal::AuthInternal::verify_before_update_result);
 }
 
 Future<void> User::Reload() {
-  return Done<fbstorage::UserView>(auth_, is_valid(), &internal::AuthInternal::reload_result,
+  return Done<fbstorage::UserView>(Owner(), is_valid(), &internal::AuthInternal::reload_result,
                                    [](fbstorage::Auth& auth, auto done) { auth.reload_async(done); });
 }
-Future<void> User::ReloadLastResult() const { return Last(auth_, &internal::AuthInternal::reload_result); }
+Future<void> User::ReloadLastResult() const { return Last(Owner(), &internal::AuthInternal::reload_result); }
+
+Future<User> User::UpdatePhoneNumberCredential(const PhoneAuthCredential& credential) {
+  int error = kAuthErrorNone;
+  std::string message;
+  internal::CoreCredential(credential, &error, &message);  // never valid: says why
+  auto failed = firebase::internal::FailedFuture<User>(error, message);
+  auto owner = Owner().lock();
+  return owner ? owner->update_phone_result.set(failed) : failed;
+}
+Future<User> User::UpdatePhoneNumberCredentialLastResult() const {
+  return Last(Owner(), &internal::AuthInternal::update_phone_result);
+}
 
 const std::vector<UserInfoInterface>& User::provider_data() const {
-  return Or(Shown()).providers;  // profile_ (or the Auth's last profile) keeps it alive
+  auto shown = Shown();
+  std::lock_guard<std::mutex> lock(*mutex_);
+  return shown ? profile_->providers : Or(nullptr).providers;  // profile_ keeps the vector alive
 }
 
 UserMetadata User::metadata() const {

@@ -1,12 +1,14 @@
 // firebase/auth/user.h — firebase::auth::User and AuthResult, as the Firebase C++ SDK declares
 // them (the members fbstorage implements).
 //
-// A User shows its Auth's current user while that is the same account (the same uid), as the
-// SDK's User does: after Reload() or an account change its getters answer the new state; once
-// another user signs in, or nobody, it keeps the last state it showed. Its calls (GetToken,
-// Delete, Reload, LinkWithCredential, ...) act on the Auth's current user. Once the Auth (or its
-// App) is deleted the User is invalid and its calls fail with kAuthErrorNoSignedInUser. Thread
-// safety: every method may be called from any thread.
+// A User is a view of its Auth's current user, whoever that is, as the SDK's User is (its
+// integration test's TestRetainedUser and TestCopyUser): its getters answer the current user's
+// state now (after Reload() or an account change, the new state); while no one is signed in it
+// is invalid and its getters answer "" and 0; once another user signs in it shows that user.
+// Copies are views of the same Auth. Its calls (GetToken, Delete, Reload, LinkWithCredential,
+// ...) act on the current user, and fail with kAuthErrorNoSignedInUser while there is none, or
+// once the Auth (or its App) is deleted. A default-constructed User is invalid for good.
+// Thread safety: every method may be called from any thread.
 #ifndef FIREBASE_AUTH_USER_H_
 #define FIREBASE_AUTH_USER_H_
 
@@ -95,7 +97,6 @@ class User : public UserInfoInterface {
     const char* photo_url;
   };
   // Changes the current user's display name and photo URL (Identity Toolkit accounts:update).
-  // This User stays the snapshot it was; current_user() gives the updated profile.
   // Errors: kAuthErrorNoSignedInUser, kAuthErrorInvalidParameter (a control character), and the
   // session's errors (kAuthErrorUserTokenExpired, kAuthErrorUserDisabled, ...).
   Future<void> UpdateUserProfile(const UserProfile& profile);
@@ -161,16 +162,22 @@ class User : public UserInfoInterface {
   std::string provider_id() const override;
   std::string phone_number() const override;
 
-  // fbstorage: a snapshot of the auth's user.
-  User(std::shared_ptr<internal::AuthInternal> auth, std::shared_ptr<const internal::UserProfileData> profile);
+  // Fails at once with kAuthErrorApiNotAvailable: phone sign-in is not available here
+  // (firebase/auth/credential.h).
+  Future<User> UpdatePhoneNumberCredential(const PhoneAuthCredential& credential);
+  Future<User> UpdatePhoneNumberCredentialLastResult() const;
+
+  // fbstorage: a view of the auth's current user.
+  explicit User(std::shared_ptr<internal::AuthInternal> auth);
 
  private:
-  // The Auth's current user when it is this account, else the profile this User last showed.
+  std::weak_ptr<internal::AuthInternal> Owner() const;
+  // The Auth's current user's profile, null when there is none.
   std::shared_ptr<const internal::UserProfileData> Shown() const;
 
   std::weak_ptr<internal::AuthInternal> auth_;  // weak: an Auth's last results hold Users
-  // Replaced (under the mutex) by the current user's profile whenever a getter reads it.
-  mutable std::shared_ptr<std::mutex> mutex_;
+  mutable std::shared_ptr<std::mutex> mutex_;  // guards auth_ and profile_
+  // The last profile shown, which provider_data()'s vector belongs to.
   mutable std::shared_ptr<const internal::UserProfileData> profile_;
 };
 
