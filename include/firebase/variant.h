@@ -18,8 +18,9 @@
 // - AsInt64() of a double outside int64_t's range gives the nearest bound, of NaN 0 (the SDK
 //   casts, which is undefined there).
 // - The array constructor Variant(const T[], size_t) fills the vector (the SDK's writes past its
-//   end); set_mutable_blob(nullptr, n) gives n zero bytes (the SDK's are uninitialized); the
-//   Assign* members given a null pointer give an empty value of their type.
+//   end); set_mutable_blob(nullptr, n) gives n zero bytes (the SDK's are uninitialized); a null
+//   const char* or char* is taken as "" (the SDK keeps it, or crashes copying it); the Assign*
+//   members given a null pointer give an empty value of their type.
 // - Assigning a Variant a value held inside itself (v = v.vector()[0], v.set_vector(v.vector()))
 //   works: the new value is built before the old one is released.
 // - The SDK's SWIG and VariantInternal hooks (friend class internal::VariantInternal) are not
