@@ -114,7 +114,7 @@ test-cpp-build: cpp $(CPP_TEST_DIR)/cpp_tests $(CPP_TEST_DIR)/cpp_tests_asan $(C
 test-cpp-run: test-cpp-build cpp-headers
 	$(CPP_ENV) $(TIME_LIMIT) 180 $(CPP_TEST_DIR)/cpp_tests
 	$(CPP_ENV) $(CPP_SAN_ENV) $(TIME_LIMIT) 240 $(CPP_TEST_DIR)/cpp_tests_asan
-	$(CPP_ENV) $(TIME_LIMIT) 400 env $(VALGRIND) $(CPP_TEST_DIR)/cpp_tests --gtest_filter='*/0:Future.*:AppOptions.*:AppCreate.*:ModuleInitializer.*'
+	$(CPP_ENV) $(TIME_LIMIT) 400 env $(VALGRIND) $(CPP_TEST_DIR)/cpp_tests --gtest_filter='*/0:Future.*:AppOptions.*:AppCreate.*:ModuleInitializer.*:Variant.*'
 	$(CPP_ENV) FBS_EXAMPLE=$(abspath $(CPP_TEST_DIR)/upload-example) $(CPP_PKG_CONFIG) $(TIME_LIMIT) 180 Tests/cpp/run-examples.sh
 
 demo-cpp: lib venv cpp $(CPP_TEST_DIR)/upload-example
