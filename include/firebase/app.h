@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "firebase/internal/common.h"
+#include "firebase/internal/platform.h"  // as the SDK's app.h: FIREBASE_PLATFORM_LINUX and friends
 
 namespace firebase {
 

@@ -1,6 +1,6 @@
 // app_framework.h — a stand-in for the test harness header of the same name in firebase-cpp-sdk
-// (testing/test_framework, not part of the SDK's API), with what the SDK's Storage integration
-// test calls: logging, ProcessEvents, PathForResource, the clock. Written for run.sh.
+// (testing/test_framework, not part of the SDK's API), with what the SDK's Storage and Auth
+// integration tests call: logging, ProcessEvents, PathForResource, the clock. Written for run.sh.
 #ifndef FBSTORAGE_SDK_INTEGRATION_APP_FRAMEWORK_H_
 #define FBSTORAGE_SDK_INTEGRATION_APP_FRAMEWORK_H_
 
@@ -19,6 +19,12 @@ inline void Log(FILE* out, const char* format, va_list args) {
   std::fputc('\n', out);
 }
 inline void LogDebug(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  Log(stdout, format, args);
+  va_end(args);
+}
+inline void LogInfo(const char* format, ...) {
   va_list args;
   va_start(args, format);
   Log(stdout, format, args);

@@ -1,8 +1,9 @@
 // firebase_test_framework.h — a stand-in for the test harness header of the same name in
-// firebase-cpp-sdk (testing/test_framework), with what the SDK's Storage integration test
-// uses: FirebaseTest, WaitForCompletion, RunWithRetry, the flaky-section macros. Unlike the
-// SDK's harness it retries nothing: a flaky section or RunWithRetry runs once, so that a
-// failure shows. Written for run.sh.
+// firebase-cpp-sdk (testing/test_framework), with what the SDK's Storage and Auth integration
+// tests use: FirebaseTest (app_, InitializeApp, TerminateApp), WaitForCompletion, RunWithRetry,
+// the flaky-section macros and the SKIP_TEST_ON_* macros as they are on Linux. Unlike the SDK's
+// harness it retries nothing: a flaky section or RunWithRetry runs once, so that a failure
+// shows. Written for run.sh.
 #ifndef FBSTORAGE_SDK_INTEGRATION_FIREBASE_TEST_FRAMEWORK_H_
 #define FBSTORAGE_SDK_INTEGRATION_FIREBASE_TEST_FRAMEWORK_H_
 
@@ -12,11 +13,22 @@
 #include <functional>
 
 #include "app_framework.h"
+#include "firebase/app.h"
 #include "firebase/future.h"
 
 #define FLAKY_TEST_SECTION_BEGIN() RunFlakyTestSection([&]() { (void)0
 #define FLAKY_TEST_SECTION_END() })
 #define SKIP_TEST_ON_ANDROID_EMULATOR ((void)0)
+#define SKIP_TEST_ON_TVOS ((void)0)
+// As the SDK's harness on Linux: test_info_ is the member GoogleTest's TEST_F gives each test.
+#define SKIP_TEST_ON_PLATFORM_(platform)                                         \
+  {                                                                            \
+    app_framework::LogInfo("Skipping %s on " platform ".", test_info_->name()); \
+    GTEST_SKIP();                                                              \
+    return;                                                                    \
+  }
+#define SKIP_TEST_ON_DESKTOP SKIP_TEST_ON_PLATFORM_("desktop")
+#define SKIP_TEST_ON_LINUX SKIP_TEST_ON_PLATFORM_("Linux")
 
 namespace firebase_test_framework {
 
@@ -55,6 +67,18 @@ class FirebaseTest : public testing::Test {
   }
   void RunFlakyTestSection(std::function<void()> section) { section(); }
   int64_t GetCurrentTimeInSecondsSinceEpoch() { return app_framework::GetCurrentTimeInMicroseconds() / 1000000; }
+
+ protected:
+  // As the SDK's harness on desktop: App::Create() with no options reads google-services.json.
+  void InitializeApp() {
+    if (app_ == nullptr) app_ = firebase::App::Create();
+  }
+  void TerminateApp() {
+    delete app_;
+    app_ = nullptr;
+  }
+
+  firebase::App* app_ = nullptr;
 };
 
 }  // namespace firebase_test_framework

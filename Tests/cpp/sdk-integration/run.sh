@@ -1,24 +1,27 @@
 #!/usr/bin/env bash
-# run.sh SDK_CHECKOUT — compiles the Firebase C++ SDK's own Storage integration test
-# (SDK_CHECKOUT/storage/integration_test/src/integration_test.cc, unchanged) against fbstorage's
-# headers and libfbstorage-cpp.a, with this folder's stand-ins for the SDK's test harness, and
-# runs it against the bundled emulator reached as production is (Tests/support/as-production.sh:
-# the production host name over https, in a network namespace of its own); App::Create() reads
-# a google-services.json written to a temporary working directory.
+# run.sh SDK_CHECKOUT [MODULE] — compiles the Firebase C++ SDK's own integration test of MODULE
+# (storage, the default, or auth: SDK_CHECKOUT/MODULE/integration_test/src/integration_test.cc,
+# unchanged) against fbstorage's headers and libfbstorage-cpp.a, with this folder's stand-ins for
+# the SDK's test harness, and runs it against the bundled emulator reached as production is
+# (Tests/support/as-production.sh: the production host name over https, in a network namespace
+# of its own); App::Create() reads a google-services.json written to a temporary working
+# directory.
 # A manual check (the SDK's source is not part of this repository): `make cpp` first; needs
 # root (unshare), GoogleTest and GoogleMock (libgtest-dev, libgmock-dev), and the emulator's
 # `cryptography`. FBS_LIBDIR, FBS_PYTHON, PYTHONPATH as for make test-cpp. Exits with the test's
 # status.
 set -euo pipefail
-sdk=${1:?usage: run.sh FIREBASE_CPP_SDK_CHECKOUT}
+sdk=${1:?usage: run.sh FIREBASE_CPP_SDK_CHECKOUT [storage|auth]}
+module=${2:-storage}
+case $module in storage|auth) ;; *) echo "run.sh: no such module: $module (storage or auth)"; exit 2 ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
 libdir=${FBS_LIBDIR:-$repo/build/lib}
 [ -f /usr/include/gmock/gmock.h ] || { echo "GoogleMock is missing: apt-get install libgmock-dev"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-${CXX:-g++} -std=c++17 -w -O1 -I"$here" -I"$repo/include" -o "$work/storage_integration_test" \
-  "$sdk/storage/integration_test/src/integration_test.cc" \
+${CXX:-g++} -std=c++17 -w -O1 -I"$here" -I"$repo/include" -o "$work/integration_test" \
+  "$sdk/$module/integration_test/src/integration_test.cc" \
   "$repo/build/lib/libfbstorage-cpp.a" -L"$libdir" -Wl,-rpath,"$libdir" -lfbstorage -lgmock_main -lgmock -lgtest -lpthread
 cat > "$work/google-services.json" <<'JSON'
 {"project_info": {"project_number": "1", "project_id": "demo-project", "storage_bucket": "demo-project.appspot.com"},
@@ -26,4 +29,4 @@ cat > "$work/google-services.json" <<'JSON'
              "api_key": [{"current_key": "demo-api-key"}]}]}
 JSON
 cd "$work"
-SDK_IT_DIR=$work "$repo/Tests/support/as-production.sh" ./storage_integration_test
+SDK_IT_DIR=$work "$repo/Tests/support/as-production.sh" ./integration_test
