@@ -12,14 +12,17 @@ import Testing
         return "eyJhbGciOiJub25lIn0.\(Base64URL.encode(Array(payload.utf8)))."
     }
 
-    private func signedIn(identities: String = "{}") throws -> (Auth, FakeEngine, String) {
+    /// A signed-in user whose ID token names `provider` and lists `identities`, and whose account
+    /// read answers `account`.
+    private func signedIn(identities: String = "{}", provider: String = "anonymous",
+                          account: String = #""localId":"u1""#) throws -> (Auth, FakeEngine, String) {
         let engine = FakeEngine()
         let auth = try Auth(apiKey: "key", projectID: "p", engine: engine)
         let done = Completion<Result<AuthUser, StorageError>>()
         try auth.signInAnonymously { done.complete($0) }
-        let token = idToken("u1", identities: identities)
+        let token = idToken("u1", identities: identities, provider: provider)
         try engine.respond(200, body: Array(#"{"idToken":"\#(token)","refreshToken":"r1","localId":"u1"}"#.utf8))
-        try engine.respondToAccountRead(idToken: token, account: #""localId":"u1""#)
+        try engine.respondToAccountRead(idToken: token, account: account)
         _ = try done.wait().get()
         return (auth, engine, token)
     }
@@ -148,14 +151,7 @@ import Testing
 
     @Test("linking a sign-in method the account has is refused before sending; once unlinked it is sent, though the ID token still names it")
     func linkAfterUnlink() throws {
-        let engine = FakeEngine()
-        let auth = try Auth(apiKey: "key", projectID: "p", engine: engine)
-        let signedIn = Completion<Result<AuthUser, StorageError>>()
-        try auth.signIn(email: "a@example.com", password: "secret-1") { signedIn.complete($0) }
-        let token = idToken("u1", provider: "password")
-        try engine.respond(200, body: Array(#"{"idToken":"\#(token)","refreshToken":"r1","localId":"u1"}"#.utf8))
-        try engine.respondToAccountRead(idToken: token, account: #""localId":"u1","email":"a@example.com","createdAt":"1700000000000","providerUserInfo":[{"providerId":"password","rawId":"a@example.com"}]"#)
-        _ = try signedIn.wait().get()
+        let (auth, engine, _) = try signedIn(provider: "password", account: #""localId":"u1","email":"a@example.com","createdAt":"1700000000000","providerUserInfo":[{"providerId":"password","rawId":"a@example.com"}]"#)
         let another = try AuthCredential.email("b@example.com", password: "secret-2")
         let before = engine.started
         #expect { try auth.link(with: another, completion: { _ in }) } throws: { ($0 as? StorageError)?.code == .authProviderAlreadyLinked }
