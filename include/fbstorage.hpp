@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
@@ -912,6 +913,13 @@ class Auth {
     detail::check(fbs_auth_verify_password_reset_code(handle(), detail::CString(code).get(), &email));
     return detail::take_string(email);
   }
+  // How `email` can sign in: "password", "emailLink", provider ids; none with email enumeration
+  // protection on (fbs_auth_fetch_sign_in_methods).
+  std::vector<std::string> fetch_sign_in_methods(std::string_view email) {
+    char* methods = nullptr;
+    detail::check(fbs_auth_fetch_sign_in_methods(handle(), detail::CString(email).get(), &methods));
+    return split_methods(detail::take_string(methods));
+  }
   void confirm_password_reset(std::string_view code, std::string_view new_password) {
     detail::check(fbs_auth_confirm_password_reset(handle(), detail::CString(code).get(), detail::CString(new_password).get()));
   }
@@ -971,6 +979,14 @@ class Auth {
     detail::start_async(std::move(done), [&](void* ud) {
       return fbs_auth_verify_password_reset_code_async(handle(), c.get(), &Auth::on_string, ud);
     });
+  }
+  void fetch_sign_in_methods_async(std::string_view email, detail::Completion<std::vector<std::string>> done) {
+    detail::CString e(email);
+    detail::start_async(detail::Completion<std::string>([done = std::move(done)](Result<std::string> joined) {
+                          if (const Error* error = joined.error()) return done(*error);
+                          done(split_methods(std::move(joined).value()));
+                        }),
+                        [&](void* ud) { return fbs_auth_fetch_sign_in_methods_async(handle(), e.get(), &Auth::on_string, ud); });
   }
   void confirm_password_reset_async(std::string_view code, std::string_view new_password, detail::Completion<void> done) {
     detail::CString c(code), p(new_password);
@@ -1046,6 +1062,16 @@ class Auth {
   }
   static void on_done(int status, void* ud) noexcept {
     detail::complete<void>(ud, status == FBS_OK ? Result<void>() : Result<void>(detail::last_error(status)));
+  }
+  // fbs_auth_fetch_sign_in_methods' answer: the methods joined by ','.
+  static std::vector<std::string> split_methods(const std::string& joined) {
+    std::vector<std::string> methods;
+    for (size_t start = 0; start < joined.size();) {
+      size_t end = std::min(joined.find(',', start), joined.size());
+      methods.push_back(joined.substr(start, end - start));
+      start = end + 1;
+    }
+    return methods;
   }
   static void on_string(int status, const char* token, void* ud) noexcept {
     if (status != FBS_OK) return detail::complete<std::string>(ud, detail::last_error(status));

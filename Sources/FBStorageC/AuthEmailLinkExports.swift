@@ -89,3 +89,23 @@ public func fbs_auth_sign_in_with_email_link_async(_ auth: OpaquePointer?, _ ema
         try Auth.behind(auth).signIn(email: Arguments.string(email, "email"), link: Arguments.string(link, "link"), completion: done)
     }
 }
+
+/// The methods joined by "," (a provider id never contains one).
+private func joined(_ methods: [String]) -> String { methods.joined(separator: ",") }
+
+@_cdecl("fbs_auth_fetch_sign_in_methods")
+public func fbs_auth_fetch_sign_in_methods(_ auth: OpaquePointer?, _ email: UnsafePointer<CChar>?,
+                                           _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        let out = try Arguments.out(out, "out_methods")
+        out.pointee = ownedCString(joined(try Auth.behind(auth).fetchSignInMethods(forEmail: Arguments.string(email, "email"))))
+    }
+}
+
+@_cdecl("fbs_auth_fetch_sign_in_methods_async")
+public func fbs_auth_fetch_sign_in_methods_async(_ auth: OpaquePointer?, _ email: UnsafePointer<CChar>?,
+                                                 _ cb: fbs_string_callback?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    startAsync(cb, userData, { done throws(StorageError) in
+        try Auth.behind(auth).fetchSignInMethods(forEmail: Arguments.string(email, "email")) { done($0.map(joined)) }
+    }) { cb, result, userData in deliver(result, to: cb, userData) }
+}

@@ -70,6 +70,21 @@ extension Auth {
         }
     }
 
+    /// How `email` can sign in ("password", "emailLink", providers): empty when no account has
+    /// it, and always when the project protects against email enumeration, as in the Apple SDK,
+    /// which deprecates it for that reason.
+    @available(*, deprecated, message: "`fetchSignInMethods` is deprecated and will be removed in a future release. This method returns an empty list when Email Enumeration Protection is enabled.")
+    public func fetchSignInMethods(forEmail email: String, completion: (([String]?, Error?) -> Void)? = nil) {
+        guard !email.isEmpty else { return deliver(.failure(AuthErrorCode.missingEmail.error()), to: completion.map(Self.pair)) }
+        run({ [core] done throws(FBStorage.StorageError) in try core.fetchSignInMethods(forEmail: email, completion: done) },
+            completion.map(Self.pair)) { $0 }
+    }
+
+    @available(*, deprecated, message: "`fetchSignInMethods` is deprecated and will be removed in a future release. This method returns an empty list when Email Enumeration Protection is enabled.")
+    public func fetchSignInMethods(forEmail email: String) async throws -> [String] {
+        try await awaiting { fetchSignInMethods(forEmail: email, completion: $0) }
+    }
+
     /// The email a password-reset code is for; the code stays usable.
     public func verifyPasswordResetCode(_ code: String, completion: @escaping (String?, Error?) -> Void) {
         run({ [core] done throws(FBStorage.StorageError) in try core.verifyPasswordResetCode(code, completion: done) },

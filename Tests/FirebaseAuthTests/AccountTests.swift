@@ -134,6 +134,21 @@ struct AccountTests {
         #expect(authCode(noSecret).0 == .invalidCredential)
     }
 
+    @available(*, deprecated, message: "tests the deprecated fetchSignInMethods")
+    @Test("fetchSignInMethods: the password of an account, nothing for an unknown email, missingEmail for none",
+          arguments: Flavor.allCases)
+    func signInMethods(flavor: Flavor) async throws {
+        let auth = makeAuth(flavor)
+        let email = newEmail()
+        _ = try await auth.createUser(withEmail: email, password: "secret-password")
+        #expect(try await auth.fetchSignInMethods(forEmail: email) == ["password"])
+        #expect(try await auth.fetchSignInMethods(forEmail: newEmail()) == [])
+        let none = await called { done in auth.fetchSignInMethods(forEmail: "") { done($1) } }
+        #expect(authCode(none).0 == .missingEmail)
+        let malformed = await called { done in auth.fetchSignInMethods(forEmail: "not an email") { done($1) } }
+        #expect(authCode(malformed).0 == .invalidEmail)
+    }
+
     @Test("reauthenticate: the same user's credential works, another's is userMismatch; account exists elsewhere",
           arguments: Flavor.allCases)
     func reauthenticate(flavor: Flavor) async throws {

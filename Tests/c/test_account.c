@@ -208,6 +208,14 @@ TEST(account_google_sign_in_linking_and_its_errors) {
 
     /* An unverified claim on an existing account's email asks for that account's sign-in. */
     REQUIRE_OK(fbs_auth_create_user(other, "dee@example.com", "correct-horse", NULL));
+    char *methods = NULL;
+    REQUIRE_OK(fbs_auth_fetch_sign_in_methods(other, "dee@example.com", &methods));
+    CHECK_STR(methods, "password");
+    fbs_string_free(methods);
+    REQUIRE_OK(fbs_auth_fetch_sign_in_methods(other, "nobody@example.com", &methods));
+    CHECK_STR(methods, "");
+    fbs_string_free(methods);
+    CHECK_CODE(fbs_auth_fetch_sign_in_methods(other, "not an email", &methods), FBS_ERR_AUTH_INVALID_EMAIL);
     fbs_credential *dee = google("dee", "dee@example.com", 0);
     CHECK_CODE(fbs_auth_sign_in_with_credential(other, dee, NULL), FBS_ERR_AUTH_ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL);
     fbs_credential *junk = NULL;
@@ -303,6 +311,10 @@ TEST_OFFLINE(account_bad_arguments_fail_at_once) {
     CHECK_CODE(fbs_auth_link_with_credential(auth, credential, NULL), FBS_ERR_AUTH_NO_USER);
     CHECK_CODE(fbs_auth_reauthenticate(auth, credential, NULL), FBS_ERR_AUTH_NO_USER);
     CHECK_CODE(fbs_auth_sign_in_with_credential(auth, NULL, NULL), FBS_ERR_INVALID_ARGUMENT);
+    char *methods = NULL;
+    CHECK_CODE(fbs_auth_fetch_sign_in_methods(auth, "", &methods), FBS_ERR_INVALID_ARGUMENT);
+    CHECK_CODE(fbs_auth_fetch_sign_in_methods(auth, "a@example.com", NULL), FBS_ERR_INVALID_ARGUMENT);
+    CHECK(methods == NULL);
     CHECK_CODE(fbs_auth_sign_in_with_credential(auth, (const fbs_credential *)auth, NULL), FBS_ERR_INVALID_ARGUMENT);
     CHECK_CODE(fbs_auth_unlink(auth, "google.com", NULL), FBS_ERR_AUTH_NO_USER);
     CHECK_CODE(fbs_auth_reload(auth, NULL), FBS_ERR_AUTH_NO_USER);

@@ -248,6 +248,26 @@ TEST_P(AuthAccountTest, TwitterAppleUnknownProvidersAndPhone) {
   EXPECT_EQ(auth->current_user().uid(), uid);
 }
 
+// An account's sign-in methods; none for an unknown email, and none at all while the project
+// protects against email enumeration (the emulator's config route, as the console's switch).
+TEST_P(AuthAccountTest, FetchProvidersForEmail) {
+  using FetchResult = firebase::auth::Auth::FetchProvidersResult;
+  Succeeded(auth->CreateUserWithEmailAndPassword("ivy@example.com", "secret-1"));
+  auth->SignOut();
+  Future<FetchResult> found = auth->FetchProvidersForEmail("ivy@example.com");
+  EXPECT_EQ(Succeeded(found).providers, std::vector<std::string>{"password"});
+  EXPECT_EQ(auth->FetchProvidersForEmailLastResult(), found);
+  EXPECT_EQ(Succeeded(auth->FetchProvidersForEmail("nobody@example.com")).providers, std::vector<std::string>{});
+  EXPECT_EQ(Completed(auth->FetchProvidersForEmail("")).error(), firebase::auth::kAuthErrorMissingEmail);
+  EXPECT_EQ(Completed(auth->FetchProvidersForEmail("not an email")).error(), firebase::auth::kAuthErrorInvalidEmail);
+  std::string answer;
+  ASSERT_EQ(emulator().Request("PATCH", "/emulator/v1/projects/demo-project/config",
+                               R"({"emailPrivacyConfig": {"enableImprovedEmailPrivacy": true}})", &answer),
+            200)
+      << answer;
+  EXPECT_EQ(Succeeded(auth->FetchProvidersForEmail("ivy@example.com")).providers, std::vector<std::string>{});
+}
+
 TEST_P(AuthAccountTest, ReauthenticateWithTheUsersOwnCredentialOnly) {
   Succeeded(auth->CreateUserWithEmailAndPassword("eve@example.com", "secret-1"));
   auth->SignOut();

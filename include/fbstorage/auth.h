@@ -290,6 +290,17 @@ int fbs_auth_sign_in_with_email_link(fbs_auth *auth, const char *email, const ch
 int fbs_auth_sign_in_with_email_link_async(fbs_auth *auth, const char *email, const char *link,
                                            fbs_user_callback cb, void *user_data);
 
+/* How `email` can sign in (Identity Toolkit's createAuthUri, the SDKs' deprecated
+ * fetchSignInMethodsForEmail): in *out_methods the methods joined by ',' ("password",
+ * "emailLink" and the identity providers linked to its account, e.g. "password,google.com"), ""
+ * for none: also when no account has the email, and always when the project protects against
+ * email enumeration (the default for new projects). No user needs to be signed in.
+ * Ownership: *out_methods is the caller's; release it with fbs_string_free().
+ * Errors: FBS_ERR_INVALID_ARGUMENT (NULL or empty email, NULL out_methods),
+ * FBS_ERR_AUTH_INVALID_EMAIL. The _async form's callback gets the string borrowed for the call. */
+int fbs_auth_fetch_sign_in_methods(fbs_auth *auth, const char *email, char **out_methods);
+int fbs_auth_fetch_sign_in_methods_async(fbs_auth *auth, const char *email, fbs_string_callback cb, void *user_data);
+
 /* An owned snapshot of the current user in *out, or *out = NULL when signed out (FBS_OK). */
 int fbs_auth_current_user(fbs_auth *auth, fbs_user **out);
 

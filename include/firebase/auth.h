@@ -60,6 +60,18 @@ class Auth {
   Future<void> SendPasswordResetEmail(const char* email);
   Future<void> SendPasswordResetEmailLastResult() const;
 
+  // FetchProvidersForEmail()'s answer.
+  struct FetchProvidersResult {
+    FetchProvidersResult() {}
+    std::vector<std::string> providers;
+  };
+  // How `email` can sign in (Identity Toolkit's createAuthUri): "password", "emailLink" and the
+  // providers linked to its account; none when no account has it, and always when the project
+  // protects against email enumeration (the default for new projects).
+  // Errors: kAuthErrorMissingEmail (nullptr or ""), kAuthErrorInvalidEmail.
+  Future<FetchProvidersResult> FetchProvidersForEmail(const char* email);
+  Future<FetchProvidersResult> FetchProvidersForEmailLastResult() const;
+
   void SignOut();
 
   // The listener must be removed (or destroyed: its destructor removes it) before it dies.

@@ -32,6 +32,28 @@ extension Auth {
         try runAsync({ done throws(StorageError) in try startEmailLinkSignIn(email, link, done) }, completion: completion)
     }
 
+    /// How `email` can sign in (`accounts:createAuthUri`, the SDKs' fetchSignInMethods):
+    /// "password", "emailLink" and the identity providers linked to its account; none when there
+    /// is no such account, or when the project protects against email enumeration (the default
+    /// for new projects), which is why the SDKs deprecate it.
+    /// - Throws: `invalidArgument` for an empty email; `authInvalidEmail`.
+    public func fetchSignInMethods(forEmail email: String) throws(StorageError) -> [String] {
+        try runBlocking { done throws(StorageError) in try startFetchSignInMethods(email, done) }
+    }
+
+    public func fetchSignInMethods(forEmail email: String, completion: @escaping StorageCompletion<[String]>) throws(StorageError) {
+        try runAsync({ done throws(StorageError) in try startFetchSignInMethods(email, done) }, completion: completion)
+    }
+
+    private func startFetchSignInMethods(_ email: String, _ done: @escaping StorageCompletion<[String]>) throws(StorageError) {
+        guard !email.isEmpty else { throw .invalidArgument("The email address is empty") }
+        // continueUri is required and unused here; the SDKs send their own URL.
+        let fields: [(String, JSONValue)] = [("identifier", .string(email)), ("continueUri", .string("http://localhost"))]
+        try postAccounts("createAuthUri", fields, call: "fetch sign-in methods") { result in
+            done(result.map { answer in answer["signinMethods"]?.arrayValue?.compactMap(\.stringValue) ?? [] })
+        }
+    }
+
     private func startSendSignInLink(_ email: String, _ settings: ActionCodeSettings,
                                      _ done: @escaping StorageCompletion<Void>) throws(StorageError) {
         guard !email.isEmpty else { throw .invalidArgument("The email address is empty") }

@@ -265,6 +265,27 @@ Future<void> Auth::SendPasswordResetEmail(const char* email) {
 
 Future<void> Auth::SendPasswordResetEmailLastResult() const { return internal_->password_reset_result.get(); }
 
+Future<Auth::FetchProvidersResult> Auth::FetchProvidersForEmail(const char* email) {
+  auto core = internal_->core();
+  auto& last = internal_->fetch_providers_result;
+  if (!core)
+    return last.set(firebase::internal::FailedFuture<FetchProvidersResult>(kAuthErrorFailure, internal::kAuthDeletedMessage));
+  if (!email || !*email)
+    return last.set(firebase::internal::FailedFuture<FetchProvidersResult>(kAuthErrorMissingEmail, "the email address is empty"));
+  std::string address = email;
+  return last.set(RunOperation<FetchProvidersResult, std::vector<std::string>>(
+      internal::MapError, [&](auto done) { core->fetch_sign_in_methods_async(address, done); },
+      [](const std::vector<std::string>& methods) {
+        FetchProvidersResult result;
+        result.providers = methods;
+        return result;
+      }));
+}
+
+Future<Auth::FetchProvidersResult> Auth::FetchProvidersForEmailLastResult() const {
+  return internal_->fetch_providers_result.get();
+}
+
 Future<AuthResult> Auth::SignInAnonymouslyLastResult() const { return internal_->anonymous_result.get(); }
 Future<AuthResult> Auth::SignInWithEmailAndPasswordLastResult() const { return internal_->email_result.get(); }
 Future<AuthResult> Auth::CreateUserWithEmailAndPasswordLastResult() const { return internal_->create_user_result.get(); }

@@ -65,6 +65,7 @@ class AuthInternal {
       credential_result, link_result, unlink_result, reauthenticate_data_result;
   firebase::internal::LastResult<std::string> token_result;
   firebase::internal::LastResult<User> update_phone_result;
+  firebase::internal::LastResult<Auth::FetchProvidersResult> fetch_providers_result;
   firebase::internal::LastResult<void> delete_result, update_profile_result, password_reset_result,
       reauthenticate_result, update_email_result, update_password_result, send_verification_result,
       verify_before_update_result, reload_result;

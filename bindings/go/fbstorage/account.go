@@ -8,6 +8,7 @@ import "C"
 import (
 	"context"
 	"runtime"
+	"strings"
 )
 
 // The account lifecycle of the current user (fbstorage/auth.h). Calls on the current user fail
@@ -112,6 +113,20 @@ func (a *Auth) VerifyPasswordResetCode(ctx context.Context, code string) (string
 		return C.fbsgo_auth_verify_password_reset_code_async(a.raw, c, h)
 	})
 	return result.value, err
+}
+
+// FetchSignInMethods tells how email can sign in: "password", "emailLink" and the identity
+// providers linked to its account; none when no account has it, and always when the project
+// protects against email enumeration (the default for new projects).
+// Errors: ErrInvalidArgument (empty), ErrAuthInvalidEmail.
+func (a *Auth) FetchSignInMethods(ctx context.Context, email string) ([]string, error) {
+	result, err := a.withText(ctx, email, func(c *C.char, h C.uintptr_t) C.int {
+		return C.fbsgo_auth_fetch_sign_in_methods_async(a.raw, c, h)
+	})
+	if err != nil || result.value == "" {
+		return []string{}, err
+	}
+	return strings.Split(result.value, ","), nil
 }
 
 // ConfirmPasswordReset sets the password of a reset code's account and uses the code up (its

@@ -239,6 +239,16 @@ func TestCredentialErrors(t *testing.T) {
 	expectCode(t, err, ErrInvalidArgument, "password is not an IdP")
 	_, err = NewEmailCredential("", "secret-1")
 	expectCode(t, err, ErrInvalidArgument, "no email")
+	methods, err := a.FetchSignInMethods(background, address)
+	must(t, err)
+	if len(methods) != 1 || methods[0] != "password" {
+		t.Fatalf("sign-in methods of %s: %q", address, methods)
+	}
+	if methods, err = a.FetchSignInMethods(background, testEmail("nobody")); err != nil || len(methods) != 0 {
+		t.Fatalf("sign-in methods of nobody: %q, %v", methods, err)
+	}
+	_, err = a.FetchSignInMethods(background, "not an email")
+	expectCode(t, err, ErrAuthInvalidEmail, "malformed email")
 	_, err = NewTwitterCredential("token", "")
 	expectCode(t, err, ErrInvalidArgument, "no token secret")
 	_, err = NewOAuthCredential("apple.com", "", "raw nonce", "access token", "")

@@ -57,6 +57,9 @@ int fbsgo_auth_send_password_reset_email_async(fbs_auth *a, const char *email, u
 int fbsgo_auth_verify_password_reset_code_async(fbs_auth *a, const char *code, uintptr_t h) {
     return fbs_auth_verify_password_reset_code_async(a, code, fbsgo_string_done, (void *)h);
 }
+int fbsgo_auth_fetch_sign_in_methods_async(fbs_auth *a, const char *email, uintptr_t h) {
+    return fbs_auth_fetch_sign_in_methods_async(a, email, fbsgo_string_done, (void *)h);
+}
 int fbsgo_auth_confirm_password_reset_async(fbs_auth *a, const char *code, const char *new_password, uintptr_t h) {
     return fbs_auth_confirm_password_reset_async(a, code, new_password, fbsgo_completion, (void *)h);
 }

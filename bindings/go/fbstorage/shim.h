@@ -47,6 +47,7 @@ int fbsgo_auth_send_email_verification_async(fbs_auth *auth, uintptr_t handle);
 int fbsgo_auth_verify_before_update_email_async(fbs_auth *auth, const char *email, uintptr_t handle);
 int fbsgo_auth_send_password_reset_email_async(fbs_auth *auth, const char *email, uintptr_t handle);
 int fbsgo_auth_verify_password_reset_code_async(fbs_auth *auth, const char *code, uintptr_t handle);
+int fbsgo_auth_fetch_sign_in_methods_async(fbs_auth *auth, const char *email, uintptr_t handle);
 int fbsgo_auth_confirm_password_reset_async(fbs_auth *auth, const char *code, const char *new_password, uintptr_t handle);
 int fbsgo_auth_apply_action_code_async(fbs_auth *auth, const char *code, uintptr_t handle);
 int fbsgo_auth_send_sign_in_link_to_email_async(fbs_auth *auth, const char *email, const fbs_action_code_settings *settings,

@@ -384,6 +384,8 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_auth_verify_before_update_email_async": (STATUS, [_A, c_char_p, COMPLETION_CALLBACK, c_void_p]),
     "fbs_auth_send_password_reset_email": (STATUS, [_A, c_char_p]),
     "fbs_auth_send_password_reset_email_async": (STATUS, [_A, c_char_p, COMPLETION_CALLBACK, c_void_p]),
+    "fbs_auth_fetch_sign_in_methods": (STATUS, [_A, c_char_p, POINTER(c_void_p)]),
+    "fbs_auth_fetch_sign_in_methods_async": (STATUS, [_A, c_char_p, STRING_CALLBACK, c_void_p]),
     "fbs_auth_verify_password_reset_code": (STATUS, [_A, c_char_p, POINTER(c_void_p)]),
     "fbs_auth_verify_password_reset_code_async": (STATUS, [_A, c_char_p, STRING_CALLBACK, c_void_p]),
     "fbs_auth_check_action_code": (STATUS, [_A, c_char_p, POINTER(c_void_p), POINTER(c_void_p), POINTER(c_void_p)]),

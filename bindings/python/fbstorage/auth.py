@@ -335,6 +335,14 @@ class Auth:
         assert email is not None, "fbs_auth_verify_password_reset_code succeeded without an email"
         return email
 
+    def fetch_sign_in_methods(self, email: str) -> list[str]:
+        """How ``email`` can sign in: "password", "emailLink" and the identity providers linked
+        to its account; ``[]`` when no account has it, and always when the project protects
+        against email enumeration (the default for new projects). Raises InvalidEmailError."""
+        joined = call_for_out(library().fbs_auth_fetch_sign_in_methods, self._handle,
+                              encode_text(email, "email"), out_type=ctypes.c_void_p)
+        return split_methods(take_string(joined.value) or "")
+
     def confirm_password_reset(self, code: str, new_password: str) -> None:
         """Sets the password of a reset code's account. Raises InvalidActionCodeError,
         ExpiredActionCodeError, WeakPasswordError."""
@@ -455,3 +463,7 @@ def native_auth(auth: Any) -> Any:
         raise TypeError(f"auth must be an fbstorage Auth or None, not {type(auth).__name__}")
     return unwrapped._handle
 
+
+def split_methods(joined: str) -> list[str]:
+    """fbs_auth_fetch_sign_in_methods' answer: the methods joined by ","."""
+    return joined.split(",") if joined else []

@@ -321,3 +321,22 @@ async def test_aio_link_verify_and_reset(emulator) -> None:
         assert (await auth.sign_in_with_credential(
             fbstorage.EmailAuthProvider.credential(address, "reset " + PASSWORD))).uid == anonymous.uid
         assert (await auth.unlink("password")).uid == anonymous.uid
+        assert await auth.fetch_sign_in_methods(address) == []  # its password is gone
+
+
+@one_flavor
+def test_fetch_sign_in_methods(auth: fbstorage.Auth, emulator) -> None:
+    address = email()
+    auth.create_user(address, PASSWORD)
+    auth.link_with_credential(google("gus", address=address))
+    assert sorted(auth.fetch_sign_in_methods(address)) == ["google.com", "password"]
+    assert auth.fetch_sign_in_methods(email()) == []
+    raises_at_once(fbstorage.InvalidEmailError, lambda: auth.fetch_sign_in_methods("not an email"))
+    with pytest.raises(StorageError) as empty:
+        auth.fetch_sign_in_methods("")
+    assert empty.value.code == StorageErrorCode.INVALID_ARGUMENT
+    # Email enumeration protection (the emulator's config route, as the console's switch): nothing.
+    response = requests.patch(f"{emulator.url}/emulator/v1/projects/{PROJECT}/config", timeout=30,
+                              json={"emailPrivacyConfig": {"enableImprovedEmailPrivacy": True}})
+    assert response.status_code == 200, response.text
+    assert auth.fetch_sign_in_methods(address) == []

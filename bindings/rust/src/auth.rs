@@ -270,6 +270,18 @@ impl Auth {
         Ok(unsafe { owned(out) }.unwrap_or_default())
     }
 
+    /// How `email` can sign in: "password", "emailLink" and the identity providers linked to its
+    /// account; none when no account has it, and always when the project protects against email
+    /// enumeration (the default for new projects). Errors: InvalidArgument (empty),
+    /// AuthInvalidEmail.
+    pub fn fetch_sign_in_methods(&self, email: &str) -> Result<Vec<String>> {
+        let email = c_string(email)?;
+        let mut out = std::ptr::null_mut();
+        check(unsafe { sys::fbs_auth_fetch_sign_in_methods(self.raw(), email.as_ptr(), &mut out) })?;
+        let joined = unsafe { owned(out) }.unwrap_or_default();
+        Ok(joined.split(',').filter(|method| !method.is_empty()).map(str::to_owned).collect())
+    }
+
     /// Sets the password of a reset code's account and uses the code up (its sessions end).
     /// Errors: as [`Auth::verify_password_reset_code`], AuthWeakPassword.
     pub fn confirm_password_reset(&self, code: &str, new_password: &str) -> Result<()> {

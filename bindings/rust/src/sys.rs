@@ -268,6 +268,8 @@ unsafe extern "C" {
     pub fn fbs_credential_idp(provider_id: *const c_char, id_token: *const c_char, access_token: *const c_char, out: *mut *mut fbs_credential) -> c_int;
     pub fn fbs_credential_oauth(provider_id: *const c_char, id_token: *const c_char, raw_nonce: *const c_char, access_token: *const c_char, secret: *const c_char, out: *mut *mut fbs_credential) -> c_int;
     pub fn fbs_credential_free(credential: *mut fbs_credential);
+    pub fn fbs_auth_fetch_sign_in_methods(auth: *mut fbs_auth, email: *const c_char, out_methods: *mut *mut c_char) -> c_int;
+    pub fn fbs_auth_fetch_sign_in_methods_async(auth: *mut fbs_auth, email: *const c_char, cb: fbs_string_callback, user_data: *mut c_void) -> c_int;
     pub fn fbs_auth_sign_in_with_credential(auth: *mut fbs_auth, credential: *const fbs_credential, out_user: *mut *mut fbs_user) -> c_int;
     pub fn fbs_auth_sign_in_with_credential_async(auth: *mut fbs_auth, credential: *const fbs_credential, cb: fbs_user_callback, user_data: *mut c_void) -> c_int;
     pub fn fbs_auth_link_with_credential(auth: *mut fbs_auth, credential: *const fbs_credential, out_user: *mut *mut fbs_user) -> c_int;

@@ -160,6 +160,10 @@ fn credential_errors() {
     assert_eq!(Credential::google(None, None).unwrap_err().code, ErrorCode::InvalidArgument);
     assert_eq!(Credential::idp("password", Some("t"), None).unwrap_err().code, ErrorCode::InvalidArgument);
     assert_eq!(Credential::email("", "secret-1").unwrap_err().code, ErrorCode::InvalidArgument);
+    assert_eq!(auth.fetch_sign_in_methods(&address).unwrap(), vec!["password".to_owned()]);
+    assert!(auth.fetch_sign_in_methods(&email("nobody")).unwrap().is_empty());
+    assert_eq!(auth.fetch_sign_in_methods("not an email").unwrap_err().code, ErrorCode::AuthInvalidEmail);
+    assert_eq!(auth.fetch_sign_in_methods("").unwrap_err().code, ErrorCode::InvalidArgument);
     assert_eq!(Credential::twitter("token", "").unwrap_err().code, ErrorCode::InvalidArgument);
     assert_eq!(Credential::oauth("apple.com", None, Some("raw nonce"), Some("access"), None).unwrap_err().code,
                ErrorCode::InvalidArgument);

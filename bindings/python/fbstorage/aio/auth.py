@@ -7,7 +7,7 @@ from typing import Any
 from .. import auth as sync_auth
 from .._conversion import LocalPath, decode, encode_text
 from ..action_code_info import ActionCodeInfo
-from ..auth import AuthListener, User
+from ..auth import AuthListener, User, split_methods
 from ..action_code_settings import ActionCodeSettings, native_action_code_settings
 from ..credentials import AuthCredential, native_credential
 from . import _completion
@@ -131,6 +131,10 @@ class Auth:
     async def verify_password_reset_code(self, code: str) -> str:
         return await self._start("fbs_auth_verify_password_reset_code_async", encode_text(code, "code"),
                                  convert=lambda email: email.decode("utf-8"))
+
+    async def fetch_sign_in_methods(self, email: str) -> list[str]:
+        return await self._start("fbs_auth_fetch_sign_in_methods_async", encode_text(email, "email"),
+                                 convert=lambda joined: split_methods(joined.decode("utf-8")))
 
     async def confirm_password_reset(self, code: str, new_password: str) -> None:
         await self._start("fbs_auth_confirm_password_reset_async", encode_text(code, "code"),
