@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -89,7 +91,15 @@ std::string TempFiles::Make(const std::string& bytes) {
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
+  // The sessions Auths keep between runs (XDG_CONFIG_HOME/fbstorage-cpp) are this run's own.
+  char config[] = "/tmp/fbstorage-cpp-config-XXXXXX";
+  if (!mkdtemp(config)) {
+    std::perror("mkdtemp");
+    return 1;
+  }
+  setenv("XDG_CONFIG_HOME", config, 1);
   int status = RUN_ALL_TESTS();
+  std::filesystem::remove_all(config);
   Emulators().clear();
   // Every App, Storage, Auth and fbstorage object of the tests is gone: so must their handles be.
   if (long live = LiveHandles()) {

@@ -8,6 +8,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+export XDG_CONFIG_HOME=$tmp  # the session the examples' Auth keeps stays with this run
 status=0
 expect() {  # name, output, expected strings...
   local name=$1 out=$2 missing=0

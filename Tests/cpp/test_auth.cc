@@ -2,6 +2,8 @@
 // storage port), and Storage sending the App's user (owner-only rules, both flavors).
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
+#include <filesystem>
 
 #include "firebase/auth.h"
 #include "fixtures.h"
@@ -161,6 +163,61 @@ TEST_P(AuthTest, AnonymousSignInAndIdToken) {
   EXPECT_FALSE(auth->current_user().is_valid());
   Future<std::string> no_token = current.GetToken(false);
   EXPECT_EQ(Completed(no_token).error(), firebase::auth::kAuthErrorNoSignedInUser);
+}
+
+// As the desktop SDK: the signed-in user is kept for the next run (an App and Auth made again
+// with the same name and API key start signed in, and can get a token), in
+// XDG_CONFIG_HOME/fbstorage-cpp, mode 0600; signing out removes it.
+TEST_P(AuthTest, TheSignedInUserIsKeptForTheNextRun) {
+  struct Run {
+    firebase::App* app;
+    Auth* auth;
+  };
+  auto start = [&](const char* name) {
+    Run run{firebase::App::Create(app->options(), name), nullptr};
+    run.auth = Auth::GetAuth(run.app);
+    run.auth->UseEmulator(emulator().host(), static_cast<uint32_t>(emulator().port()));
+    return run;
+  };
+  auto end = [](Run run) {
+    delete run.auth;
+    delete run.app;
+  };
+  Run first = start("kept-session");
+  std::string uid = Succeeded(first.auth->SignInAnonymously()).user.uid();
+  end(first);
+
+  Run other = start("another-app");  // another app keeps its own session
+  EXPECT_FALSE(other.auth->current_user().is_valid());
+  end(other);
+
+  Run second = start("kept-session");
+  EXPECT_TRUE(second.auth->current_user().is_valid());
+  EXPECT_EQ(second.auth->current_user().uid(), uid);
+  EXPECT_TRUE(second.auth->current_user().is_anonymous());
+  Future<std::string> token = second.auth->current_user().GetToken(false);  // a refresh: the session is live
+  EXPECT_FALSE(Succeeded(token).empty());
+  // The files of these two apps (other tests' apps keep theirs in the same directory).
+  auto files = [] {
+    std::vector<std::filesystem::directory_entry> found;
+    std::string directory = std::string(std::getenv("XDG_CONFIG_HOME")) + "/fbstorage-cpp";
+    for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+      std::string name = entry.path().filename().string();
+      if (name.rfind("kept-session-", 0) == 0 || name.rfind("another-app-", 0) == 0) found.push_back(entry);
+    }
+    return found;
+  };
+  ASSERT_EQ(files().size(), 1u);
+  EXPECT_EQ(files()[0].path().filename().string().rfind("kept-session-", 0), 0u);
+  EXPECT_EQ(files()[0].status().permissions() & std::filesystem::perms::all,
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  second.auth->SignOut();
+  end(second);
+  EXPECT_TRUE(files().empty());
+
+  Run third = start("kept-session");
+  EXPECT_FALSE(third.auth->current_user().is_valid());
+  end(third);
 }
 
 // As the SDK's User (its integration test's TestCopyUser and TestRetainedUser): a view of the

@@ -8,8 +8,8 @@
 # directory.
 # A manual check (the SDK's source is not part of this repository): `make cpp` first; needs
 # root (unshare), GoogleTest and GoogleMock (libgtest-dev, libgmock-dev), and the emulator's
-# `cryptography`. FBS_LIBDIR, FBS_PYTHON, PYTHONPATH as for make test-cpp. Exits with the test's
-# status.
+# `cryptography`. FBS_LIBDIR, FBS_PYTHON, PYTHONPATH as for make test-cpp; FBS_RUN_LINUX_SKIPPED=1
+# also runs the tests the SDK skips on Linux. Exits with the test's status.
 set -euo pipefail
 sdk=${1:?usage: run.sh FIREBASE_CPP_SDK_CHECKOUT [storage|auth]}
 module=${2:-storage}
@@ -20,7 +20,7 @@ libdir=${FBS_LIBDIR:-$repo/build/lib}
 [ -f /usr/include/gmock/gmock.h ] || { echo "GoogleMock is missing: apt-get install libgmock-dev"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-${CXX:-g++} -std=c++17 -w -O1 -I"$here" -I"$repo/include" -o "$work/integration_test" \
+${CXX:-g++} -std=c++17 -w -O1 ${FBS_RUN_LINUX_SKIPPED:+-DFBS_RUN_LINUX_SKIPPED} -I"$here" -I"$repo/include" -o "$work/integration_test" \
   "$sdk/$module/integration_test/src/integration_test.cc" \
   "$repo/build/lib/libfbstorage-cpp.a" -L"$libdir" -Wl,-rpath,"$libdir" -lfbstorage -lgmock_main -lgmock -lgtest -lpthread
 cat > "$work/google-services.json" <<'JSON'
@@ -29,4 +29,5 @@ cat > "$work/google-services.json" <<'JSON'
              "api_key": [{"current_key": "demo-api-key"}]}]}
 JSON
 cd "$work"
-SDK_IT_DIR=$work "$repo/Tests/support/as-production.sh" ./integration_test
+# The session the SDK's tests sign in to stays with this run (auth_session_file.cc).
+XDG_CONFIG_HOME=$work SDK_IT_DIR=$work "$repo/Tests/support/as-production.sh" ./integration_test
