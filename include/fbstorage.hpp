@@ -695,6 +695,15 @@ class UserView {
   bool is_email_verified() const { return fbs_user_is_email_verified(u_) == 1; }
   // "anonymous", "password", "custom", ...
   std::string sign_in_provider() const { return detail::to_string(fbs_user_sign_in_provider(u_)); }
+  // What the sign-in that answered this user said beyond it (fbs_user_is_new_user): nullopt
+  // for any other user.
+  std::optional<bool> is_new_user() const {
+    int answer = fbs_user_is_new_user(u_);
+    return answer < 0 ? std::nullopt : std::optional<bool>(answer == 1);
+  }
+  std::optional<std::string> additional_provider_id() const { return detail::to_optional(fbs_user_additional_provider_id(u_)); }
+  std::optional<std::string> additional_profile_json() const { return detail::to_optional(fbs_user_additional_profile_json(u_)); }
+  std::optional<std::string> additional_username() const { return detail::to_optional(fbs_user_additional_username(u_)); }
   // Credentials: never log them.
   std::string id_token() const { return detail::to_string(fbs_user_id_token(u_)); }
   std::string refresh_token() const { return detail::to_string(fbs_user_refresh_token(u_)); }

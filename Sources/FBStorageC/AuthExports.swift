@@ -246,6 +246,29 @@ public func fbs_user_is_anonymous(_ u: OpaquePointer?) -> Int32 {
     Errors.returning(-1) { () throws(StorageError) in try AuthUser.behind(u).isAnonymous ? 1 : 0 }
 }
 
+@_cdecl("fbs_user_is_new_user")
+public func fbs_user_is_new_user(_ u: OpaquePointer?) -> Int32 {
+    Errors.returning(-1) { () throws(StorageError) in
+        guard let info = try AuthUser.behind(u).additionalUserInfo else { return -1 }
+        return info.isNewUser ? 1 : 0
+    }
+}
+
+@_cdecl("fbs_user_additional_provider_id")
+public func fbs_user_additional_provider_id(_ u: OpaquePointer?) -> UnsafePointer<CChar>? {
+    AuthUser.lentString(u, .newUserProvider) { $0.additionalUserInfo?.providerID }
+}
+
+@_cdecl("fbs_user_additional_profile_json")
+public func fbs_user_additional_profile_json(_ u: OpaquePointer?) -> UnsafePointer<CChar>? {
+    AuthUser.lentString(u, .newUserProfile) { $0.additionalUserInfo?.profileJSON }
+}
+
+@_cdecl("fbs_user_additional_username")
+public func fbs_user_additional_username(_ u: OpaquePointer?) -> UnsafePointer<CChar>? {
+    AuthUser.lentString(u, .newUserName) { $0.additionalUserInfo?.username }
+}
+
 @_cdecl("fbs_user_sign_in_provider")
 public func fbs_user_sign_in_provider(_ u: OpaquePointer?) -> UnsafePointer<CChar>? {
     AuthUser.lentString(u, .signInProvider) { $0.signInProvider }

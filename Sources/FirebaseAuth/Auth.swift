@@ -95,6 +95,11 @@ open class Auth: NSObject {
     public var currentUser: User? { core.currentUser.map(user(for:)) }
 
     /// The `User` for the core's `signedIn` user: the same object as long as the uid is the same.
+    /// The result of a call that answered `signedIn` (a sign-in, link or reauthentication).
+    func dataResult(_ signedIn: AuthUser) -> AuthDataResult {
+        AuthDataResult(user: user(for: signedIn), additionalUserInfo: signedIn.additionalUserInfo.map(AdditionalUserInfo.init))
+    }
+
     func user(for signedIn: AuthUser) -> User {
         lock.withLock {
             if let lastUser, lastUser.uid == signedIn.uid {
@@ -121,7 +126,9 @@ open class Auth: NSObject {
     /// as in the Apple SDK.
     open func signInAnonymously(completion: ((AuthDataResult?, Error?) -> Void)? = nil) {
         if let user = currentUser, user.isAnonymous {
-            return deliver(.success(AuthDataResult(user: user)), to: completion.map(Self.pair))
+            // As the Apple SDK: no new account, and no provider's profile.
+            let info = AdditionalUserInfo(providerID: "", profile: nil, username: nil, isNewUser: false)
+            return deliver(.success(AuthDataResult(user: user, additionalUserInfo: info)), to: completion.map(Self.pair))
         }
         signIn(completion) { [core] done throws(FBStorage.StorageError) in try core.signInAnonymously(completion: done) }
     }
@@ -185,7 +192,7 @@ open class Auth: NSObject {
 
     private func signIn(_ completion: ((AuthDataResult?, Error?) -> Void)?,
                         _ start: @escaping (@escaping StorageCompletion<AuthUser>) throws(FBStorage.StorageError) -> Void) {
-        run(start, completion.map(Self.pair)) { [self] signedIn in AuthDataResult(user: user(for: signedIn)) }
+        run(start, completion.map(Self.pair)) { [self] signedIn in dataResult(signedIn) }
     }
 
     // MARK: Listeners

@@ -122,7 +122,7 @@ extension Auth {
     /// call's (the core reads the account as part of the sign-in).
     func signIn<Input>(withCore input: Result<Input, NSError>, _ completion: ((AuthDataResult?, Error?) -> Void)?,
                        _ start: @escaping (Input, @escaping StorageCompletion<AuthUser>) throws(FBStorage.StorageError) -> Void) {
-        run(withCore: input, completion.map(Self.pair), start) { [self] signedIn in AuthDataResult(user: user(for: signedIn)) }
+        run(withCore: input, completion.map(Self.pair), start) { [self] signedIn in dataResult(signedIn) }
     }
 
     /// `run` with an input prepared first.

@@ -88,13 +88,18 @@ struct AccountTests {
         let credential = GoogleAuthProvider.credential(withIDToken: fakeIdPToken(sub: name, email: "\(name)@gmail.com"),
                                                        accessToken: "google-access-token")
         #expect(credential.provider == GoogleAuthProvider.id && GoogleAuthProvider.id == "google.com")
-        let first = try await auth.signIn(with: credential).user
+        let firstResult = try await auth.signIn(with: credential)
+        let first = firstResult.user
+        let info = try #require(firstResult.additionalUserInfo)
+        #expect(info.isNewUser && info.providerID == "google.com" && info.username == nil)
+        #expect(info.profile?["sub"] as? String == name && info.profile?["email"] as? String == "\(name)@gmail.com")
         #expect(first.email == "\(name)@gmail.com" && first.isEmailVerified && !first.isAnonymous)
         #expect(first.providerData.map(\.providerID) == ["google.com"] && first.providerData.first?.uid == name)
         #expect(try await first.getIDTokenResult().signInProvider == "google.com")
         try auth.signOut()
         let oauth = OAuthProvider.credential(providerID: .google, idToken: fakeIdPToken(sub: name, email: "\(name)@gmail.com"))
-        #expect(try await auth.signIn(with: oauth).user.uid == first.uid)
+        let returning = try await auth.signIn(with: oauth)
+        #expect(returning.user.uid == first.uid && returning.additionalUserInfo?.isNewUser == false)
         try auth.signOut()
 
         let anonymous = try await auth.signInAnonymously().user

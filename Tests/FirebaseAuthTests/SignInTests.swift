@@ -36,8 +36,9 @@ struct SignInTests {
         let user = try #require(result?.user)
         #expect(user.isAnonymous && !user.uid.isEmpty && user.email == nil && user.providerID == "Firebase")
         #expect(auth.currentUser === user)
+        #expect(result?.additionalUserInfo?.isNewUser == true && result?.additionalUserInfo?.profile == nil)
         let again = try await auth.signInAnonymously()
-        #expect(again.user === user)
+        #expect(again.user === user && again.additionalUserInfo?.isNewUser == false)
         #expect(try await user.getIDTokenResult().signInProvider == "anonymous")
     }
 
@@ -58,6 +59,8 @@ struct SignInTests {
         }
         #expect(error == nil)
         #expect(result?.user.uid == uid && result?.user.email == email)
+        #expect(created.additionalUserInfo?.isNewUser == true && result?.additionalUserInfo?.isNewUser == false)
+        #expect(result?.additionalUserInfo?.providerID == "password")
         #expect(try await auth.currentUser?.getIDTokenResult().signInProvider == "password")
     }
 

@@ -231,6 +231,18 @@ TEST(account_google_sign_in_linking_and_its_errors) {
     REQUIRE_OK(fbs_credential_oauth("twitter.com", NULL, NULL, "{\"sub\":\"twitter-tess\"}", "token secret", &tess));
     REQUIRE_OK(fbs_auth_sign_in_with_credential(other, tess, &user));
     CHECK_STR(fbs_user_sign_in_provider(user), "twitter.com");
+    /* The sign-in's additional information: a new account, the provider's profile. */
+    CHECK_EQ_INT(fbs_user_is_new_user(user), 1);
+    CHECK_STR(fbs_user_additional_provider_id(user), "twitter.com");
+    CHECK(strstr(fbs_user_additional_profile_json(user), "\"twitter-tess\"") != NULL);
+    CHECK(fbs_user_additional_username(user) == NULL);
+    fbs_user_free(user);
+    REQUIRE_OK(fbs_auth_current_user(other, &user));   /* only a sign-in's answer carries it */
+    CHECK_EQ_INT(fbs_user_is_new_user(user), -1);
+    CHECK(fbs_user_additional_profile_json(user) == NULL);
+    fbs_user_free(user);
+    REQUIRE_OK(fbs_auth_sign_in_with_credential(other, tess, &user));
+    CHECK_EQ_INT(fbs_user_is_new_user(user), 0);
     fbs_user_free(user);
     fbs_credential *unknown = NULL;
     REQUIRE_OK(fbs_credential_oauth("bad provider", "{\"sub\":\"nobody-known\"}", "raw nonce", NULL, NULL, &unknown));

@@ -204,7 +204,11 @@ TEST_P(AuthAccountTest, TwitterAppleUnknownProvidersAndPhone) {
   const json tess = {{"sub", "twitter-tess"}};
   Future<AuthResult> twitter =
       auth->SignInAndRetrieveDataWithCredential(TwitterAuthProvider::GetCredential(tess.dump().c_str(), "token secret"));
-  EXPECT_EQ(Succeeded(twitter).additional_user_info.provider_id, TwitterAuthProvider::kProviderId);
+  const firebase::auth::AdditionalUserInfo& info = Succeeded(twitter).additional_user_info;
+  EXPECT_EQ(info.provider_id, TwitterAuthProvider::kProviderId);
+  ASSERT_EQ(info.profile.count(firebase::Variant("sub")), 1u);  // the provider's profile, as Variants
+  EXPECT_STREQ(info.profile.at(firebase::Variant("sub")).string_value(), "twitter-tess");
+  EXPECT_FALSE(info.updated_credential.is_valid());
   EXPECT_EQ(Completed(auth->SignInWithCredential(TwitterAuthProvider::GetCredential("token", nullptr))).error(),
             firebase::auth::kAuthErrorInvalidCredential);
   auth->SignOut();
@@ -212,6 +216,10 @@ TEST_P(AuthAccountTest, TwitterAppleUnknownProvidersAndPhone) {
   const json ann = {{"sub", "apple-ann"}, {"email", "ann@icloud.com"}, {"email_verified", true}};
   Credential with_nonce = OAuthProvider::GetCredential("apple.com", ann.dump().c_str(), "raw nonce", nullptr);
   EXPECT_EQ(Succeeded(auth->SignInWithCredential(with_nonce)).email(), "ann@icloud.com");
+  Future<AuthResult> again = auth->SignInAndRetrieveDataWithCredential(with_nonce);
+  const std::map<firebase::Variant, firebase::Variant>& profile = Succeeded(again).additional_user_info.profile;
+  EXPECT_EQ(profile.at(firebase::Variant("email")), firebase::Variant("ann@icloud.com"));
+  EXPECT_EQ(profile.at(firebase::Variant("email_verified")), firebase::Variant(true));
   EXPECT_FALSE(OAuthProvider::GetCredential("apple.com", nullptr, "raw nonce", "access token").is_valid());
   std::string uid = auth->current_user().uid();
   Future<firebase::auth::User> unknown =

@@ -333,6 +333,19 @@ int fbs_user_is_email_verified(const fbs_user *user);
 int fbs_user_is_anonymous(const fbs_user *user);
 /* The ID token's firebase.sign_in_provider: "anonymous", "password", "custom", … */
 const char *fbs_user_sign_in_provider(const fbs_user *user);
+/* What the sign-in that answered this snapshot said beyond the user (the SDKs'
+ * AdditionalUserInfo); only the user a sign-in call answers (out_user, the _async callback's)
+ * has it, never fbs_auth_current_user()'s or a listener's.
+ * fbs_user_is_new_user: 1 when the sign-in made the account, 0 when it existed, -1 when the
+ * snapshot is not a sign-in's answer (or on a bad handle).
+ * fbs_user_additional_provider_id: the provider signed in with; fbs_user_additional_profile_json:
+ * the identity provider's profile of the user, a JSON object as Identity Toolkit relays it
+ * (rawUserInfo); fbs_user_additional_username: the user's name at the provider (screenName).
+ * Each NULL when absent; borrowed until the snapshot is released. */
+int fbs_user_is_new_user(const fbs_user *user);
+const char *fbs_user_additional_provider_id(const fbs_user *user);
+const char *fbs_user_additional_profile_json(const fbs_user *user);
+const char *fbs_user_additional_username(const fbs_user *user);
 /* The ID token and refresh token at the snapshot's moment: credentials, never log them. */
 const char *fbs_user_id_token(const fbs_user *user);
 const char *fbs_user_refresh_token(const fbs_user *user);

@@ -318,13 +318,16 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
     func startSignIn(_ method: String, _ fields: [(String, JSONValue)], call: String,
                      _ done: @escaping StorageCompletion<AuthUser>) throws(StorageError) {
         try postAccounts(method, fields + [("returnSecureToken", .bool(true))], call: call) { [self] result in
-            switch result.flatMap({ answer in Self.session(answer, call: call) }) {
+            switch result.flatMap({ answer in Self.session(answer, call: call).map { (answer, $0) } }) {
             case .failure(let error): done(.failure(error))
-            case .success(let session):
+            case .success(let (answer, session)):
                 learnProject(from: session)
                 readAccount(of: session, call: call) { [self] read in
-                    if case .success(let user) = read { change(to: user) }
-                    done(read)
+                    guard case .success(let user) = read else { return done(read) }
+                    change(to: user)
+                    var answered = user
+                    answered.additionalUserInfo = AdditionalUserInfo(answer: answer, method: method, user: user)
+                    done(.success(answered))
                 }
             }
         }

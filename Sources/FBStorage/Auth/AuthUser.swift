@@ -28,6 +28,8 @@ public struct AuthUser: Sendable, Equatable {
     public let authTime: Double?
 
     public var isAnonymous: Bool { signInProvider == "anonymous" }
+    /// What the sign-in that answered this user said beyond it; nil on any other user.
+    public internal(set) var additionalUserInfo: AdditionalUserInfo?
 
     public static func == (a: AuthUser, b: AuthUser) -> Bool {
         a.uid == b.uid && a.idToken == b.idToken && a.refreshToken == b.refreshToken && a.email == b.email

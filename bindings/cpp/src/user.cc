@@ -98,10 +98,40 @@ User MakeUser(const std::shared_ptr<AuthInternal>& auth, const fbstorage::UserVi
   return user ? User(auth) : User();
 }
 
+namespace {
+
+// A JSON value as the Variant the SDK's profile map holds.
+Variant ToVariant(const json& value) {
+  switch (value.type()) {
+    case json::value_t::object: {
+      Variant map = Variant::EmptyMap();
+      for (const auto& [key, member] : value.items()) map.map()[Variant(key)] = ToVariant(member);
+      return map;
+    }
+    case json::value_t::array: {
+      Variant vector = Variant::EmptyVector();
+      for (const auto& element : value) vector.vector().push_back(ToVariant(element));
+      return vector;
+    }
+    case json::value_t::string: return Variant(value.get<std::string>());
+    case json::value_t::boolean: return Variant(value.get<bool>());
+    case json::value_t::number_integer: return Variant(value.get<int64_t>());
+    case json::value_t::number_unsigned: return Variant(static_cast<int64_t>(value.get<uint64_t>()));
+    case json::value_t::number_float: return Variant(value.get<double>());
+    default: return Variant::Null();
+  }
+}
+
+}  // namespace
+
 AuthResult MakeAuthResult(const std::weak_ptr<AuthInternal>& auth, const fbstorage::UserView& user) {
   AuthResult result;
   result.user = MakeUser(auth.lock(), &user);
-  result.additional_user_info.provider_id = user.sign_in_provider();
+  AdditionalUserInfo& info = result.additional_user_info;
+  info.provider_id = user.additional_provider_id().value_or(user.sign_in_provider());
+  info.user_name = user.additional_username().value_or("");
+  json profile = json::parse(user.additional_profile_json().value_or("{}"), nullptr, false);
+  if (profile.is_object()) info.profile = ToVariant(profile).map();
   return result;
 }
 

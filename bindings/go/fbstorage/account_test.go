@@ -258,8 +258,12 @@ func TestCredentialErrors(t *testing.T) {
 	defer twitter.Close()
 	tess, err := a.SignInWithCredential(background, twitter)
 	must(t, err)
-	if tess.SignInProvider != "twitter.com" {
-		t.Fatalf("Twitter sign-in: provider %q", tess.SignInProvider)
+	if info := tess.AdditionalUserInfo; tess.SignInProvider != "twitter.com" || info == nil || !info.IsNewUser ||
+		info.ProviderID != "twitter.com" || !strings.Contains(info.ProfileJSON, `"twitter-tess`) {
+		t.Fatalf("Twitter sign-in: provider %q, additional info %+v", tess.SignInProvider, tess.AdditionalUserInfo)
+	}
+	if current, err := a.CurrentUser(); err != nil || current.AdditionalUserInfo != nil {
+		t.Fatalf("the current user carries a sign-in's additional info: %+v, %v", current, err)
 	}
 	must(t, a.SignOut())
 

@@ -21,13 +21,25 @@ func copyUser(u *C.fbs_user) *User {
 		IsAnonymous: C.fbs_user_is_anonymous(u) == 1, IsEmailVerified: C.fbs_user_is_email_verified(u) == 1,
 		SignInProvider: goString(C.fbs_user_sign_in_provider(u)),
 		IDToken:        goString(C.fbs_user_id_token(u)), RefreshToken: goString(C.fbs_user_refresh_token(u)),
-		ClaimsJSON:      goString(C.fbs_user_claims_json(u)),
-		TokenExpiration: timeFromMillis(C.fbs_user_token_expiration(u)),
-		TokenIssuedAt:   timeFromMillis(C.fbs_user_token_issued_at(u)),
-		AuthTime:        timeFromMillis(C.fbs_user_auth_time(u)),
-		ProviderData:    copyProviders(u),
-		CreationTime:    timeFromMillis(C.fbs_user_creation_time(u)),
-		LastSignInTime:  timeFromMillis(C.fbs_user_last_sign_in_time(u)),
+		ClaimsJSON:         goString(C.fbs_user_claims_json(u)),
+		TokenExpiration:    timeFromMillis(C.fbs_user_token_expiration(u)),
+		TokenIssuedAt:      timeFromMillis(C.fbs_user_token_issued_at(u)),
+		AuthTime:           timeFromMillis(C.fbs_user_auth_time(u)),
+		ProviderData:       copyProviders(u),
+		CreationTime:       timeFromMillis(C.fbs_user_creation_time(u)),
+		LastSignInTime:     timeFromMillis(C.fbs_user_last_sign_in_time(u)),
+		AdditionalUserInfo: copyAdditionalUserInfo(u),
+	}
+}
+
+func copyAdditionalUserInfo(u *C.fbs_user) *AdditionalUserInfo {
+	newUser := C.fbs_user_is_new_user(u)
+	if newUser < 0 {
+		return nil
+	}
+	return &AdditionalUserInfo{
+		ProviderID: goString(C.fbs_user_additional_provider_id(u)), IsNewUser: newUser == 1,
+		ProfileJSON: goString(C.fbs_user_additional_profile_json(u)), Username: goString(C.fbs_user_additional_username(u)),
 	}
 }
 

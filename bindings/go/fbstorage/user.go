@@ -20,6 +20,17 @@ type User struct {
 	// the last Reload or account change.
 	ProviderData                 []UserInfo
 	CreationTime, LastSignInTime time.Time
+	// What the sign-in that answered this user said beyond it; nil on any other user.
+	AdditionalUserInfo *AdditionalUserInfo
+}
+
+// AdditionalUserInfo is what a sign-in's answer says beyond the user (the SDKs'
+// AdditionalUserInfo).
+type AdditionalUserInfo struct {
+	ProviderID  string
+	IsNewUser   bool   // the sign-in made the account
+	ProfileJSON string // the identity provider's profile of the user (a JSON object); "" without one
+	Username    string // the user's name at the provider (screenName)
 }
 
 func (u User) String() string {

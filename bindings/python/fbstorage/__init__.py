@@ -52,7 +52,7 @@ from .storage import CloseMode, Storage
 from .streams import ObjectReader, ObjectWriter
 from .task import DownloadTask, StorageTask, TaskSnapshot, TaskStatus, UploadTask
 from .token_request import TokenRequest
-from .user_info import UserInfo, UserMetadata
+from .user_info import AdditionalUserInfo, UserInfo, UserMetadata
 
 __version__ = "0.2.0"
 
@@ -63,6 +63,7 @@ __all__ = [
     "AppCheckTokenRequest",
     "AccountExistsWithDifferentCredentialError",
     "ActionCodeInfo",
+    "AdditionalUserInfo",
     "ActionCodeSettings",
     "Auth",
     "AuthCredential",

@@ -36,7 +36,7 @@ from .action_code_info import ActionCodeInfo
 from .action_code_settings import ActionCodeSettings, native_action_code_settings
 from .credentials import AuthCredential, native_credential
 from .errors import StorageError, StorageErrorCode
-from .user_info import UserInfo, UserMetadata, provider_data, user_metadata, utc_time
+from .user_info import AdditionalUserInfo, UserInfo, UserMetadata, additional_user_info, provider_data, user_metadata, utc_time
 
 #: A state or ID-token listener: called with the current user, or None when signed out.
 AuthListener = Callable[[Optional["User"]], Any]
@@ -82,6 +82,9 @@ class User:
     #: last :meth:`Auth.reload` or account change.
     provider_data: tuple[UserInfo, ...]
     metadata: UserMetadata
+    #: What the sign-in that answered this user said beyond it; None on any other user (left out
+    #: of comparisons: the same user without it is equal).
+    additional_user_info: AdditionalUserInfo | None = field(default=None, compare=False)
 
     @classmethod
     def from_native(cls, handle: Any) -> User:
@@ -108,6 +111,7 @@ class User:
             auth_time=utc_time(lib.fbs_user_auth_time(handle)),
             provider_data=provider_data(handle),
             metadata=user_metadata(handle),
+            additional_user_info=additional_user_info(handle),
         )
 
 

@@ -6,6 +6,7 @@ or an account change."""
 from __future__ import annotations
 
 import datetime
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,3 +63,28 @@ def user_metadata(handle: Any) -> UserMetadata:
     lib = library()
     return UserMetadata(creation_time=utc_time(lib.fbs_user_creation_time(handle)),
                         last_sign_in_time=utc_time(lib.fbs_user_last_sign_in_time(handle)))
+
+
+@dataclass(frozen=True)
+class AdditionalUserInfo:
+    """What a sign-in's answer said beyond the user (the SDKs' ``AdditionalUserInfo``): the
+    provider, whether the sign-in made the account, the identity provider's profile of the user
+    (its JSON object; None without a provider) and the user's name there."""
+
+    provider_id: str | None
+    is_new_user: bool
+    profile: dict[str, Any] | None
+    username: str | None
+
+
+def additional_user_info(handle: Any) -> AdditionalUserInfo | None:
+    """The additional information of an ``fbs_user`` a sign-in answered; None for any other."""
+    lib = library()
+    new_user = lib.fbs_user_is_new_user(handle)
+    if new_user < 0:
+        return None
+    profile = decode(lib.fbs_user_additional_profile_json(handle))
+    parsed = json.loads(profile) if profile else None
+    return AdditionalUserInfo(provider_id=decode(lib.fbs_user_additional_provider_id(handle)), is_new_user=new_user == 1,
+                              profile=parsed if isinstance(parsed, dict) else None,
+                              username=decode(lib.fbs_user_additional_username(handle)))

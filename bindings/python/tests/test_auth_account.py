@@ -218,13 +218,19 @@ def test_anonymous_user_links_google_and_unlinks_it(auth: fbstorage.Auth, emulat
 @one_flavor
 def test_provider_errors(auth: fbstorage.Auth) -> None:
     github = fbstorage.OAuthProvider.credential("github.com", access_token=idp_token({"sub": "gh-1"}, as_jwt=False))
-    assert auth.sign_in_with_credential(github).sign_in_provider == "github.com"
+    first = auth.sign_in_with_credential(github)
+    assert first.sign_in_provider == "github.com"
+    assert first.additional_user_info == fbstorage.AdditionalUserInfo(
+        provider_id="github.com", is_new_user=True, profile={"sub": "gh-1"}, username=None)
+    assert auth.current_user.additional_user_info is None and auth.current_user == first
+    assert auth.sign_in_with_credential(github).additional_user_info.is_new_user is False
     junk = fbstorage.GoogleAuthProvider.credential(id_token="not a token")
     refused = raises_at_once(fbstorage.InvalidCredentialError, lambda: auth.sign_in_with_credential(junk))
     assert "not a token" not in str(refused) + (refused.server_response or "")
 
     address = email()
-    auth.create_user(address, PASSWORD)  # unverified: Google must not take the account over silently
+    created = auth.create_user(address, PASSWORD)  # unverified: Google must not take the account over silently
+    assert (created.additional_user_info.is_new_user, created.additional_user_info.profile) == (True, None)
     exists = raises_at_once(fbstorage.AccountExistsWithDifferentCredentialError,
                             lambda: auth.sign_in_with_credential(google("cy", verified=False, address=address)))
     assert exists.code == StorageErrorCode.AUTH_ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL

@@ -40,6 +40,20 @@ pub struct User {
     pub provider_data: Vec<UserInfo>,
     pub creation_time: Option<SystemTime>,
     pub last_sign_in_time: Option<SystemTime>,
+    /// What the sign-in that answered this user said beyond it; `None` on any other user.
+    pub additional_user_info: Option<AdditionalUserInfo>,
+}
+
+/// What a sign-in's answer says beyond the user (the SDKs' `AdditionalUserInfo`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AdditionalUserInfo {
+    pub provider_id: Option<String>,
+    /// The sign-in made the account.
+    pub is_new_user: bool,
+    /// The identity provider's profile of the user, a JSON object; `None` without a provider.
+    pub profile_json: Option<String>,
+    /// The user's name at the provider (screenName).
+    pub username: Option<String>,
 }
 
 impl User {
@@ -62,6 +76,15 @@ impl User {
                 provider_data: provider_data(u),
                 creation_time: time(sys::fbs_user_creation_time(u)),
                 last_sign_in_time: time(sys::fbs_user_last_sign_in_time(u)),
+                additional_user_info: match sys::fbs_user_is_new_user(u) {
+                    answer if answer < 0 => None,
+                    answer => Some(AdditionalUserInfo {
+                        provider_id: borrowed(sys::fbs_user_additional_provider_id(u)),
+                        is_new_user: answer == 1,
+                        profile_json: borrowed(sys::fbs_user_additional_profile_json(u)),
+                        username: borrowed(sys::fbs_user_additional_username(u)),
+                    }),
+                },
             }
         }
     }

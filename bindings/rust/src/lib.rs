@@ -56,7 +56,7 @@ mod user_info;
 
 pub use action_code::{ActionCodeInfo, ActionCodeSettings};
 pub use app_check::{AppCheck, AppCheckRequest, AppCheckToken, TokenListenerHandle};
-pub use auth::{Auth, ListenerHandle, User};
+pub use auth::{AdditionalUserInfo, Auth, ListenerHandle, User};
 pub use credential::Credential;
 pub use error::{ErrorCode, Result, StorageError};
 pub use list::{ListResult, Pages};

@@ -246,6 +246,10 @@ unsafe extern "C" {
     pub fn fbs_user_photo_url(user: *const fbs_user) -> *const c_char;
     pub fn fbs_user_is_anonymous(user: *const fbs_user) -> c_int;
     pub fn fbs_user_sign_in_provider(user: *const fbs_user) -> *const c_char;
+    pub fn fbs_user_is_new_user(user: *const fbs_user) -> c_int;
+    pub fn fbs_user_additional_provider_id(user: *const fbs_user) -> *const c_char;
+    pub fn fbs_user_additional_profile_json(user: *const fbs_user) -> *const c_char;
+    pub fn fbs_user_additional_username(user: *const fbs_user) -> *const c_char;
     pub fn fbs_user_id_token(user: *const fbs_user) -> *const c_char;
     pub fn fbs_user_refresh_token(user: *const fbs_user) -> *const c_char;
     pub fn fbs_user_claims_json(user: *const fbs_user) -> *const c_char;

@@ -167,8 +167,15 @@ fn credential_errors() {
     assert_eq!(Credential::twitter("token", "").unwrap_err().code, ErrorCode::InvalidArgument);
     assert_eq!(Credential::oauth("apple.com", None, Some("raw nonce"), Some("access"), None).unwrap_err().code,
                ErrorCode::InvalidArgument);
-    let tess = Credential::twitter(&format!(r#"{{"sub": "{}"}}"#, unique("twitter-tess")), "token secret").unwrap();
-    assert_eq!(auth.sign_in_with_credential(&tess).unwrap().sign_in_provider.as_deref(), Some("twitter.com"));
+    let tess_sub = unique("twitter-tess");
+    let tess = Credential::twitter(&format!(r#"{{"sub": "{tess_sub}"}}"#), "token secret").unwrap();
+    let signed_in = auth.sign_in_with_credential(&tess).unwrap();
+    assert_eq!(signed_in.sign_in_provider.as_deref(), Some("twitter.com"));
+    let info = signed_in.additional_user_info.expect("a sign-in's answer carries its additional info");
+    assert!(info.is_new_user && info.provider_id.as_deref() == Some("twitter.com"));
+    assert!(info.profile_json.unwrap().contains(&tess_sub));
+    assert_eq!(auth.current_user().unwrap().unwrap().additional_user_info, None);
+    assert_eq!(auth.sign_in_with_credential(&tess).unwrap().additional_user_info.map(|i| i.is_new_user), Some(false));
     auth.sign_out().unwrap();
     let credential = Credential::email(&address, "secret-1").unwrap();
     assert_eq!(auth.link_with_credential(&credential).unwrap_err().code, ErrorCode::AuthNoUser);

@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -23,6 +24,7 @@
 #include "firebase/auth/types.h"
 #include "firebase/future.h"
 #include "firebase/internal/common.h"
+#include "firebase/variant.h"
 
 namespace firebase {
 namespace auth {
@@ -59,9 +61,15 @@ class UserInfoInterface {
 
 // The SDK's AdditionalUserInfo has a `profile` map of firebase::Variant; fbstorage has no
 // Variant and leaves it out.
+// What a sign-in's answer says beyond the user: the provider, the user's name there
+// (screenName) and the identity provider's profile of the user (rawUserInfo: a JSON object,
+// keys and values as Variants; empty for sign-ins without a provider). updated_credential is
+// always invalid: Identity Toolkit's answers to these flows carry none.
 struct AdditionalUserInfo {
   std::string provider_id;
   std::string user_name;
+  std::map<Variant, Variant> profile;
+  Credential updated_credential;
 };
 
 struct UserMetadata {
