@@ -15,14 +15,9 @@ sdk=${1:?usage: run.sh FIREBASE_CPP_SDK_CHECKOUT [storage|auth]}
 module=${2:-storage}
 case $module in storage|auth) ;; *) echo "run.sh: no such module: $module (storage or auth)"; exit 2 ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../../.." && pwd)
-libdir=${FBS_LIBDIR:-$repo/build/lib}
-[ -f /usr/include/gmock/gmock.h ] || { echo "GoogleMock is missing: apt-get install libgmock-dev"; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-${CXX:-g++} -std=c++17 -w -O1 ${FBS_RUN_LINUX_SKIPPED:+-DFBS_RUN_LINUX_SKIPPED} -I"$here" -I"$repo/include" -o "$work/integration_test" \
-  "$sdk/$module/integration_test/src/integration_test.cc" \
-  "$repo/build/lib/libfbstorage-cpp.a" -L"$libdir" -Wl,-rpath,"$libdir" -lfbstorage -lgmock_main -lgmock -lgtest -lpthread
+. "$here/common.sh"
+build_sdk_test "$work/integration_test" "$sdk/$module/integration_test/src/integration_test.cc" \
+  ${FBS_RUN_LINUX_SKIPPED:+-DFBS_RUN_LINUX_SKIPPED} -I"$here"
 cat > "$work/google-services.json" <<'JSON'
 {"project_info": {"project_number": "1", "project_id": "demo-project", "storage_bucket": "demo-project.appspot.com"},
  "client": [{"client_info": {"mobilesdk_app_id": "1:1:android:1", "android_client_info": {"package_name": "com.example"}},

@@ -10,11 +10,7 @@
 set -euo pipefail
 sdk=${1:?usage: variant-unit-test.sh FIREBASE_CPP_SDK_CHECKOUT}
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../../.." && pwd)
-libdir=${FBS_LIBDIR:-$repo/build/lib}
-[ -f /usr/include/gmock/gmock.h ] || { echo "GoogleMock is missing: apt-get install libgmock-dev"; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$here/common.sh"
 {
   echo '#define DEATHTEST_SIGABRT ""'
   sed -e 's|"app/src/include/firebase/variant.h"|"firebase/variant.h"|' \
@@ -23,6 +19,5 @@ trap 'rm -rf "$work"' EXIT
       -e 's|return v\.type_;|return v.type();|' \
       "$sdk/app/tests/variant_test.cc"
 } > "$work/variant_test.cc"
-${CXX:-g++} -std=c++17 -w -O1 -I"$repo/include" -o "$work/variant_test" "$work/variant_test.cc" \
-  "$repo/build/lib/libfbstorage-cpp.a" -L"$libdir" -Wl,-rpath,"$libdir" -lfbstorage -lgmock_main -lgmock -lgtest -lpthread
+build_sdk_test "$work/variant_test" "$work/variant_test.cc"
 "$work/variant_test"
