@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "CGlibcFloor"),
         .target(name: "FBStorageC", dependencies: ["FBStorage", "CHeaderConstants", "CGlibcFloor"]),
         // Swift 5 mode, as the Apple SDK: its callbacks are plain (non-Sendable) closures.
-        .target(name: "FirebaseCore", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "FirebaseCore", dependencies: ["FBStorage"], swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "FirebaseStorage", dependencies: ["FBStorage", "FirebaseCore"],
                 swiftSettings: [.swiftLanguageMode(.v5)]),
         // FirebaseStorage reaches the app's Auth through FirebaseCore's component registry, not this target.

@@ -820,6 +820,10 @@ class Auth {
   void set_persistence_file(std::optional<std::string_view> path) {
     detail::check(fbs_auth_set_persistence_file(handle(), detail::OptionalCString(path).get()));
   }
+  // Keeps the signed-in user in the program's configuration folder, a file per app and API key.
+  void set_persistence_for_app(std::string_view program, std::string_view app_name) {
+    detail::check(fbs_auth_set_persistence_for_app(handle(), detail::CString(program).get(), detail::CString(app_name).get()));
+  }
 
   User sign_in_anonymously() {
     return sign_in([&](fbs_user** u) { return fbs_auth_sign_in_anonymously(handle(), u); });

@@ -41,6 +41,15 @@ public func fbs_auth_set_persistence_file(_ auth: OpaquePointer?, _ path: Unsafe
     }
 }
 
+@_cdecl("fbs_auth_set_persistence_for_app")
+public func fbs_auth_set_persistence_for_app(_ auth: OpaquePointer?, _ program: UnsafePointer<CChar>?,
+                                             _ appName: UnsafePointer<CChar>?) -> Int32 {
+    Errors.status { () throws(StorageError) in
+        try Auth.behind(auth).setPersistence(program: Arguments.string(program, "program"),
+                                             appName: Arguments.string(appName, "app_name"))
+    }
+}
+
 // MARK: Sign-in flows
 
 /// A blocking sign-in: the new user's snapshot goes to `out` when the caller asked for it.

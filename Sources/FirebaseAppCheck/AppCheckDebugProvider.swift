@@ -108,7 +108,7 @@ open class AppCheckDebugProvider: NSObject, AppCheckProvider, @unchecked Sendabl
     nonisolated(unsafe) private static var localToken: String?
 
     private static func localTokenPath() -> String? {
-        (try? FirebaseApp.configDirectory()).flatMap { $0 }.map { $0 + "/app-check-debug-token" }
+        (try? FirebaseApp.configDirectory()).map { $0 + "/app-check-debug-token" }
     }
 }
 

@@ -8,8 +8,9 @@ public typealias IDTokenDidChangeListenerHandle = NSObjectProtocol
 
 /// Firebase Auth for one app, as in the Apple SDK, over the fbstorage core's `Auth` (Identity
 /// Toolkit sign-in, Secure Token refresh shared by concurrent requests, the session kept in a
-/// file: see `AuthSessionFile`). The app's storages (`Storage.storage(app:)`) send the signed-in
-/// user's ID token with no code from the caller.
+/// file per app in `FirebaseApp.configDirectory()`: see `FBStorage.Auth.setPersistence`). The
+/// app's storages (`Storage.storage(app:)`) send the signed-in user's ID token with no code from
+/// the caller.
 ///
 /// Completion handlers and listeners run on `callbackQueue`. Requests go to production unless
 /// `useEmulator(withHost:port:)` or `FIREBASE_AUTH_EMULATOR_HOST=host:port` names an emulator.
@@ -59,12 +60,11 @@ open class Auth: NSObject {
             fatalError("Cannot create the Auth of app \(app.name): \(error.message)")
         }
         super.init()
-        if let path = AuthSessionFile.path(appName: app.name, apiKey: apiKey) {
-            do {
-                try core.setPersistenceFile(path)
-            } catch {
-                AuthSessionFile.warn("the session is not kept between runs: \(error.message)")
-            }
+        // The signed-in user of the last run, as the Apple SDK restores it from the keychain.
+        do {
+            try core.setPersistence(program: FirebaseApp.configProgram, appName: app.name)
+        } catch {
+            FileHandle.standardError.write(Data("[FirebaseAuth] warning: the session is not kept between runs: \(error.message)\n".utf8))
         }
     }
 

@@ -30,7 +30,7 @@ struct AccountTests {
                 done(($0, $1, AuthTestQueue.isCurrent))
             }
         }
-        #expect(linkError == nil && onQueue)
+        #expect(linkError == nil && onQueue && linked?.additionalUserInfo == nil)  // a password's link: none, as Apple's
         let user = try #require(linked?.user)
         #expect(user === anonymous && user.uid == uid && user.email == email && !user.isAnonymous && !user.isEmailVerified)
         #expect(user.providerData.map(\.providerID) == ["password"] && user.providerData.first?.uid == email)
@@ -104,8 +104,12 @@ struct AccountTests {
 
         let anonymous = try await auth.signInAnonymously().user
         let other = "h-\(UUID().uuidString.lowercased().prefix(8))"
-        let linked = try await anonymous.link(with: GoogleAuthProvider.credential(
-            withIDToken: fakeIdPToken(sub: other, email: "\(other)@gmail.com"), accessToken: "")).user
+        let linkResult = try await anonymous.link(with: GoogleAuthProvider.credential(
+            withIDToken: fakeIdPToken(sub: other, email: "\(other)@gmail.com"), accessToken: ""))
+        let linked = linkResult.user
+        // A provider's link answers what the provider said, as a sign-in does.
+        let linkInfo = try #require(linkResult.additionalUserInfo)
+        #expect(linkInfo.providerID == "google.com" && !linkInfo.isNewUser && linkInfo.profile?["sub"] as? String == other)
         #expect(linked.uid == anonymous.uid && linked.email == "\(other)@gmail.com" && linked.isEmailVerified)
         let google = linked.providerData.first { $0.providerID == GoogleAuthProvider.id }
         #expect(google?.uid == other && google?.email == "\(other)@gmail.com")
@@ -161,7 +165,8 @@ struct AccountTests {
         let email = newEmail()
         let user = try await auth.createUser(withEmail: email, password: "secret-password").user
         let again = try await user.reauthenticate(with: EmailAuthProvider.credential(withEmail: email, password: "secret-password"))
-        #expect(again.user === user)
+        #expect(again.user === user && again.additionalUserInfo?.providerID == "password")
+        #expect(again.additionalUserInfo?.isNewUser == false)
         let name = "r-\(UUID().uuidString.lowercased().prefix(8))"
         let stranger = OAuthProvider.credential(providerID: .gitHub, accessToken: "{\"sub\": \"\(name)\"}")
         let mismatch = await called { done in user.reauthenticate(with: stranger) { done($1) } }

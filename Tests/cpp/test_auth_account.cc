@@ -134,7 +134,11 @@ TEST_P(AuthAccountTest, GoogleCredentialSignsInThenLinksAndUnlinks) {
   auth->SignOut();
   User anonymous = Succeeded(auth->SignInAnonymously()).user;
   const json bob = {{"sub", "google-bob"}, {"email", "bob@gmail.com"}, {"email_verified", true}};
-  EXPECT_EQ(Succeeded(anonymous.LinkWithCredential(Google(bob))).user.uid(), anonymous.uid());
+  AuthResult linked_bob = Succeeded(anonymous.LinkWithCredential(Google(bob)));
+  EXPECT_EQ(linked_bob.user.uid(), anonymous.uid());
+  // A provider's link answers what the provider said, as a sign-in does.
+  EXPECT_EQ(linked_bob.additional_user_info.provider_id, "google.com");
+  EXPECT_EQ(linked_bob.additional_user_info.profile[firebase::Variant("sub")], firebase::Variant("google-bob"));
   // The link read the account: Google is its only sign-in method (the token's "email" identity is not a password).
   EXPECT_EQ(ProviderIds(anonymous), (std::vector<std::string>{"google.com:google-bob"}));
   EXPECT_EQ(Completed(anonymous.LinkWithCredential(Google(bob))).error(), firebase::auth::kAuthErrorProviderAlreadyLinked);

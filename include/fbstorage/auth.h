@@ -67,6 +67,19 @@ int fbs_auth_use_emulator(fbs_auth *auth, const char *host, int port);
  * or is not writable: the message names it). */
 int fbs_auth_set_persistence_file(fbs_auth *auth, const char *path);
 
+/* Keeps the signed-in user between runs where a desktop program keeps its user's settings, as
+ * the SDKs keep it in the system's keychain: fbs_auth_set_persistence_file() on
+ * $XDG_CONFIG_HOME/<program>/<app_name>-<hash>.json (~/.config without an absolute
+ * XDG_CONFIG_HOME; missing folders are made with mode 0700). `program` is one path component
+ * naming the program (the C++ SDK layer uses "fbstorage-cpp", the Swift products
+ * "fbstorage-swift"); `app_name` tells apart the apps of one program (any byte but ASCII letters,
+ * digits, '.', '_' and '-' becomes '_'); <hash> is the API key's FNV-1a (64 bits, 16 hex digits),
+ * which keeps same-named apps of different projects apart without writing the key into a name.
+ * Errors: FBS_ERR_INVALID_ARGUMENT (NULL or empty program or app_name, a program with '/',
+ * neither XDG_CONFIG_HOME nor HOME absolute, a folder that cannot be made, or the file's errors
+ * as fbs_auth_set_persistence_file(): the message names it). */
+int fbs_auth_set_persistence_for_app(fbs_auth *auth, const char *program, const char *app_name);
+
 /* The sign-in flows. Each makes the signed-in user the current user, notifies listeners, and
  * on success stores an owned snapshot in *out_user when out_user is not NULL (release it with
  * fbs_user_free()). The _async forms return at once; cb runs once on the callback thread. */
@@ -334,10 +347,11 @@ int fbs_user_is_anonymous(const fbs_user *user);
 /* The ID token's firebase.sign_in_provider: "anonymous", "password", "custom", … */
 const char *fbs_user_sign_in_provider(const fbs_user *user);
 /* What the sign-in that answered this snapshot said beyond the user (the SDKs'
- * AdditionalUserInfo); only the user a sign-in call answers (out_user, the _async callback's)
- * has it, never fbs_auth_current_user()'s or a listener's.
+ * AdditionalUserInfo); only the user a sign-in, an identity provider's link or a
+ * reauthentication answers (out_user, the _async callback's) has it, as the SDKs' answers do;
+ * never a password's link, fbs_auth_current_user()'s or a listener's.
  * fbs_user_is_new_user: 1 when the sign-in made the account, 0 when it existed, -1 when the
- * snapshot is not a sign-in's answer (or on a bad handle).
+ * snapshot is not such an answer (or on a bad handle).
  * fbs_user_additional_provider_id: the provider signed in with; fbs_user_additional_profile_json:
  * the identity provider's profile of the user, a JSON object as Identity Toolkit relays it
  * (rawUserInfo); fbs_user_additional_username: the user's name at the provider (screenName).

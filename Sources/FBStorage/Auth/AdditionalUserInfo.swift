@@ -1,6 +1,7 @@
 /// What a sign-in's answer says beyond the user, as the SDKs' `AdditionalUserInfo`: whether the
 /// account was made by it, and the identity provider's profile of the user. Only the user a
-/// sign-in answers carries it (`AuthUser.additionalUserInfo`); `Auth.currentUser` never does.
+/// sign-in, a reauthentication or an identity provider's link answers carries it
+/// (`AuthUser.additionalUserInfo`), as in the SDKs; a password's link and `Auth.currentUser` never do.
 public struct AdditionalUserInfo: Sendable, Equatable {
     /// The provider the user signed in with ("password", "google.com", "anonymous", "custom", …).
     public let providerID: String?

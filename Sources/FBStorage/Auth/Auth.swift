@@ -88,6 +88,19 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
         if let restored { change(to: restored) }
     }
 
+    /// Keeps the signed-in user between runs where the user's settings live, as the SDKs keep it
+    /// in the keychain: `setPersistenceFile` on `<ConfigFolder of program>/<app name>-<API key
+    /// hash>.json` (see `ConfigFolder.fileName`). A desktop SDK's app calls this once per app.
+    /// - Returns: the file's path.
+    @discardableResult
+    public func setPersistence(program: String, appName: String) throws(StorageError) -> String {
+        guard !appName.isEmpty else { throw .invalidArgument("The app name is empty") }
+        let path = try ConfigFolder.path(program: program) + "/"
+            + ConfigFolder.fileName(appName: appName, key: apiKey, suffix: ".json")
+        try setPersistenceFile(path)
+        return path
+    }
+
     /// The signed-in user, nil when signed out.
     public var currentUser: AuthUser? { lock.withLock { state.user } }
 
@@ -325,9 +338,7 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
                 readAccount(of: session, call: call) { [self] read in
                     guard case .success(let user) = read else { return done(read) }
                     change(to: user)
-                    var answered = user
-                    answered.additionalUserInfo = AdditionalUserInfo(answer: answer, method: method, user: user)
-                    done(.success(answered))
+                    done(.success(user.with(AdditionalUserInfo(answer: answer, method: method, user: user))))
                 }
             }
         }

@@ -166,23 +166,31 @@ extension Auth {
         }
         let (method, fields) = credential.linkRequest
         let call = "link (\(credential.providerID))"
-        startSessionUpdate(method, fields, call: call, done)
+        startSessionUpdate(method, fields, call: call) { result in
+            done(result.map { user, answer in
+                // As the SDKs: a provider's link answers with what the provider said, a password's with nothing.
+                guard case .identityProvider = credential.kind else { return user }
+                return user.with(AdditionalUserInfo(answer: answer, method: method, user: user))
+            })
+        }
     }
 
     /// An account call that answers a new session for the current user (a link): its tokens
-    /// replace the user's. An answer without the account's providers (signInWithIdp's, a
-    /// password link's) is followed by a read of the account before listeners hear of the
-    /// link, so that `providers` shows it; the link stands when that read fails, unless its
-    /// answer ended the session (the user is then signed out, and the call fails with it).
+    /// replace the user's; the user is answered with the call's answer. An answer without the
+    /// account's providers (signInWithIdp's, a password link's) is followed by a read of the
+    /// account before listeners hear of the link, so that `providers` shows it; the link stands
+    /// when that read fails, unless its answer ended the session (the user is then signed out,
+    /// and the call fails with it).
     private func startSessionUpdate(_ method: String, _ fields: [(String, JSONValue)], call: String,
-                                    _ done: @escaping StorageCompletion<AuthUser>) {
+                                    _ answered: @escaping StorageCompletion<(user: AuthUser, answer: [String: JSONValue])>) {
         let generation = generation
         postAsUser(method, fields + [("returnSecureToken", .bool(true))], call: call) { [self] result in
             let answer: [String: JSONValue]
             switch result.flatMap({ answer in Self.session(answer, call: call).map { _ in answer } }) {
-            case .failure(let error): return done(.failure(error))
+            case .failure(let error): return answered(.failure(error))
             case .success(let session): answer = session
             }
+            let done: StorageCompletion<AuthUser> = { result in answered(result.map { ($0, answer) }) }
             guard answer["providerUserInfo"] == nil else { return done(applyProfileUpdate(answer, generation: generation)) }
             if case .failure(let error) = applyProfileUpdate(answer, generation: generation, notifying: false) {
                 return done(.failure(error))
@@ -207,7 +215,9 @@ extension Auth {
                         return .failure(StorageError(code: .authUserMismatch,
                                                      message: "Firebase Auth \(call): the credential is another user's"))
                     }
-                    return applyProfileUpdate(answer, generation: generation)
+                    return applyProfileUpdate(answer, generation: generation).map { user in
+                        user.with(AdditionalUserInfo(answer: answer, method: method, user: user))
+                    }
                 }
             })
         }

@@ -28,7 +28,8 @@ public struct AuthUser: Sendable, Equatable {
     public let authTime: Double?
 
     public var isAnonymous: Bool { signInProvider == "anonymous" }
-    /// What the sign-in that answered this user said beyond it; nil on any other user.
+    /// What the sign-in, reauthentication or provider's link that answered this user said beyond
+    /// it; nil on any other user.
     public internal(set) var additionalUserInfo: AdditionalUserInfo?
 
     public static func == (a: AuthUser, b: AuthUser) -> Bool {
@@ -76,6 +77,13 @@ public struct AuthUser: Sendable, Equatable {
 
     /// This user (tokens as they are) with another profile: the profile wins over the ID token's
     /// claims, which are as old as the token.
+    /// This user as a sign-in, link or reauthentication answers it.
+    func with(_ additionalUserInfo: AdditionalUserInfo) -> AuthUser {
+        var answered = self
+        answered.additionalUserInfo = additionalUserInfo
+        return answered
+    }
+
     func with(profile: Profile) -> AuthUser {
         var user = self
         user.displayName = profile.displayName

@@ -24,5 +24,5 @@ cat > "$work/google-services.json" <<'JSON'
              "api_key": [{"current_key": "demo-api-key"}]}]}
 JSON
 cd "$work"
-# The session the SDK's tests sign in to stays with this run (auth_session_file.cc).
+# The session the SDK's tests sign in to stays with this run (XDG_CONFIG_HOME/fbstorage-cpp: fbs_auth_set_persistence_for_app).
 XDG_CONFIG_HOME=$work SDK_IT_DIR=$work "$repo/Tests/support/as-production.sh" ./integration_test

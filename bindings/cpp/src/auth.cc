@@ -162,10 +162,10 @@ Auth* Auth::GetAuth(App* app, InitResult* init_result_out) {
     delete auth;
     return nullptr;
   }
-  // The signed-in user of the last run, as the desktop SDK restores it; a file that cannot be
-  // read is reported and left, and this run keeps nothing.
-  std::string session = internal::SessionFilePath(app->name(), app->options().api_key());
-  if (!session.empty()) WithCore(*auth->internal_, "GetAuth", [&](fbstorage::Auth& core) { core.set_persistence_file(session); });
+  // The signed-in user of the last run, as the desktop SDK restores it from the system's secret
+  // store; a file that cannot be read is reported and left, and this run keeps nothing.
+  WithCore(*auth->internal_, "GetAuth",
+           [&](fbstorage::Auth& core) { core.set_persistence_for_app("fbstorage-cpp", app->name()); });
   // The app's storages, present and future, send this auth's user (fbs_storage_use_auth).
   std::weak_ptr<internal::AuthInternal> weak = auth->internal_;
   registry.attach_auth = [weak](fbstorage::Storage& storage) {

@@ -84,10 +84,6 @@ class AuthInternal {
 // What a message says of an Auth torn down by its deletion or its App's.
 extern const char kAuthDeletedMessage[];
 
-// Where the Auth of this app keeps its signed-in user between runs (auth_session_file.cc); ""
-// when there is no HOME or XDG_CONFIG_HOME, or its directory cannot be made (said on stderr).
-std::string SessionFilePath(const std::string& app_name, const std::string& api_key);
-
 // A User of the auth's current user (invalid for nullptr: no one signed in).
 User MakeUser(const std::shared_ptr<AuthInternal>& auth, const fbstorage::UserView* user);
 std::shared_ptr<const UserProfileData> MakeProfile(const fbstorage::UserView& user);

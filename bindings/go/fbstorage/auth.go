@@ -118,6 +118,18 @@ func (a *Auth) SetPersistenceFile(path string) error {
 	return call(func() C.int { return C.fbs_auth_set_persistence_file(a.raw, p) })
 }
 
+// SetPersistenceForApp keeps the signed-in user between runs in the user's configuration folder,
+// as the SDKs keep it in the keychain: SetPersistenceFile on
+// $XDG_CONFIG_HOME/<program>/<appName>-<API key hash>.json (~/.config without XDG_CONFIG_HOME;
+// missing folders made with mode 0700). program is one path component naming the program.
+func (a *Auth) SetPersistenceForApp(program, appName string) error {
+	p, n := cString(program), cString(appName)
+	defer free(p)
+	defer free(n)
+	defer runtime.KeepAlive(a)
+	return call(func() C.int { return C.fbs_auth_set_persistence_for_app(a.raw, p, n) })
+}
+
 func (a *Auth) signIn(ctx context.Context, start func(C.uintptr_t) C.int) (*User, error) {
 	result, err := await(ctx, a, start)
 	return result.user, err

@@ -195,6 +195,26 @@ func TestAPersistenceFileRestoresTheUserInANewAuth(t *testing.T) {
 	}
 }
 
+func TestPersistenceForAppKeepsTheUserInTheConfigFolder(t *testing.T) {
+	e := rulesEmulator(t, "production")
+	config := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", config)
+	first := newTestAuth(t, e)
+	must(t, first.SetPersistenceForApp("fbs-go-test", "app one"))
+	user, err := first.SignInAnonymously(background)
+	must(t, err)
+	files, err := filepath.Glob(filepath.Join(config, "fbs-go-test", "app_one-*.json"))
+	if err != nil || len(files) != 1 {
+		t.Fatalf("session files: %q, %v", files, err)
+	}
+	second := newTestAuth(t, e)
+	must(t, second.SetPersistenceForApp("fbs-go-test", "app one"))
+	if restored, err := second.CurrentUser(); err != nil || restored == nil || restored.UID != user.UID {
+		t.Fatal(restored, err)
+	}
+	expectCode(t, second.SetPersistenceForApp("a/b", "app"), ErrInvalidArgument, "a program with '/'")
+}
+
 func TestAFixedIDTokenIsSentUntilCleared(t *testing.T) {
 	e := rulesEmulator(t, "production")
 	a := newTestAuth(t, e)

@@ -20,7 +20,8 @@ type User struct {
 	// the last Reload or account change.
 	ProviderData                 []UserInfo
 	CreationTime, LastSignInTime time.Time
-	// What the sign-in that answered this user said beyond it; nil on any other user.
+	// What the sign-in, reauthentication or provider's link that answered this user said
+	// beyond it; nil on any other user.
 	AdditionalUserInfo *AdditionalUserInfo
 }
 

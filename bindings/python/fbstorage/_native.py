@@ -345,6 +345,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_auth_free": (None, [_A]),
     "fbs_auth_use_emulator": (STATUS, [_A, c_char_p, c_int]),
     "fbs_auth_set_persistence_file": (STATUS, [_A, c_char_p]),
+    "fbs_auth_set_persistence_for_app": (STATUS, [_A, c_char_p, c_char_p]),
     "fbs_auth_sign_in_anonymously": (STATUS, [_A, POINTER(_U)]),
     "fbs_auth_sign_in_anonymously_async": (STATUS, [_A, USER_CALLBACK, c_void_p]),
     "fbs_auth_create_user": (STATUS, [_A, c_char_p, c_char_p, POINTER(_U)]),

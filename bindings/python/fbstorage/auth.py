@@ -230,6 +230,18 @@ class Auth:
         encoded = None if path is None else encode_local_path(path, "persistence_file")
         library().fbs_auth_set_persistence_file(self._handle, encoded)
 
+    def set_persistence_for_app(self, program: str, app_name: str) -> None:
+        """Keeps the signed-in user between runs in the user's configuration folder, as the
+        SDKs keep it in the keychain: :meth:`set_persistence_file` on
+        ``$XDG_CONFIG_HOME/<program>/<app_name>-<API key hash>.json`` (``~/.config`` without
+        XDG_CONFIG_HOME; missing folders made with mode 0700). ``program`` is one path
+        component naming the program. Raises StorageError INVALID_ARGUMENT for an empty name,
+        a ``program`` with '/', no absolute XDG_CONFIG_HOME or HOME, or a folder that cannot be
+        made."""
+        library().fbs_auth_set_persistence_for_app(
+            self._handle, encode_text(program, "program"), encode_text(app_name, "app_name")
+        )
+
     # -- signing in and out ------------------------------------------------------------------
     def _sign_in(self, function_name: str, *arguments: bytes) -> User:
         out = UserHandle()

@@ -78,7 +78,8 @@ class AdditionalUserInfo:
 
 
 def additional_user_info(handle: Any) -> AdditionalUserInfo | None:
-    """The additional information of an ``fbs_user`` a sign-in answered; None for any other."""
+    """The additional information of an ``fbs_user`` a sign-in, reauthentication or provider's
+    link answered; None for any other."""
     lib = library()
     new_user = lib.fbs_user_is_new_user(handle)
     if new_user < 0:

@@ -338,6 +338,61 @@ def test_a_malformed_persistence_file_is_named(auth: fbstorage.Auth, tmp_path: P
     assert raised.value.code == StorageErrorCode.INVALID_ARGUMENT and str(path) in raised.value.message
 
 
+RESTORE_FOR_APP = """
+import sys, fbstorage
+with fbstorage.Auth(sys.argv[1], "demo-project") as auth:
+    auth.set_persistence_for_app("fbs-test-program", "my app/1")
+    print(auth.current_user.uid if auth.current_user else "none")
+"""
+
+
+@one_flavor
+def test_persistence_for_app_keeps_one_private_file_per_app_and_api_key(
+        auth: fbstorage.Auth, emulator, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = tmp_path / "config"  # missing: made, as the program's folder in it
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    auth.set_persistence_for_app("fbs-test-program", "my app/1")
+    folder = config / "fbs-test-program"
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700 and list(folder.iterdir()) == []
+    user = auth.create_user(email(), PASSWORD)
+    [file] = folder.iterdir()
+    assert file.name.startswith("my_app_1-") and file.name.endswith(".json")
+    assert len(file.name) == len("my_app_1-") + 16 + len(".json") and API_KEY not in file.name
+    assert stat.S_IMODE(file.stat().st_mode) == 0o600
+
+    def restored(api_key: str) -> str:
+        code = RESTORE_FOR_APP.replace("sys.argv[1]", repr(api_key))
+        process = run_python(code, emulator)
+        assert process.returncode == 0, process.stderr
+        return process.stdout.strip()
+
+    assert restored(API_KEY) == user.uid
+    assert restored("another-project-key") == "none"  # another key, another file
+    auth.sign_out()
+    assert not file.exists()
+
+
+@one_flavor
+def test_persistence_for_app_falls_back_to_home_and_refuses_what_names_no_folder(
+        auth: fbstorage.Auth, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", "relative/config")  # not absolute: ignored, as XDG says
+    monkeypatch.setenv("HOME", str(tmp_path))
+    auth.set_persistence_for_app("fbs-test-program", "app")
+    assert (tmp_path / ".config" / "fbs-test-program").is_dir()
+
+    for program, app_name in [("a/b", "app"), ("..", "app"), ("", "app"), ("program", "")]:
+        raised = raises_at_once(StorageError, lambda: auth.set_persistence_for_app(program, app_name))
+        assert raised.code == StorageErrorCode.INVALID_ARGUMENT, (program, app_name)
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "file"))
+    raised = raises_at_once(StorageError, lambda: auth.set_persistence_for_app("program", "app"))
+    assert str(tmp_path / "file") in raised.message
+    monkeypatch.delenv("XDG_CONFIG_HOME")
+    monkeypatch.delenv("HOME")
+    raised = raises_at_once(StorageError, lambda: auth.set_persistence_for_app("program", "app"))
+    assert "HOME" in raised.message
+
+
 SIGN_IN_WITH_REFRESH_TOKEN = """
 import sys, fbstorage
 with fbstorage.Auth("test-api-key", "demo-project") as auth:

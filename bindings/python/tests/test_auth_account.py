@@ -91,6 +91,7 @@ def test_anonymous_user_links_an_email_verifies_it_and_rules_see_it(auth: fbstor
         assert (linked.uid, linked.email, linked.is_anonymous) == (anonymous.uid, address, False)
         assert linked.sign_in_provider == "password" and linked.id_token != anonymous.id_token
         assert linked.email_verified is False and auth.current_user == linked
+        assert linked.additional_user_info is None  # a password's link says nothing more, as the SDKs'
         assert tokens.wait_for(2)[-1] == linked  # the listener heard the new tokens
         assert draft.get_data() == b"made anonymously"  # the files stay the user's
 
@@ -149,6 +150,8 @@ def test_expired_codes_and_recent_login() -> None:
             assert stale.code == StorageErrorCode.AUTH_REQUIRES_RECENT_LOGIN
             again = auth.reauthenticate(fbstorage.EmailAuthProvider.credential(user.email, PASSWORD))
             assert again.uid == user.uid and again.auth_time > user.auth_time
+            assert again.additional_user_info == fbstorage.AdditionalUserInfo(
+                provider_id="password", is_new_user=False, profile=None, username=None)
             assert auth.update_password("new " + PASSWORD).uid == user.uid
 
 
@@ -196,6 +199,9 @@ def test_anonymous_user_links_google_and_unlinks_it(auth: fbstorage.Auth, emulat
         linked = auth.link_with_credential(google("bea"))
         assert (linked.uid, linked.email, linked.email_verified) == (anonymous.uid, "bea@gmail.com", True)
         assert identities(linked)["google.com"] == ["google-bea"]
+        # A provider's link answers what the provider said, as a sign-in does.
+        info = linked.additional_user_info
+        assert (info.provider_id, info.is_new_user, info.profile["sub"]) == ("google.com", False, "google-bea")
         assert draft.get_data() == b"kept"
         storage.reference(f"users/{linked.uid}/b.txt").put_data(b"verified by Google").wait()
 
@@ -213,6 +219,9 @@ def test_anonymous_user_links_google_and_unlinks_it(auth: fbstorage.Auth, emulat
     auth.sign_out()
     again = auth.sign_in_with_credential(google("bea"))
     assert again.uid == anonymous.uid and identities(again)["google.com"] == ["google-bea"]
+    reauthenticated = auth.reauthenticate(google("bea")).additional_user_info
+    assert (reauthenticated.provider_id, reauthenticated.is_new_user, reauthenticated.profile["name"]) == (
+        "google.com", False, "bea")
 
 
 @one_flavor

@@ -40,7 +40,8 @@ pub struct User {
     pub provider_data: Vec<UserInfo>,
     pub creation_time: Option<SystemTime>,
     pub last_sign_in_time: Option<SystemTime>,
-    /// What the sign-in that answered this user said beyond it; `None` on any other user.
+    /// What the sign-in, reauthentication or provider's link that answered this user said beyond
+    /// it; `None` on any other user.
     pub additional_user_info: Option<AdditionalUserInfo>,
 }
 
@@ -175,6 +176,15 @@ impl Auth {
     pub fn set_persistence_file(&self, path: Option<&Path>) -> Result<()> {
         let path = path.map(c_path).transpose()?;
         check(unsafe { sys::fbs_auth_set_persistence_file(self.raw(), ptr(&path)) })
+    }
+
+    /// Keeps the signed-in user between runs in the user's configuration folder, as the SDKs
+    /// keep it in the keychain: `set_persistence_file` on
+    /// `$XDG_CONFIG_HOME/<program>/<app_name>-<API key hash>.json` (`~/.config` without
+    /// XDG_CONFIG_HOME; missing folders made with mode 0700). `program` is one path component.
+    pub fn set_persistence_for_app(&self, program: &str, app_name: &str) -> Result<()> {
+        let (program, app_name) = (c_string(program)?, c_string(app_name)?);
+        check(unsafe { sys::fbs_auth_set_persistence_for_app(self.raw(), program.as_ptr(), app_name.as_ptr()) })
     }
 
     pub(crate) fn sign_in(&self, call: impl FnOnce(*mut *mut sys::fbs_user) -> i32) -> Result<User> {

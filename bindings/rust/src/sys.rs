@@ -214,6 +214,7 @@ unsafe extern "C" {
     pub fn fbs_auth_free(auth: *mut fbs_auth);
     pub fn fbs_auth_use_emulator(auth: *mut fbs_auth, host: *const c_char, port: c_int) -> c_int;
     pub fn fbs_auth_set_persistence_file(auth: *mut fbs_auth, path: *const c_char) -> c_int;
+    pub fn fbs_auth_set_persistence_for_app(auth: *mut fbs_auth, program: *const c_char, app_name: *const c_char) -> c_int;
     pub fn fbs_auth_sign_in_anonymously(auth: *mut fbs_auth, out_user: *mut *mut fbs_user) -> c_int;
     pub fn fbs_auth_sign_in_anonymously_async(auth: *mut fbs_auth, cb: fbs_user_callback, user_data: *mut c_void) -> c_int;
     pub fn fbs_auth_create_user(auth: *mut fbs_auth, email: *const c_char, password: *const c_char, out_user: *mut *mut fbs_user) -> c_int;

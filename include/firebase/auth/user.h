@@ -59,12 +59,11 @@ class UserInfoInterface {
   std::string phone_number_;
 };
 
-// The SDK's AdditionalUserInfo has a `profile` map of firebase::Variant; fbstorage has no
-// Variant and leaves it out.
 // What a sign-in's answer says beyond the user: the provider, the user's name there
 // (screenName) and the identity provider's profile of the user (rawUserInfo: a JSON object,
-// keys and values as Variants; empty for sign-ins without a provider). updated_credential is
-// always invalid: Identity Toolkit's answers to these flows carry none.
+// keys and values as Variants; empty for sign-ins without a provider). A reauthentication and an
+// identity provider's link answer the same; a password's link the provider only.
+// updated_credential is always invalid: Identity Toolkit's answers to these flows carry none.
 struct AdditionalUserInfo {
   std::string provider_id;
   std::string user_name;

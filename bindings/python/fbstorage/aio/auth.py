@@ -67,6 +67,11 @@ class Auth:
         """Keeps the signed-in user in ``path`` (see :meth:`fbstorage.Auth.set_persistence_file`)."""
         self._auth.set_persistence_file(path)
 
+    def set_persistence_for_app(self, program: str, app_name: str) -> None:
+        """Keeps the signed-in user in the user's configuration folder (see
+        :meth:`fbstorage.Auth.set_persistence_for_app`)."""
+        self._auth.set_persistence_for_app(program, app_name)
+
     def _start(self, function_name: str, *arguments: Any, convert: Any = _user) -> Any:
         return _completion.start(function_name, self._auth._handle, *arguments, convert=convert)
 
