@@ -33,6 +33,16 @@ public func fbs_app_check_use_emulator(_ appCheck: OpaquePointer?, _ host: Unsaf
     }
 }
 
+@_cdecl("fbs_app_check_set_token_auto_refresh_enabled")
+public func fbs_app_check_set_token_auto_refresh_enabled(_ appCheck: OpaquePointer?, _ enabled: Int32) -> Int32 {
+    Errors.status { () throws(StorageError) in try AppCheck.behind(appCheck).isTokenAutoRefreshEnabled = enabled != 0 }
+}
+
+@_cdecl("fbs_app_check_is_token_auto_refresh_enabled")
+public func fbs_app_check_is_token_auto_refresh_enabled(_ appCheck: OpaquePointer?) -> Int32 {
+    Errors.returning(-1) { () throws(StorageError) in try AppCheck.behind(appCheck).isTokenAutoRefreshEnabled ? 1 : 0 }
+}
+
 @_cdecl("fbs_app_check_set_debug_provider")
 public func fbs_app_check_set_debug_provider(_ appCheck: OpaquePointer?, _ debugToken: UnsafePointer<CChar>?) -> Int32 {
     Errors.status { () throws(StorageError) in

@@ -7,16 +7,15 @@ import Foundation
 /// Install a provider factory with `AppCheck.setAppCheckProviderFactory(_:)` before
 /// `FirebaseApp.configure()`: from then on every `Storage.storage()` of every app sends an App
 /// Check token with every request, with no other code. The core keeps the token fresh (renewed
-/// when a request needs one and the cached one is about to expire, and once after Storage refuses
-/// one). The token exchange goes to production unless FIREBASE_APP_CHECK_EMULATOR_HOST=host:port
+/// in the background halfway through its life while `isTokenAutoRefreshEnabled`, when a request
+/// needs one and the cached one is about to expire, and once after Storage refuses one). The token exchange goes to production unless FIREBASE_APP_CHECK_EMULATOR_HOST=host:port
 /// is set when the app's App Check is made (fbstorage's variable; no Firebase SDK defines one).
 open class AppCheck: NSObject, @unchecked Sendable {
     let core: FBStorage.AppCheck
-    private let lock = NSLock()
-    private var autoRefresh = true
 
     private init(core: FBStorage.AppCheck) {
         self.core = core
+        core.isTokenAutoRefreshEnabled = true   // the Apple SDK's default
         super.init()
     }
 
@@ -134,11 +133,12 @@ open class AppCheck: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Kept as set; the core has no background refresh to turn off: it renews a token only when a
-    /// request needs one, whatever this says.
+    /// Whether the token is renewed in the background before requests need it (halfway through
+    /// its life; failed renewals again with backoff), as the Apple SDK's refresher; on by default.
+    /// Off, a token is renewed when a request needs one. See `FBStorage.AppCheck.isTokenAutoRefreshEnabled`.
     open var isTokenAutoRefreshEnabled: Bool {
-        get { lock.withLock { autoRefresh } }
-        set { lock.withLock { autoRefresh = newValue } }
+        get { core.isTokenAutoRefreshEnabled }
+        set { core.isTokenAutoRefreshEnabled = newValue }
     }
 
     private func deliver(_ handler: @escaping (AppCheckToken?, Error?) -> Void,

@@ -115,4 +115,44 @@ import Testing
         #expect(engine.started == 2)
         #expect(results.withLock { $0 } == [.appCheckTokenMissing, .unauthenticated])
     }
+
+    @Test("auto-refresh renews halfway through the token's life, retries failures with backoff, and stops when turned off")
+    func autoRefresh() throws {
+        let engine = FakeEngine()
+        let appCheck = try AppCheck(projectID: "p", appID: "1:2:web:3", apiKey: nil, engine: engine)
+        try appCheck.useEmulator(host: "127.0.0.1", port: 9199)
+        appCheck.setProvider(try AppCheckDebugProvider(secret: "s3cret"))
+        #expect(!appCheck.isTokenAutoRefreshEnabled)
+        appCheck.isTokenAutoRefreshEnabled = true
+        #expect(engine.nextTimerDelay == nil)   // the first token is a request's
+        let answers = Locked<[String?]>([])
+        let ask = { appCheck.appCheckToken(rejected: nil) { result in answers.withLock { $0.append(try? result.get()) } } }
+        ask()
+        try engine.respond(200, body: exchanged("first"))
+        let halfway = try #require(engine.nextTimerDelay)
+        #expect(abs(halfway - 1800) < 1)
+
+        engine.advance(by: halfway)
+        #expect(engine.inFlight.count == 1)      // renewed before any request needs it
+        let refused = Array(#"{"error": {"code": 403, "message": "App attestation failed."}}"#.utf8)
+        try engine.respond(403, body: refused)
+        for backoff in [1.0, 2.0, 4.0] {            // failed renewals are retried, backing off
+            #expect(engine.nextTimerDelay == backoff)
+            engine.advance(by: backoff)
+            try engine.respond(403, body: refused)
+        }
+        #expect(engine.nextTimerDelay == 8)
+        engine.advance(by: 8)
+        try engine.respond(200, body: exchanged("second", ttl: "600s"))
+        #expect(abs(try #require(engine.nextTimerDelay) - 300) < 1)
+        ask()                                       // answered at once from the renewed token
+        #expect(answers.withLock { $0 } == ["first", "second"])
+
+        appCheck.isTokenAutoRefreshEnabled = false
+        #expect(engine.nextTimerDelay == nil)
+        appCheck.isTokenAutoRefreshEnabled = true
+        #expect(engine.nextTimerDelay != nil)
+        appCheck.setProvider(MintedAppCheckProvider(AppCheckToken(token: "minted", expiresAt: IDToken.now() + 3600)))
+        #expect(engine.nextTimerDelay == nil)    // a minted token has nothing to be renewed from
+    }
 }

@@ -109,6 +109,7 @@ struct AppCheckTests {
         defer { guideProvider.remove() }
         let app = makeApp(flavor)
         let appCheck = try #require(AppCheck.appCheck(app: app))
+        appCheck.isTokenAutoRefreshEnabled = false   // the tokens posted are the requests'
         let (posts, poster) = AsyncStream<(token: String?, app: String?)>.makeStream()
         let observer = NotificationCenter.default.addObserver(forName: .AppCheckTokenDidChange, object: appCheck, queue: nil) { note in
             poster.yield((note.userInfo?[AppCheckTokenNotificationKey] as? String, note.userInfo?[AppCheckAppNameNotificationKey] as? String))
@@ -124,6 +125,28 @@ struct AppCheckTests {
         }
         #expect(heard.map(\.token) == [first.token, forced.token])
         #expect(heard.allSatisfy { $0.app == app.name })
+    }
+
+    @Test("auto-refresh, on by default as Apple's, renews the token in the background with no request", arguments: Flavor.allCases)
+    func autoRefresh(flavor: Flavor) async throws {
+        let guideProvider = GuideDebugProvider()
+        defer { guideProvider.remove() }
+        let appCheck = try #require(AppCheck.appCheck(app: makeApp(flavor)))
+        #expect(appCheck.isTokenAutoRefreshEnabled)
+        let (posts, poster) = AsyncStream<String?>.makeStream()
+        let observer = NotificationCenter.default.addObserver(forName: .AppCheckTokenDidChange, object: appCheck, queue: nil) { note in
+            poster.yield(note.userInfo?[AppCheckTokenNotificationKey] as? String)
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let first = try await appCheck.token(forcingRefresh: false)
+        var heard: [String?] = []
+        for await post in posts {   // renewed halfway through each 3 s life
+            heard.append(post)
+            if heard.count == 3 { break }
+        }
+        #expect(heard.first == first.token)
+        appCheck.isTokenAutoRefreshEnabled = false
+        #expect(!appCheck.isTokenAutoRefreshEnabled)
     }
 
     @Test("the guide's custom provider, answering from its own Task, serves the app's storage", arguments: Flavor.allCases)

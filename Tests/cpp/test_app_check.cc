@@ -195,6 +195,7 @@ TEST_P(AppCheckTest, CustomProviderAnsweringLaterServesStorageLimitedUseAndListe
   AppCheck::SetAppCheckProviderFactory(&factory);
   app_check = AppCheck::GetInstance(app);
   ASSERT_NE(app_check, nullptr);
+  app_check->SetTokenAutoRefreshEnabled(false);  // the provider's calls counted are the requests'
   CountingListener listener;
   app_check->AddAppCheckListener(&listener);
   MakeStorage();
@@ -225,6 +226,7 @@ TEST_P(AppCheckTest, DebugProviderTokensReachListeners) {
   AppCheck::SetAppCheckProviderFactory(DebugAppCheckProviderFactory::GetInstance());
   app_check = AppCheck::GetInstance(app);
   ASSERT_NE(app_check, nullptr);
+  app_check->SetTokenAutoRefreshEnabled(false);  // the renewals told are the requests'
   CountingListener listener, other;
   app_check->AddAppCheckListener(&listener);
   app_check->AddAppCheckListener(&listener);  // a no-op: told once per token
@@ -242,6 +244,22 @@ TEST_P(AppCheckTest, DebugProviderTokensReachListeners) {
   EXPECT_EQ(other.WaitFor(3), (std::vector<std::string>{first, forced, third}));
   EXPECT_EQ(listener.WaitFor(2).size(), 2u);
   app_check->RemoveAppCheckListener(&other);
+}
+
+TEST_P(AppCheckTest, AutoRefreshRenewsTheTokenWithNoRequest) {
+  DebugAppCheckProviderFactory::GetInstance()->SetDebugToken(kDebugSecret);
+  AppCheck::SetAppCheckProviderFactory(DebugAppCheckProviderFactory::GetInstance());
+  app_check = AppCheck::GetInstance(app);
+  ASSERT_NE(app_check, nullptr);
+  CountingListener listener;
+  app_check->AddAppCheckListener(&listener);
+  const std::string first = Succeeded(app_check->GetAppCheckToken(false)).token;
+  // On by default, as the SDK's: renewed halfway through each 3 s life, with no request.
+  std::vector<std::string> told = listener.WaitFor(3);
+  ASSERT_GE(told.size(), 3u);
+  EXPECT_EQ(told.front(), first);
+  app_check->SetTokenAutoRefreshEnabled(false);
+  app_check->RemoveAppCheckListener(&listener);
 }
 
 TEST_P(AppCheckTest, RefusedWithoutProviderWithAnAppCheckError) {

@@ -62,6 +62,17 @@ void fbs_app_check_free(fbs_app_check *app_check);
  * fbs_storage_use_emulator()). */
 int fbs_app_check_use_emulator(fbs_app_check *app_check, const char *host, int port);
 
+/* Renews the kept token in the background before requests need it, as the SDKs' token
+ * refreshers do (enabled non-zero): halfway through each kept token's life, and after a failed
+ * renewal again with backoff (1 s, doubling, at most 5 minutes) until one succeeds; token
+ * listeners hear of each renewed token. Off by default: a token is then renewed when a request
+ * needs one (with min(5 minutes, half its life) left), and that request waits for it. The first
+ * token is always asked for by a request; a token given with fbs_app_check_set_token() is never
+ * refreshed. Errors: FBS_ERR_INVALID_ARGUMENT (a bad handle). */
+int fbs_app_check_set_token_auto_refresh_enabled(fbs_app_check *app_check, int enabled);
+/* 1 when auto-refresh is on, 0 when off, -1 on a bad handle. */
+int fbs_app_check_is_token_auto_refresh_enabled(const fbs_app_check *app_check);
+
 /* The debug provider: exchanges debug_token, a secret registered in the Firebase console
  * (App Check, Manage debug tokens) or with the emulator's --app-check-debug-token, for App
  * Check tokens. debug_token NULL reads it from the environment, the first set of

@@ -93,8 +93,9 @@ class AppCheck {
 
   ::firebase::App* app();
 
-  // Recorded for is_token_auto_refresh_enabled-style queries; the core renews tokens when a request
-  // needs one either way (it has no background refresh to turn off).
+  // On (the default, as the SDK's): the token is renewed in the background halfway through its
+  // life, failed renewals again with backoff. Off: a token is renewed when a request needs one
+  // (the SDK on Android and iOS; its desktop build sends none then).
   void SetTokenAutoRefreshEnabled(bool is_token_auto_refresh_enabled);
 
   // The current token, renewed first when it is about to expire or force_refresh is true.

@@ -23,6 +23,12 @@ public final class AppCheck: RequestHost, AppCheckTokenSource, @unchecked Sendab
         /// Counts provider changes, so that a renewal the old provider answers is not kept.
         var generation = 0
         var renewal = RenewalInFlight<AppCheckToken>()
+        var autoRefresh = false
+        /// Renewals failed in a row, for the auto-refresh's backoff.
+        var failures = 0
+        /// The auto-refresh's pending timer, numbered: one that fires after it was replaced does nothing.
+        var refreshTimer: (id: TimerID, number: Int)?
+        var refreshNumber = 0
     }
 
     private let lock = ConditionLock()
@@ -79,6 +85,8 @@ public final class AppCheck: RequestHost, AppCheckTokenSource, @unchecked Sendab
                 state.provider = provider
                 state.cached = minted
                 state.generation += 1
+                state.failures = 0
+                scheduleRefresh()
             }
             return state.provider
         }
@@ -160,14 +168,64 @@ public final class AppCheck: RequestHost, AppCheckTokenSource, @unchecked Sendab
     private func finishRenewal(_ result: Result<AppCheckToken, StorageError>, generation: Int) {
         let (waiters, kept) = lock.withLock { () -> (RenewalInFlight<AppCheckToken>.Waiters, AppCheckToken?) in
             var kept: AppCheckToken?
-            if generation == state.generation, case .success(let token) = result {
-                state.cached = token
-                kept = token
+            if generation == state.generation {
+                switch result {
+                case .success(let token):
+                    state.cached = token
+                    state.failures = 0
+                    kept = token
+                case .failure:
+                    state.failures += 1
+                }
+                scheduleRefresh()
             }
             return (state.renewal.end(), kept)
         }
         if let kept { notify(kept) }
         waiters.answer(result)
+    }
+
+    // MARK: Auto-refresh
+
+    /// Renews the kept token in the background before requests need it, as the SDKs' token
+    /// refreshers do: halfway through each kept token's life, and after a failed renewal again
+    /// with backoff (1 s, doubling, at most 5 minutes) until one succeeds. Off by default: a
+    /// token is then renewed when a request needs one (see `AppCheckToken.isFresh`), which that
+    /// request waits for. A minted token (`MintedAppCheckProvider`) has nothing to be renewed
+    /// from and is never refreshed; a first token is always asked for by a request.
+    public var isTokenAutoRefreshEnabled: Bool {
+        get { lock.withLock { state.autoRefresh } }
+        set {
+            lock.withLock {
+                state.autoRefresh = newValue
+                scheduleRefresh()
+            }
+        }
+    }
+
+    /// (Re)sets the auto-refresh's timer for the kept token, or clears it. Under the lock.
+    private func scheduleRefresh() {
+        if let timer = state.refreshTimer { engine.cancelTimer(timer.id) }
+        state.refreshTimer = nil
+        guard state.autoRefresh, let provider = state.provider, !(provider is MintedAppCheckProvider) else { return }
+        let delay: Double
+        if state.failures > 0 {
+            delay = min(Double(1 << min(state.failures - 1, 9)), 300)
+        } else if let cached = state.cached {
+            delay = max(0, (cached.receivedAt + cached.expiresAt) / 2 - IDToken.now())
+        } else {
+            return
+        }
+        state.refreshNumber += 1
+        let number = state.refreshNumber
+        let id = engine.schedule(after: delay) { [weak self] in self?.refreshDue(number) }
+        state.refreshTimer = (id, number)
+    }
+
+    /// A renewal as a request's, forced: `finishRenewal` keeps its token and schedules the next.
+    private func refreshDue(_ number: Int) {
+        guard lock.withLock({ state.refreshTimer?.number == number }) else { return }
+        fetch(rejected: nil, force: true) { _ in }
     }
 
     private func fetchLimitedUse(_ done: @escaping StorageCompletion<AppCheckToken>) {

@@ -89,6 +89,7 @@ CoreHandle MakeCore(App* app) {
   const char* api_key = *options.api_key() ? options.api_key() : nullptr;
   fbs_app_check* core = nullptr;
   fbstorage::detail::check(fbs_app_check_new(options.project_id(), options.app_id(), api_key, &core));
+  fbs_app_check_set_token_auto_refresh_enabled(core, 1);  // the SDK's default
   return CoreHandle(core, fbs_app_check_free);
 }
 
@@ -257,8 +258,9 @@ void AppCheck::SetAppCheckProviderFactory(AppCheckProviderFactory* factory) {
 
 App* AppCheck::app() { return app_; }
 
-// The core has no background refresh to turn off: it renews a token only when a request needs one.
-void AppCheck::SetTokenAutoRefreshEnabled(bool) {}
+void AppCheck::SetTokenAutoRefreshEnabled(bool is_token_auto_refresh_enabled) {
+  if (internal::CoreHandle core = internal_->core()) fbs_app_check_set_token_auto_refresh_enabled(core.get(), is_token_auto_refresh_enabled);
+}
 
 Future<AppCheckToken> AppCheck::GetAppCheckToken(bool force_refresh) {
   return internal_->token_result.set(internal::FetchToken(internal_->core(), false, force_refresh));

@@ -116,6 +116,26 @@ func (a *AppCheck) UseEmulator(host string, port int) error {
 	return call(func() C.int { return C.fbs_app_check_use_emulator(a.raw, h, C.int(port)) })
 }
 
+// SetTokenAutoRefreshEnabled renews the kept token in the background before requests need it,
+// as the SDKs' token refreshers do: halfway through each kept token's life, and after a failed
+// renewal again with backoff (1 s, doubling, at most 5 minutes); token listeners hear of each.
+// Off by default: a token is then renewed when a request needs one. The first token is always
+// asked for by a request; a token given with SetToken is never refreshed.
+func (a *AppCheck) SetTokenAutoRefreshEnabled(enabled bool) error {
+	defer runtime.KeepAlive(a)
+	flag := C.int(0)
+	if enabled {
+		flag = 1
+	}
+	return call(func() C.int { return C.fbs_app_check_set_token_auto_refresh_enabled(a.raw, flag) })
+}
+
+// IsTokenAutoRefreshEnabled reports whether SetTokenAutoRefreshEnabled turned auto-refresh on.
+func (a *AppCheck) IsTokenAutoRefreshEnabled() bool {
+	defer runtime.KeepAlive(a)
+	return C.fbs_app_check_is_token_auto_refresh_enabled(a.raw) == 1
+}
+
 // SetDebugProvider exchanges debugToken, registered in the Firebase console or with the
 // emulator's --app-check-debug-token, for tokens; "" reads it from the environment
 // (FIREBASE_APP_CHECK_DEBUG_TOKEN, FIRAAppCheckDebugToken, AppCheckDebugToken). For CI and

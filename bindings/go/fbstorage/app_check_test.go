@@ -185,6 +185,33 @@ func (l tokenLog) next(t *testing.T, flavor string) AppCheckToken {
 	}
 }
 
+func TestAppCheckAutoRefreshRenewsWithNoRequest(t *testing.T) {
+	a := newTestAppCheck(t, enforcingEmulator(t, "production"))
+	must(t, a.SetDebugProvider(appCheckSecret))
+	if a.IsTokenAutoRefreshEnabled() {
+		t.Fatal("auto-refresh is on by default")
+	}
+	must(t, a.SetTokenAutoRefreshEnabled(true))
+	if !a.IsTokenAutoRefreshEnabled() {
+		t.Fatal("auto-refresh did not turn on")
+	}
+	heard := make(tokenLog, 16)
+	_, err := a.AddTokenListener(func(token AppCheckToken) { heard <- token })
+	must(t, err)
+	first, err := a.Token(background, false)
+	must(t, err)
+	if got := heard.next(t, "production"); got != first {
+		t.Fatalf("heard %v, not the first token", got)
+	}
+	// Renewed halfway through each 3 s life, with no request.
+	for i := 0; i < 2; i++ {
+		if got := heard.next(t, "production"); !got.ExpireTime.After(first.ExpireTime) {
+			t.Fatalf("renewal %d: %v does not outlive the first token", i+1, got)
+		}
+	}
+	must(t, a.SetTokenAutoRefreshEnabled(false))
+}
+
 func TestAppCheckTokenListenersHearEachKeptToken(t *testing.T) {
 	for _, flavor := range flavors {
 		a := newTestAppCheck(t, enforcingEmulator(t, flavor))

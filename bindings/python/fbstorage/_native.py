@@ -326,6 +326,8 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fbs_app_check_new": (STATUS, [c_char_p, c_char_p, c_char_p, POINTER(AppCheckHandle)]),
     "fbs_app_check_free": (None, [AppCheckHandle]),
     "fbs_app_check_use_emulator": (STATUS, [AppCheckHandle, c_char_p, c_int]),
+    "fbs_app_check_set_token_auto_refresh_enabled": (STATUS, [AppCheckHandle, c_int]),
+    "fbs_app_check_is_token_auto_refresh_enabled": (c_int, [AppCheckHandle]),
     "fbs_app_check_set_debug_provider": (STATUS, [AppCheckHandle, c_char_p]),
     "fbs_app_check_set_custom_provider": (STATUS, [AppCheckHandle, APP_CHECK_PROVIDER, c_void_p]),
     "fbs_app_check_set_custom_provider_full": (STATUS, [AppCheckHandle, APP_CHECK_PROVIDER, c_void_p, DESTROY_NOTIFY]),

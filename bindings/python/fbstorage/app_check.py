@@ -192,6 +192,22 @@ class AppCheck:
         """Sends the token exchange to an emulator at http://host:port."""
         library().fbs_app_check_use_emulator(self._handle, encode_text(host, "host"), port)
 
+    @property
+    def token_auto_refresh_enabled(self) -> bool:
+        """Whether the kept token is renewed in the background before requests need it, as the
+        SDKs' token refreshers do: halfway through each kept token's life, and after a failed
+        renewal again with backoff (1 s, doubling, at most 5 minutes); token listeners hear of
+        each. False (the default): a token is renewed when a request needs one. The first token
+        is always asked for by a request; a token given with :meth:`set_token` is never
+        refreshed."""
+        return library().fbs_app_check_is_token_auto_refresh_enabled(self._handle) == 1
+
+    @token_auto_refresh_enabled.setter
+    def token_auto_refresh_enabled(self, enabled: bool) -> None:
+        if not isinstance(enabled, bool):
+            raise TypeError(f"token_auto_refresh_enabled must be a bool, not {type(enabled).__name__}")
+        library().fbs_app_check_set_token_auto_refresh_enabled(self._handle, int(enabled))
+
     def set_debug_provider(self, debug_token: str | None = None) -> None:
         """The debug provider: exchanges ``debug_token`` (None: read from the environment, see
         the class) for App Check tokens. Raises StorageError INVALID_ARGUMENT when there is

@@ -192,6 +192,29 @@ def test_token_listeners_hear_each_kept_token(enforcing: EmulatorServer) -> None
     assert all(kept is not registered and kept is not later for kept in fbstorage.app_check._token_listeners.values())
 
 
+def test_auto_refresh_renews_the_token_in_the_background(enforcing: EmulatorServer) -> None:
+    enforcing.reset()
+    with app_check_on(enforcing, debug_token=SECRET) as app_check:
+        assert app_check.token_auto_refresh_enabled is False   # the default: renewed when a request needs one
+        app_check.token_auto_refresh_enabled = True
+        assert app_check.token_auto_refresh_enabled is True
+        with pytest.raises(TypeError):
+            app_check.token_auto_refresh_enabled = 1  # type: ignore[assignment]
+        heard = Recorder()
+        app_check.add_token_listener(heard)
+        first = app_check.get_token()
+        # No request after the first: the token is renewed halfway through each life (1.5 s here).
+        tokens = heard.wait_for(3)
+        assert tokens[0] == first
+        assert all(earlier.expire_time < later.expire_time for earlier, later in zip(tokens, tokens[1:]))
+        assert app_check.get_token() in tokens  # a request finds a fresh token kept
+        app_check.token_auto_refresh_enabled = False
+        stopped_at = len(heard.wait_for(3))
+    enforcing.wait_idle()
+    exchanges = sum(":exchangeDebugToken" in entry["path"] for entry in enforcing.requests())
+    assert exchanges >= 3 and exchanges <= stopped_at + 1   # one renewal may have been under way
+
+
 def test_a_token_listener_that_raises_is_reported_and_the_others_go_on(enforcing: EmulatorServer) -> None:
     def broken(token: fbstorage.AppCheckToken) -> None:
         raise RuntimeError("token listener bug")

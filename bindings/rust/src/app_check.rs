@@ -164,6 +164,20 @@ impl AppCheck {
         check(unsafe { sys::fbs_app_check_use_emulator(self.raw(), host.as_ptr(), port.into()) })
     }
 
+    /// Renews the kept token in the background before requests need it, as the SDKs' token
+    /// refreshers do: halfway through each kept token's life, and after a failed renewal again
+    /// with backoff (1 s, doubling, at most 5 minutes); token listeners hear of each. Off by
+    /// default: a token is then renewed when a request needs one. The first token is always
+    /// asked for by a request; a token given with `set_token` is never refreshed.
+    pub fn set_token_auto_refresh_enabled(&self, enabled: bool) -> Result<()> {
+        check(unsafe { sys::fbs_app_check_set_token_auto_refresh_enabled(self.raw(), enabled.into()) })
+    }
+
+    /// Whether auto-refresh is on (see [`AppCheck::set_token_auto_refresh_enabled`]).
+    pub fn is_token_auto_refresh_enabled(&self) -> bool {
+        unsafe { sys::fbs_app_check_is_token_auto_refresh_enabled(self.raw()) == 1 }
+    }
+
     /// The debug provider: exchanges `debug_token` (registered in the Firebase console, or with
     /// the emulator's --app-check-debug-token) for tokens; None reads it from the environment
     /// (FIREBASE_APP_CHECK_DEBUG_TOKEN, FIRAAppCheckDebugToken, AppCheckDebugToken). For CI and

@@ -396,6 +396,8 @@ unsafe extern "C" {
     pub fn fbs_app_check_new(project_id: *const c_char, app_id: *const c_char, api_key: *const c_char, out: *mut *mut fbs_app_check) -> c_int;
     pub fn fbs_app_check_free(app_check: *mut fbs_app_check);
     pub fn fbs_app_check_use_emulator(app_check: *mut fbs_app_check, host: *const c_char, port: c_int) -> c_int;
+    pub fn fbs_app_check_set_token_auto_refresh_enabled(app_check: *mut fbs_app_check, enabled: c_int) -> c_int;
+    pub fn fbs_app_check_is_token_auto_refresh_enabled(app_check: *const fbs_app_check) -> c_int;
     pub fn fbs_app_check_set_debug_provider(app_check: *mut fbs_app_check, debug_token: *const c_char) -> c_int;
     pub fn fbs_app_check_set_custom_provider(app_check: *mut fbs_app_check, fn_: fbs_app_check_provider, user_data: *mut c_void) -> c_int;
     pub fn fbs_app_check_set_custom_provider_full(app_check: *mut fbs_app_check, fn_: fbs_app_check_provider, user_data: *mut c_void,

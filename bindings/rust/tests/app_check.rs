@@ -169,6 +169,26 @@ fn token_listeners_hear_each_kept_token() {
     }
 }
 
+#[test]
+fn auto_refresh_renews_with_no_request() {
+    use std::sync::mpsc::channel;
+    let app_check = app_check(enforcing("production"));
+    app_check.set_debug_provider(Some(DEBUG_SECRET)).unwrap();
+    assert!(!app_check.is_token_auto_refresh_enabled(), "off by default");
+    app_check.set_token_auto_refresh_enabled(true).unwrap();
+    assert!(app_check.is_token_auto_refresh_enabled());
+    let (heard_tx, heard) = channel::<AppCheckToken>();
+    app_check.add_token_listener(move |token| heard_tx.send(token.clone()).unwrap()).unwrap();
+    let wait = Duration::from_secs(10);
+    let first = app_check.token(false).unwrap();
+    assert_eq!(heard.recv_timeout(wait).unwrap(), first);
+    // Renewed halfway through each 3 s life, with no request.
+    for _ in 0..2 {
+        assert!(heard.recv_timeout(wait).unwrap().expire_time > first.expire_time);
+    }
+    app_check.set_token_auto_refresh_enabled(false).unwrap();
+}
+
 fn now_secs() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs()
 }

@@ -48,6 +48,15 @@ class AppCheck:
     def use_emulator(self, host: str, port: int) -> None:
         self._app_check.use_emulator(host, port)
 
+    @property
+    def token_auto_refresh_enabled(self) -> bool:
+        """See :attr:`fbstorage.AppCheck.token_auto_refresh_enabled`."""
+        return self._app_check.token_auto_refresh_enabled
+
+    @token_auto_refresh_enabled.setter
+    def token_auto_refresh_enabled(self, enabled: bool) -> None:
+        self._app_check.token_auto_refresh_enabled = enabled
+
     def set_debug_provider(self, debug_token: str | None = None) -> None:
         self._app_check.set_debug_provider(debug_token)
 
