@@ -33,6 +33,7 @@ from .rules.registry import BucketRules
 from .identity.accounts import AccountStore
 from .identity.signing import SigningKeys
 from .identity.settings import auth_settings
+from .limits import STOP_GRACE_SECONDS
 from .origins import CrossSitePolicy, parse_origin
 from . import tls
 from .server import create_app, create_auth_app
@@ -168,9 +169,10 @@ async def serve(args: argparse.Namespace) -> int:
         ui = None if args.no_ui else UiSettings(args.host or "")  # None: every interface
         if ui:
             add_to_storage_app(app, state, ui)
-        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=STOP_GRACE_SECONDS)
         ui_runner = None
-        auth_runner = web.AppRunner(create_auth_app(state), access_log=None, handle_signals=False)
+        auth_runner = web.AppRunner(create_auth_app(state), access_log=None, handle_signals=False,
+                                    shutdown_timeout=STOP_GRACE_SECONDS)
         await runner.setup()
         await auth_runner.setup()
         try:

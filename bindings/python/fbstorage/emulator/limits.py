@@ -73,6 +73,12 @@ async def bound_request_bodies(request: web.Request, handler) -> web.StreamRespo
     return await handler(request)
 
 
+#: When the emulator stops, a request in flight gets this long to finish; then it is cut (an upload
+#: cut short was never acknowledged, so nothing acknowledged is lost). So is the unread body of a
+#: refused request, which aiohttp reads for up to 10 s so that its client sees the refusal rather
+#: than a reset: without this bound one stalled client held a stop for 60 s (aiohttp's default).
+STOP_GRACE_SECONDS = 2.0
+
 #: Resumable upload sessions (uploads.py): a session URI expires a week after it started, as
 #: Cloud Storage's; at most this many are open at once (each holds a staged file, not a descriptor).
 SESSION_LIFETIME_SECONDS = 7 * 24 * 3600

@@ -51,7 +51,8 @@ async def record_requests(request: web.Request, handler) -> web.StreamResponse:
         return response
     finally:
         requests.in_flight -= 1
-        dropped = request.transport is None or request.transport.is_closing()
+        # No response: the request was cut (the emulator stopping cancels what outlives its grace).
+        dropped = response is None or request.transport is None or request.transport.is_closing()
         requests.record(request, None if dropped else response.status, dropped)
         log_request(request, None if dropped else response.status, time.perf_counter() - started,
                     request.app[STATE].service_accounts)

@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,25 @@ def test_a_harness_that_reads_only_the_first_ready_line_keeps_a_working_emulator
     finally:
         process.kill()
         process.stderr.close()
+
+
+def test_a_stop_cuts_a_stalled_upload_and_a_refused_body_after_the_grace(start_emulator):
+    """A client stalled mid-body, and one whose refused body the server would read on for 10 s,
+    hold a stop for the grace only (limits.STOP_GRACE_SECONDS: 2 s), not aiohttp's 60 s."""
+    emu = start_emulator()
+    with socket.create_connection(("127.0.0.1", emu.port), timeout=30) as stalled, \
+            socket.create_connection(("127.0.0.1", emu.port), timeout=30) as refused:
+        stalled.sendall(b"POST /v0/b/b/o?name=stalled HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n"
+                        b"Expect: 100-continue\r\n\r\n")
+        assert stalled.recv(100).startswith(b"HTTP/1.1 100 Continue")  # its handler runs
+        stalled.sendall(b"x" * 1000)
+        refused.sendall(b"POST /identitytoolkit.googleapis.com/v1/accounts:signUp?key=k HTTP/1.1\r\nHost: x\r\n"
+                        b"Content-Type: application/json\r\nContent-Length: 2000000\r\n\r\n" + b"{" * 1000)
+        assert refused.recv(100).startswith(b"HTTP/1.1 413")  # answered; the rest of its body is awaited
+        started = time.monotonic()
+        assert emu.stop(signal.SIGTERM, timeout=60) == 0
+        assert time.monotonic() - started < 8
+        assert stalled.recv(100) == b""  # cut: the upload was never acknowledged
 
 
 def test_port_in_use_fails_with_message(start_emulator):
