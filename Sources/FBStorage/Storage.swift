@@ -39,6 +39,8 @@ public final class Storage: RequestHost, @unchecked Sendable {
     private var currentSettings = StorageSettings()
     private var currentAuth = AuthTokens()
     private let work = WorkRegistry(owner: "storage")
+    /// Uploads' cancel commands, which `close()` lets finish (briefly) before stopping the threads.
+    let farewells = FarewellRequests()
 
     /// Creates a storage for `bucket` ("b" or "gs://b"). Honours
     /// `FIREBASE_STORAGE_EMULATOR_HOST=host:port` as the Admin SDKs do.
@@ -200,7 +202,8 @@ public final class Storage: RequestHost, @unchecked Sendable {
     func unregister(_ work: any StorageWork) { self.work.unregister(work) }
 
     /// Ends running tasks and operations as `mode` says (their callbacks run with `.cancelled`),
-    /// runs every pending callback, and stops both threads. Idempotent. From a callback of this
+    /// gives uploads' cancel commands in flight up to `FarewellRequests.closeGrace` to reach the
+    /// server, runs every pending callback, and stops both threads. Idempotent. From a callback of this
     /// storage it returns at once (without waiting for tasks); the callback thread ends after
     /// that callback.
     public func close(_ mode: CloseMode = .cancel) {
@@ -225,6 +228,7 @@ public final class Storage: RequestHost, @unchecked Sendable {
             }
             ended.wait()
         }
+        if !engine.isTransferThread && !callbackQueue.isCurrent { farewells.waitForClose() }
         threads.shutdown()
     }
 }

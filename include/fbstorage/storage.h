@@ -25,17 +25,20 @@ int fbs_storage_new(const char *bucket, fbs_storage **out);
 /* Releases the storage. Tasks still running are cancelled: each one's FAILURE observers run
  * with FBS_ERR_CANCELLED (an upload's resumable session is kept on the server, unlike
  * fbs_task_cancel(): a session string taken before, fbs_task_upload_session(), resumes it in
- * this process or another with fbs_reference_put_file_resuming()), pending completion callbacks run with FBS_ERR_CANCELLED, and this
- * call returns after every callback has returned and both threads have stopped; no callback
- * of this storage runs afterwards. Called from this storage's own callback thread, it
- * returns at once and the teardown finishes after the running callback returns.
+ * this process or another with fbs_reference_put_file_resuming()), pending completion
+ * callbacks run with FBS_ERR_CANCELLED, uploads' cancel commands still in flight (from an
+ * fbs_task_cancel() just before) get up to 3 s to reach the server, and this call returns after
+ * every callback has returned and both threads have stopped; no callback of this storage runs
+ * afterwards. Called from this storage's own callback thread, it returns at once and the
+ * teardown finishes after the running callback returns.
  * References, tasks and other handles derived from it stay valid handles: freeing them is
  * still required; operations on them fail with FBS_ERR_INVALID_ARGUMENT ("storage closed"). */
 void fbs_storage_free(fbs_storage *storage);
 
 /* How fbs_storage_close() ends the work still running. */
 typedef enum fbs_close_mode {
-    FBS_CLOSE_CANCEL        = 0, /* cancel it; uploads also end their sessions on the server (free keeps them) */
+    FBS_CLOSE_CANCEL        = 0, /* cancel it; uploads also end their sessions on the server (their
+                                  * cancel commands get up to 3 s before the threads stop; free keeps them) */
     FBS_CLOSE_KEEP_SESSIONS = 1, /* stop it, keeping each upload's resumable session */
     FBS_CLOSE_FINISH        = 2  /* let running tasks finish within the timeout, then as KEEP_SESSIONS */
 } fbs_close_mode;

@@ -455,12 +455,15 @@ public final class StorageUploadTask: StorageTask, @unchecked Sendable {
     /// session's chunks carry (the App Check token: a server enforcing App Check refuses the
     /// command without it); a token that cannot be had sends it without.
     private func sendCancelCommand(to url: String) {
-        let (engine, settings) = (storage.engine, settings)
+        let (engine, settings, farewells) = (storage.engine, settings, storage.farewells)
+        farewells.begin()   // a close lets it reach the server
         storage.credentials.credentials(for: settings.endpoint, rejected: .init(), user: false) { credentials in
             var request = ResumableUpload.cancelRequest(sessionURL: url)
             if case .success(let credentials) = credentials { request.headers += credentials.headers }
             request.applyLimits(settings, remaining: 10)
-            let send: @Sendable () -> Void = { [request] in _ = engine.start(request, TransferCallbacks(onComplete: { _ in })) }
+            let send: @Sendable () -> Void = { [request] in
+                _ = engine.start(request, TransferCallbacks(onComplete: { _ in farewells.end() }))
+            }
             if engine.isTransferThread { send() } else { engine.perform(send) }
         }
     }

@@ -73,6 +73,25 @@ def test_keep_sessions_stops_and_resumes(emulator: EmulatorServer, tmp_path: Pat
     resume_and_check(emulator, keeper.session, source, "kept")
 
 
+@pytest.mark.parametrize("closing", ["CloseMode.CANCEL", "cancel(), then close at once"])
+def test_a_cancelled_upload_ends_its_session_before_close_returns(emulator: EmulatorServer, tmp_path: Path,
+                                                                   closing: str) -> None:
+    """The cancel command reaches the server although the storage closes right after it: the
+    close gives it a grace (FarewellRequests, 3 s) before stopping the transfer thread."""
+    emulator.reset()
+    storage = emulator.storage()
+    task, _, progress = start_slow_upload(emulator, storage, tmp_path, "ended")
+    progress.wait_for(TaskStatus.PROGRESS)
+    if closing == "CloseMode.CANCEL":
+        storage.close(CloseMode.CANCEL)
+    else:
+        task.cancel()
+        storage.close(CloseMode.KEEP_SESSIONS)  # what freeing the storage does
+    emulator.wait_idle()
+    cancels = [e for e in emulator.requests() if header(e, "X-Goog-Upload-Command") == "cancel"]
+    assert [e.get("status") for e in cancels] == [200], cancels
+
+
 def test_finish_waits_for_running_tasks(emulator: EmulatorServer, tmp_path: Path) -> None:
     emulator.reset()
     storage = emulator.storage()
