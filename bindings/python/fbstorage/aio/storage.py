@@ -138,7 +138,8 @@ class Storage:
             for task in unfinished:
                 task.cancel()
             await asyncio.gather(*(task._outcome for task in unfinished), return_exceptions=True)
-            self._storage.close(CloseMode.CANCEL)
+            # Off the loop: the close lets the uploads' cancel commands reach the server (up to 3 s).
+            await asyncio.get_running_loop().run_in_executor(None, self._storage.close, CloseMode.CANCEL)
         else:  # the library stops the running tasks and returns once their FAILURE callbacks ran
             await asyncio.get_running_loop().run_in_executor(None, self._storage.close, CloseMode.KEEP_SESSIONS)
             await asyncio.gather(*(task._outcome for task in unfinished), return_exceptions=True)
