@@ -208,6 +208,9 @@ async def serve(args: argparse.Namespace) -> int:
             if watcher:
                 watcher.cancel()
         finally:
+            if state.requests.in_flight:  # the stop waits for them: say so, and for how long
+                log.warning("stopping: %d request(s) in flight get up to %g s to finish, then are cut",
+                            state.requests.in_flight, STOP_GRACE_SECONDS)
             if ui_runner:
                 await ui_runner.cleanup()
             await auth_runner.cleanup()

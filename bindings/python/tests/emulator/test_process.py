@@ -89,6 +89,7 @@ def test_a_stop_cuts_a_stalled_upload_and_a_refused_body_after_the_grace(start_e
         assert emu.stop(signal.SIGTERM, timeout=60) == 0
         assert time.monotonic() - started < 8
         assert stalled.recv(100) == b""  # cut: the upload was never acknowledged
+    assert "stopping: 1 request(s) in flight get up to 2 s to finish, then are cut" in emu.stderr()
 
 
 def test_port_in_use_fails_with_message(start_emulator):
