@@ -208,7 +208,9 @@ public final class Storage: RequestHost, @unchecked Sendable {
     /// that callback.
     public func close(_ mode: CloseMode = .cancel) {
         guard let work = work.close() else { return }
-        if case .finish(let seconds) = mode, !engine.isTransferThread, !callbackQueue.isCurrent {
+        // On this storage's own threads a wait would never end: what it waits for runs there.
+        let mayWait = !engine.isTransferThread && !callbackQueue.isCurrent
+        if case .finish(let seconds) = mode, mayWait {
             let deadline = MonotonicClock.seconds() + max(seconds, 0)
             for case let task as StorageTask in work {
                 _ = try? task.wait(timeout: max(deadline - MonotonicClock.seconds(), 0))
@@ -228,7 +230,7 @@ public final class Storage: RequestHost, @unchecked Sendable {
             }
             ended.wait()
         }
-        if !engine.isTransferThread && !callbackQueue.isCurrent { farewells.waitForClose() }
+        if mayWait { farewells.waitForClose() }
         threads.shutdown()
     }
 }

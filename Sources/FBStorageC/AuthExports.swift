@@ -265,17 +265,17 @@ public func fbs_user_is_new_user(_ u: OpaquePointer?) -> Int32 {
 
 @_cdecl("fbs_user_additional_provider_id")
 public func fbs_user_additional_provider_id(_ u: OpaquePointer?) -> UnsafePointer<CChar>? {
-    AuthUser.lentString(u, .newUserProvider) { $0.additionalUserInfo?.providerID }
+    AuthUser.lentString(u, .additionalProviderID) { $0.additionalUserInfo?.providerID }
 }
 
 @_cdecl("fbs_user_additional_profile_json")
 public func fbs_user_additional_profile_json(_ u: OpaquePointer?) -> UnsafePointer<CChar>? {
-    AuthUser.lentString(u, .newUserProfile) { $0.additionalUserInfo?.profileJSON }
+    AuthUser.lentString(u, .additionalProfileJSON) { $0.additionalUserInfo?.profileJSON }
 }
 
 @_cdecl("fbs_user_additional_username")
 public func fbs_user_additional_username(_ u: OpaquePointer?) -> UnsafePointer<CChar>? {
-    AuthUser.lentString(u, .newUserName) { $0.additionalUserInfo?.username }
+    AuthUser.lentString(u, .additionalUsername) { $0.additionalUserInfo?.username }
 }
 
 @_cdecl("fbs_user_sign_in_provider")

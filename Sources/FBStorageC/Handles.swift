@@ -50,7 +50,7 @@ enum StringKey: Equatable {
     case errorMessage, serverResponse
     case itemPaths, prefixPaths, pageToken
     case uid, email, displayName, photoURL, signInProvider, idToken, refreshToken, claims
-    case newUserProvider, newUserProfile, newUserName
+    case additionalProviderID, additionalProfileJSON, additionalUsername
     case projectID, downloadToken(Int)
     case providerField(index: Int, name: String)
 

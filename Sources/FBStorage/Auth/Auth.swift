@@ -91,14 +91,10 @@ public final class Auth: RequestHost, AuthTokenSource, @unchecked Sendable {
     /// Keeps the signed-in user between runs where the user's settings live, as the SDKs keep it
     /// in the keychain: `setPersistenceFile` on `<ConfigFolder of program>/<app name>-<API key
     /// hash>.json` (see `ConfigFolder.fileName`). A desktop SDK's app calls this once per app.
-    /// - Returns: the file's path.
-    @discardableResult
-    public func setPersistence(program: String, appName: String) throws(StorageError) -> String {
+    public func setPersistence(program: String, appName: String) throws(StorageError) {
         guard !appName.isEmpty else { throw .invalidArgument("The app name is empty") }
-        let path = try ConfigFolder.path(program: program) + "/"
-            + ConfigFolder.fileName(appName: appName, key: apiKey, suffix: ".json")
-        try setPersistenceFile(path)
-        return path
+        let folder = try ConfigFolder.path(program: program)
+        try setPersistenceFile(folder + "/" + ConfigFolder.fileName(appName: appName, key: apiKey) + ".json")
     }
 
     /// The signed-in user, nil when signed out.

@@ -27,21 +27,22 @@ public enum ConfigFolder {
         return folder
     }
 
-    /// The file name for what `appName` keeps under `key`: the app name made file-safe (anything
-    /// but ASCII letters, digits, '.', '_' and '-' becomes '_'), then the key's FNV-1a hash, which
-    /// keeps same-named apps of different projects apart without writing the key into a name.
-    static func fileName(appName: String, key: String, suffix: String) -> String {
+    /// The file name (without extension) for what `appName` keeps under `key`: the app name made
+    /// file-safe (anything but ASCII letters, digits, '.', '_' and '-' becomes '_'), then the
+    /// key's FNV-1a hash, which keeps same-named apps of different projects apart without writing
+    /// the key into a name.
+    static func fileName(appName: String, key: String) -> String {
         let safe = String(appName.unicodeScalars.map { scalar -> Character in
             switch scalar {
             case "a"..."z", "A"..."Z", "0"..."9", ".", "_", "-": Character(scalar)
             default: "_"
             }
         })
-        return "\(safe)-\(fnv1aHex(key))\(suffix)"
+        return "\(safe)-\(fnv1aHex(key))"
     }
 
     /// FNV-1a (64 bits) in hex: stable across runs, builds and languages, unlike `Hasher`.
-    static func fnv1aHex(_ text: String) -> String {
+    private static func fnv1aHex(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)

@@ -36,7 +36,7 @@ from .identity.settings import auth_settings
 from .limits import STOP_GRACE_SECONDS
 from .origins import CrossSitePolicy, parse_origin
 from . import tls
-from .server import create_app, create_auth_app
+from .server import create_app, create_auth_app, app_runner
 from .service_accounts import ServiceAccounts
 from .session_journal import SessionJournal
 from .state import EmulatorState
@@ -169,10 +169,9 @@ async def serve(args: argparse.Namespace) -> int:
         ui = None if args.no_ui else UiSettings(args.host or "")  # None: every interface
         if ui:
             add_to_storage_app(app, state, ui)
-        runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=STOP_GRACE_SECONDS)
+        runner = app_runner(app)
         ui_runner = None
-        auth_runner = web.AppRunner(create_auth_app(state), access_log=None, handle_signals=False,
-                                    shutdown_timeout=STOP_GRACE_SECONDS)
+        auth_runner = app_runner(create_auth_app(state))
         await runner.setup()
         await auth_runner.setup()
         try:

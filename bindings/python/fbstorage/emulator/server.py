@@ -18,7 +18,7 @@ from .gcs.batch import add_batch_route
 from .harness import routes as harness_routes
 from .identity.routes import add_identity_routes, ready as auth_ready
 from .identity.signing import add_key_routes
-from .limits import bound_request_bodies
+from .limits import STOP_GRACE_SECONDS, bound_request_bodies
 from . import malformed
 from .gcs.xml_api import serve_xml_api
 from .oauth import add_oauth_routes
@@ -92,6 +92,12 @@ async def render_errors(request: web.Request, handler) -> web.StreamResponse:
     except Exception as error:  # the last resort: never a traceback or hang for the client
         log.exception("unexpected error handling %s %s", request.method, request.raw_path)
         return json_error(500, f"Internal emulator error: {type(error).__name__}: {error}")
+
+
+def app_runner(app: web.Application) -> web.AppRunner:
+    """The runner of each port the emulator serves: no access log (the request log has its
+    own), signals handled by the emulator, and a stop that waits STOP_GRACE_SECONDS at most."""
+    return web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=STOP_GRACE_SECONDS)
 
 
 def _application(state: EmulatorState) -> web.Application:

@@ -12,9 +12,8 @@ from aiohttp import web
 
 from ..cross_site import cross_site_guard
 from ..errors import ApiError, json_error
-from ..limits import STOP_GRACE_SECONDS
 from ..identity.paths import EMULATOR_ACTION, EMULATOR_API, IDENTITY_TOOLKIT, LEGACY_RELYING_PARTY, SECURE_TOKEN
-from ..server import CONTROL_PREFIX, UI_PREFIX as PREFIX
+from ..server import CONTROL_PREFIX, UI_PREFIX as PREFIX, app_runner
 from ..state import STATE, EmulatorState
 from .activity import recorder
 from .api import routes as api_routes
@@ -101,8 +100,7 @@ def add_to_storage_app(storage_app: web.Application, state: EmulatorState, setti
 async def start_ui_server(state: EmulatorState, settings: UiSettings, storage_url: str, host: str,
                           port: int) -> web.AppRunner:
     """The UI on its own port, talking to the storage API at `storage_url`; OSError names the port."""
-    runner = web.AppRunner(_ui_server(state, settings, storage_url), access_log=None, handle_signals=False,
-                           shutdown_timeout=STOP_GRACE_SECONDS)
+    runner = app_runner(_ui_server(state, settings, storage_url))
     await runner.setup()
     try:
         await web.TCPSite(runner, host, port, reuse_address=True).start()
